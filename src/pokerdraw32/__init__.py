@@ -1,0 +1,59 @@
+"""pokerdraw32: a rules-exact engine for 32-Card Draw.
+
+The rule book is RULES.md; rule ids (R1..R11) are cited throughout.
+
+>>> import pokerdraw32
+>>> pokerdraw32.evaluate("Ah Kh Qh Jh Th").description
+'royal flush, hearts'
+>>> pokerdraw32.IMPLEMENTATION in ("cython", "python")
+True
+"""
+
+from ._kernels import IMPLEMENTATION, Rng
+from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
+from .cards import DECK, Card, Rank, Suit, cards_to_mask, format_cards, mask_to_cards, parse_card, parse_cards
+from .errors import DealError, IllegalActionError, InvalidCardError, PokerDraw32Error, RulesError
+from .evaluation import HandCategory, HandRank, evaluate
+from .hand import DealRequest, Hand, HandResult, Pot
+from .rules import CLASSIC, PRESETS, TWO_BLIND, Rules, SecondRoundFirst, Structure
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "IMPLEMENTATION",
+    "Rng",
+    "Action",
+    "ActionKind",
+    "Event",
+    "EventKind",
+    "LegalActions",
+    "Phase",
+    "DECK",
+    "Card",
+    "Rank",
+    "Suit",
+    "cards_to_mask",
+    "format_cards",
+    "mask_to_cards",
+    "parse_card",
+    "parse_cards",
+    "DealError",
+    "IllegalActionError",
+    "InvalidCardError",
+    "PokerDraw32Error",
+    "RulesError",
+    "HandCategory",
+    "HandRank",
+    "evaluate",
+    "DealRequest",
+    "Hand",
+    "HandResult",
+    "Pot",
+    "CLASSIC",
+    "PRESETS",
+    "TWO_BLIND",
+    "Rules",
+    "SecondRoundFirst",
+    "Structure",
+    "__version__",
+]

@@ -1,0 +1,284 @@
+"""Actions, legal-action sets and events of a hand: small immutable records.
+
+>>> Action.raise_to(30)
+Action(kind=<ActionKind.RAISE: 'raise'>, amount=30, cards=())
+>>> Action.parse("d Ah 7c")
+Action(kind=<ActionKind.DISCARD: 'discard'>, amount=None, cards=(Card('Ah'), Card('7c')))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from .cards import Card, CardsLike, format_cards, parse_cards
+from .errors import IllegalActionError
+
+__all__ = ["ActionKind", "Action", "LegalActions", "EventKind", "Event", "Phase"]
+
+
+class Phase(Enum):
+    """Where a hand stands."""
+
+    DEAL = "deal"
+    """Hole cards are being dealt (R5.1); only dealer steps are pending."""
+    FIRST_ROUND = "first-round"
+    """First betting round (R5)."""
+    DRAW = "draw"
+    """The draw (R6)."""
+    SECOND_ROUND = "second-round"
+    """Second betting round (R7, R8)."""
+    COMPLETE = "complete"
+    """The hand is over; pots are awarded (R9)."""
+
+
+class ActionKind(Enum):
+    """What a player may do."""
+
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    """Open the betting in the second round; ``amount`` = total bet (R7.2)."""
+    RAISE = "raise"
+    """Raise; ``amount`` = the total bet of the round raised *to* (R3.4)."""
+    SPLIT = "split"
+    """Parole: check plus a vote to share the pot (R8.1); for an all-in player, acceptance (R8.2)."""
+    DECLINE = "decline"
+    """An all-in player declines the Parole offer (R8.2)."""
+    DISCARD = "discard"
+    """Discard 0-4 cards in the draw (R6.1); no cards = stand pat."""
+    TIMEOUT = "timeout"
+    """The server reports that the player ran out of time (R6.3, R7.3)."""
+
+
+_ABBREV = {
+    "f": ActionKind.FOLD, "fold": ActionKind.FOLD, "muck": ActionKind.FOLD,
+    "k": ActionKind.CHECK, "x": ActionKind.CHECK, "check": ActionKind.CHECK,
+    "c": ActionKind.CALL, "call": ActionKind.CALL,
+    "b": ActionKind.BET, "bet": ActionKind.BET,
+    "r": ActionKind.RAISE, "raise": ActionKind.RAISE,
+    "s": ActionKind.SPLIT, "split": ActionKind.SPLIT, "parole": ActionKind.SPLIT, "accept": ActionKind.SPLIT,
+    "n": ActionKind.DECLINE, "decline": ActionKind.DECLINE,
+    "d": ActionKind.DISCARD, "discard": ActionKind.DISCARD, "draw": ActionKind.DISCARD,
+    "p": ActionKind.DISCARD, "pat": ActionKind.DISCARD, "stand": ActionKind.DISCARD,
+    "t": ActionKind.TIMEOUT, "timeout": ActionKind.TIMEOUT,
+}
+
+
+@dataclass(frozen=True)
+class Action:
+    """One player action. Build with the class methods (:meth:`fold`, :meth:`raise_to` ...).
+
+    :ivar kind: the :class:`ActionKind`.
+    :ivar amount: for BET/RAISE, the player's total bet in this round after the action, in chips.
+    :ivar cards: for DISCARD, the cards thrown away (empty = stand pat).
+    """
+
+    kind: ActionKind
+    amount: int | None = None
+    cards: tuple[Card, ...] = ()
+
+    @classmethod
+    def fold(cls) -> Action:
+        return cls(ActionKind.FOLD)
+
+    @classmethod
+    def check(cls) -> Action:
+        return cls(ActionKind.CHECK)
+
+    @classmethod
+    def call(cls) -> Action:
+        return cls(ActionKind.CALL)
+
+    @classmethod
+    def bet(cls, amount: int) -> Action:
+        """Bet ``amount`` chips (second round, nothing bet yet)."""
+        return cls(ActionKind.BET, amount)
+
+    @classmethod
+    def raise_to(cls, amount: int) -> Action:
+        """Raise to a total round bet of ``amount`` chips."""
+        return cls(ActionKind.RAISE, amount)
+
+    @classmethod
+    def split(cls) -> Action:
+        return cls(ActionKind.SPLIT)
+
+    @classmethod
+    def decline(cls) -> Action:
+        return cls(ActionKind.DECLINE)
+
+    @classmethod
+    def discard(cls, cards: CardsLike = ()) -> Action:
+        """Discard the given cards (R6.1); ``discard()`` stands pat."""
+        return cls(ActionKind.DISCARD, None, parse_cards(cards))
+
+    @classmethod
+    def stand_pat(cls) -> Action:
+        return cls(ActionKind.DISCARD, None, ())
+
+    @classmethod
+    def timeout(cls) -> Action:
+        return cls(ActionKind.TIMEOUT)
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Parse a short command: ``f``, ``k``/``x`` (check), ``c``, ``b 10``, ``r 30``, ``s`` (split),
+        ``n`` (decline), ``d Ah 7c`` (discard), ``p`` (stand pat), ``t`` (timeout).
+
+        :raises IllegalActionError: for an unknown word or a missing/bad amount.
+        :raises InvalidCardError: for a bad card in a discard.
+        """
+        words = text.strip().split(None, 1)
+        if not words:
+            raise IllegalActionError("empty action")
+        head = words[0].lower()
+        rest = words[1] if len(words) > 1 else ""
+        kind = _ABBREV.get(head)
+        if kind is None:
+            raise IllegalActionError(f"unknown action {words[0]!r}")
+        if kind in (ActionKind.BET, ActionKind.RAISE):
+            try:
+                amount = int(rest.strip())
+            except ValueError:
+                raise IllegalActionError(f"{kind.value} needs a whole number of chips, got {rest.strip()!r}") from None
+            return cls(kind, amount)
+        if kind is ActionKind.DISCARD:
+            if head in ("p", "pat", "stand"):
+                return cls.stand_pat()
+            return cls(kind, None, parse_cards(rest))
+        if rest.strip():
+            raise IllegalActionError(f"{kind.value} takes no argument, got {rest.strip()!r}")
+        return cls(kind)
+
+    def __str__(self) -> str:
+        if self.kind in (ActionKind.BET, ActionKind.RAISE):
+            return f"{self.kind.value} {self.amount}"
+        if self.kind is ActionKind.DISCARD:
+            return f"discard {format_cards(self.cards)}" if self.cards else "stand pat"
+        return self.kind.value
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        d: dict[str, Any] = {"kind": self.kind.value}
+        if self.amount is not None:
+            d["amount"] = self.amount
+        if self.kind is ActionKind.DISCARD:
+            d["cards"] = [str(c) for c in self.cards]
+        return d
+
+
+@dataclass(frozen=True)
+class LegalActions:
+    """What the player to act may do now.
+
+    :ivar seat: the seat to act.
+    :ivar phase: the :class:`Phase`.
+    :ivar kinds: the allowed :class:`ActionKind` values (TIMEOUT is always allowed and not listed).
+    :ivar call_amount: chips a CALL adds (0 when checking is allowed).
+    :ivar min_to: smallest total round bet for BET/RAISE, or ``None`` when neither is allowed.
+    :ivar max_to: largest total round bet for BET/RAISE (all-in or the limit), or ``None``.
+    :ivar max_discard: most cards that may be discarded (4 in the draw, else 0).
+    """
+
+    seat: int
+    phase: Phase
+    kinds: frozenset[ActionKind]
+    call_amount: int = 0
+    min_to: int | None = None
+    max_to: int | None = None
+    max_discard: int = 0
+    hole_cards: tuple[Card, ...] = field(default=(), repr=False)
+
+    def __contains__(self, kind: object) -> bool:
+        return kind in self.kinds
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        return {
+            "seat": self.seat,
+            "phase": self.phase.value,
+            "kinds": sorted(k.value for k in self.kinds),
+            "call_amount": self.call_amount,
+            "min_to": self.min_to,
+            "max_to": self.max_to,
+            "max_discard": self.max_discard,
+        }
+
+
+class EventKind(Enum):
+    """Kinds of :class:`Event` in a hand's log."""
+
+    POST_BLIND = "post_blind"
+    DEAL_HOLE = "deal_hole"
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    SPLIT = "split"
+    DECLINE = "decline"
+    TIMEOUT = "timeout"
+    RAISE_WITHDRAWN = "raise_withdrawn"
+    DISCARD = "discard"
+    RESHUFFLE = "reshuffle"
+    DEAL_DRAW = "deal_draw"
+    ROUND_END = "round_end"
+    RETURN_UNCALLED = "return_uncalled"
+    SHOW = "show"
+    MUCK = "muck"
+    AWARD = "award"
+    HAND_END = "hand_end"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of a hand's log; immutable.
+
+    :ivar kind: the :class:`EventKind`.
+    :ivar seat: the seat concerned, if any.
+    :ivar amount: chips moved or the total bet reached (BET/RAISE: the total round bet), if any.
+    :ivar cards: cards concerned (hole cards, discards, shown cards), if any.  Hidden from
+        other seats in views.
+    :ivar info: extra details (``{"blind": "small"}``, ``{"all_in": True}``, pot details ...).
+    """
+
+    kind: EventKind
+    seat: int | None = None
+    amount: int | None = None
+    cards: tuple[Card, ...] = ()
+    info: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Value of ``key`` in :attr:`info`."""
+        for k, v in self.info:
+            if k == key:
+                return v
+        return default
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form."""
+        d: dict[str, Any] = {"kind": self.kind.value}
+        if self.seat is not None:
+            d["seat"] = self.seat
+        if self.amount is not None:
+            d["amount"] = self.amount
+        if self.cards:
+            d["cards"] = [str(c) for c in self.cards]
+        for k, v in self.info:
+            d[k] = v
+        return d
+
+    def __str__(self) -> str:
+        parts = [self.kind.value]
+        if self.seat is not None:
+            parts.append(f"seat {self.seat}")
+        if self.amount is not None:
+            parts.append(str(self.amount))
+        if self.cards:
+            parts.append(format_cards(self.cards))
+        parts.extend(f"{k}={v}" for k, v in self.info)
+        return " ".join(parts)
+

@@ -1,0 +1,63 @@
+"""Exception hierarchy.
+
+Every exception the engine raises on bad input derives from :class:`PokerDraw32Error`,
+itself a :class:`ValueError`, so ``except ValueError`` keeps working for callers that do
+not care about the details.  Exceptions raised by the hand state machine leave the state
+exactly as it was before the offending call.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "PokerDraw32Error",
+    "InvalidCardError",
+    "RulesError",
+    "IllegalActionError",
+    "DealError",
+]
+
+
+class PokerDraw32Error(ValueError):
+    """Base class of every error raised by pokerdraw32 on bad input."""
+
+
+class InvalidCardError(PokerDraw32Error):
+    """A card token or card set is not valid for the 32-card deck (R1.3).
+
+    :ivar token: the offending token (a string, an int code or a repr), when known.
+    """
+
+    def __init__(self, message: str, token: object = None) -> None:
+        super().__init__(message)
+        self.token = token
+
+
+class RulesError(PokerDraw32Error):
+    """A rules object or table set-up is contradictory or out of range (R3.2, R3.4)."""
+
+
+class IllegalActionError(PokerDraw32Error):
+    """An action is not legal in the current state of the hand.
+
+    :ivar seat: the seat that tried to act (``None`` when not seat-specific).
+    :ivar rule: the RULES.md rule id that forbids it, e.g. ``"R3.4"`` (may be ``None``).
+    """
+
+    def __init__(self, message: str, *, seat: int | None = None, rule: str | None = None) -> None:
+        if rule is not None:
+            message = f"{message} [{rule}]"
+        super().__init__(message)
+        self.seat = seat
+        self.rule = rule
+
+
+class DealError(PokerDraw32Error):
+    """Cards given for a deal are not available: already in play, duplicated, outside the
+    deck, the wrong number, or a player's own discards (R6.2)."""
+
+    def __init__(self, message: str, *, seat: int | None = None, rule: str | None = None) -> None:
+        if rule is not None:
+            message = f"{message} [{rule}]"
+        super().__init__(message)
+        self.seat = seat
+        self.rule = rule

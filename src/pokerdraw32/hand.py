@@ -1,0 +1,939 @@
+"""The hand state machine: one hand of 32-Card Draw from the blinds to the last chip (R3-R9).
+
+Seats are numbered ``0 .. n-1`` clockwise (2 <= n <= 5, R3.1); ``button`` is the dealer's
+seat.  The hand posts the blinds (R4), deals (R5.1), runs the first betting round (R5),
+the draw (R6), the second round with Parole (R7, R8) and the showdown (R9).
+
+Every decision is taken with :meth:`Hand.act` (or the shortcuts :meth:`fold`,
+:meth:`check`, :meth:`call`, :meth:`bet`, :meth:`raise_to`, :meth:`split`,
+:meth:`decline`, :meth:`discard`, :meth:`timeout`).  An illegal action raises
+:class:`~pokerdraw32.errors.IllegalActionError` naming the seat, the amount and the rule,
+and leaves the hand exactly as it was.  :meth:`Hand.legal_actions` tells who acts and
+with which chip bounds; :meth:`Hand.can` asks without raising.
+
+By default the hand deals from its own deck, shuffled by a seeded or OS-seeded
+:class:`~pokerdraw32._kernels.Rng` (R11).  With ``auto_deal=False`` each deal waits in
+:attr:`Hand.pending_deal` and :meth:`Hand.deal` takes explicit cards (to replay a known
+hand), checking that they are free and, in the draw, that R6.2 allows them.
+
+>>> from pokerdraw32 import Hand, Rules
+>>> h = Hand(Rules(), [100, 100, 100], button=0, seed=1)
+>>> h.actor, h.legal_actions().min_to, h.legal_actions().call_amount
+(0, 4, 2)
+>>> h.call(); h.call(); h.check()          # button calls, small blind completes, big blind checks
+>>> h.phase, h.pot
+(<Phase.DRAW: 'draw'>, 6)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ._kernels import Rng, evaluate_mask, split_pots
+from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
+from .cards import DECK, FULL_MASK, Card, CardsLike, format_cards, parse_cards
+from .errors import DealError, IllegalActionError, RulesError
+from .evaluation import HandRank
+from .rules import Rules, SecondRoundFirst, Structure
+
+__all__ = ["Hand", "Pot", "DealRequest", "HandResult"]
+
+_ROUND_PHASES = (Phase.FIRST_ROUND, Phase.SECOND_ROUND)
+
+
+@dataclass(frozen=True)
+class Pot:
+    """One pot of a finished hand (R9.1).
+
+    :ivar amount: chips in the pot.
+    :ivar eligible: seats that could win it (not folded, reached its level).
+    :ivar winners: seats that received a share.
+    :ivar shared: True when shared by Parole agreement (R8.3) instead of a showdown.
+    """
+
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shared: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"amount": self.amount, "eligible": list(self.eligible), "winners": list(self.winners),
+                "shared": self.shared}
+
+
+@dataclass(frozen=True)
+class DealRequest:
+    """A deal the dealer must make next (only pending with ``auto_deal=False``).
+
+    :ivar seat: who receives the cards.
+    :ivar count: how many cards.
+    :ivar kind: ``"hole"`` (R5.1) or ``"draw"`` (replacements, R6.1).
+    """
+
+    seat: int
+    count: int
+    kind: str
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """Outcome of a finished hand.
+
+    :ivar stacks: each seat's stack after the hand, in chips.
+    :ivar net: each seat's gain (negative: loss) in chips; sums to 0 (R9.5).
+    :ivar pots: the pots, main pot first.
+    :ivar shown: cards shown at showdown, by seat (mucked and unshown hands are absent).
+    :ivar showdown: True when at least one pot was decided by comparing hands.
+    """
+
+    stacks: tuple[int, ...]
+    net: tuple[int, ...]
+    pots: tuple[Pot, ...]
+    shown: dict[int, tuple[Card, ...]]
+    showdown: bool
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    return tuple(i for i in range(32) if mask >> i & 1)
+
+
+class Hand:
+    """One hand of 32-Card Draw.
+
+    :param rules: the :class:`~pokerdraw32.rules.Rules`.
+    :param stacks: each seat's chips before the blinds, clockwise from seat 0; 2 to 5 seats,
+        all positive integers (R3.1, R3.2, R10.4).
+    :param button: the dealer's seat (R4.1).
+    :param seed: seed of the hand's generator (0 <= seed < 2**64); ``None`` draws from the OS.
+    :param rng: a generator to use instead of ``seed`` (it is consumed by the hand).
+    :param deck: a stacked deck: the stub order to deal from (all 32 cards, first dealt first)
+        instead of a shuffled one; reshuffles (R6.2) still use the generator.
+    :param auto_deal: deal automatically from the stub (default).  ``False``: every deal waits
+        for :meth:`deal`.
+    :raises RulesError: for a bad number of seats, a bad stack or button.
+    :raises InvalidCardError: for a bad stacked deck.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        stacks: Sequence[int],
+        button: int,
+        *,
+        seed: int | None = None,
+        rng: Rng | None = None,
+        deck: CardsLike | None = None,
+        auto_deal: bool = True,
+    ) -> None:
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules must be a Rules object, got {type(rules).__name__}")
+        stacks = list(stacks)
+        n = len(stacks)
+        if not 2 <= n <= 5:
+            raise RulesError(f"{n} seats: a hand is dealt to 2 to 5 players [R3.1]")
+        for i, s in enumerate(stacks):
+            if isinstance(s, bool) or not isinstance(s, int):
+                raise RulesError(f"seat {i}: stack {s!r} is not an integer number of chips [R3.2]")
+            if s <= 0:
+                raise RulesError(f"seat {i}: stack {s} must be positive; a seat with no chips is not dealt in "
+                                 "[R10.4]")
+        if isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < n:
+            raise RulesError(f"button {button!r} is not a seat 0..{n - 1} [R4.1]")
+        if rng is not None and seed is not None:
+            raise RulesError("give either seed or rng, not both")
+        self.rules = rules
+        self.n = n
+        self.button = button
+        self.rng: Rng = rng if rng is not None else Rng(seed)
+        if deck is None:
+            self.stub: list[int] = self.rng.shuffled(FULL_MASK)
+        else:
+            cards = parse_cards(deck)
+            if len(cards) != 32:
+                raise DealError(f"a stacked deck must hold all 32 cards, got {len(cards)}")
+            self.stub = [int(c) for c in cards]
+        self.auto_deal = auto_deal
+        self.starting_stacks: tuple[int, ...] = tuple(stacks)
+        self.stacks: list[int] = stacks
+        self.bets: list[int] = [0] * n
+        self.contrib: list[int] = [0] * n
+        self.folded: list[bool] = [False] * n
+        self.hole: list[list[int]] = [[] for _ in range(n)]
+        self.discarded: list[int | None] = [None] * n  # number of cards discarded, None before the draw
+        self.pile: list[int] = []   # discard pile for R6.2 (others' discards, folded hands with the option)
+        self.muck: list[int] = []   # dead cards
+        self.events: list[Event] = []
+        self.phase = Phase.DEAL
+        self.actor: int | None = None
+        self.pending_deal: DealRequest | None = None
+        # betting-round state
+        self.to_match = 0
+        self.raise_size = 0
+        self.full_level = 0
+        self.bet_count = 0
+        self.reopen_serial = 0
+        self.acted: list[bool] = [False] * n
+        self.acted_serial: list[int] = [0] * n
+        self.last_level: list[int] = [0] * n
+        self.aggressor: int | None = None     # last bettor/raiser of the current round
+        self.raise_withdrawn: int | None = None  # R7.3 second part: seat that lost its right to raise this turn
+        self.no_raise: list[bool] = [False] * n  # R6.3: timed out in the draw
+        # Parole (R8)
+        self.offer_open = False
+        self.votes = 0      # seats that chose split / accepted
+        self.voted = 0      # all-in seats that have answered
+        # draw
+        self.draw_order: list[int] = []
+        self.draw_index = 0
+        self._own_discards: list[int] = []   # the drawing player's discards, set aside until served (R6.2)
+        self._round_robin: list[list[int]] = []
+        self.result: HandResult | None = None
+        # seats by role
+        self.blind_seats = self._blind_seats()
+        self.largest_blind = rules.largest_blind(n)
+        self._post_blinds()
+        self._deal_order = [(button + 1 + i) % n for i in range(n)]
+        self._hole_index = 0
+        self._next_hole_deal()
+        self._run_dealer()
+
+    # ------------------------------------------------------------------ set-up
+    def _blind_seats(self) -> tuple[int, ...]:
+        n, b = self.n, self.button
+        if n == 2:
+            other = (b + 1) % 2
+            if self.rules.heads_up_button_posts_small:
+                return (b, other)     # R4.3 option
+            return (other, b)         # R4.3: the non-dealer posts the small blind
+        k = len(self.rules.blinds(n))
+        return tuple((b + 1 + i) % n for i in range(k))
+
+    def _post_blinds(self) -> None:
+        names = ("small", "big", "over")
+        for i, (seat, amount) in enumerate(zip(self.blind_seats, self.rules.blinds(self.n))):
+            paid = min(amount, self.stacks[seat])   # R4.5
+            self._put(seat, paid)
+            self._log(EventKind.POST_BLIND, seat, paid, info=(("blind", names[i]), ("all_in", self.stacks[seat] == 0)))
+
+    # ------------------------------------------------------------------ helpers
+    def _log(self, kind: EventKind, seat: int | None = None, amount: int | None = None,
+             cards: Iterable[int] = (), info: tuple[tuple[str, Any], ...] = ()) -> Event:
+        ev = Event(kind, seat, amount, tuple(DECK[c] for c in cards), info)
+        self.events.append(ev)
+        return ev
+
+    def _put(self, seat: int, chips: int) -> None:
+        self.stacks[seat] -= chips
+        self.bets[seat] += chips
+        self.contrib[seat] += chips
+
+    def _live(self, seat: int) -> bool:
+        return not self.folded[seat]
+
+    def _active(self, seat: int) -> bool:
+        """In the hand and able to bet (not folded, not all-in)."""
+        return not self.folded[seat] and self.stacks[seat] > 0
+
+    def _clockwise(self, start: int) -> list[int]:
+        return [(start + i) % self.n for i in range(self.n)]
+
+    @property
+    def pot(self) -> int:
+        """Chips in the pot now, current bets included (0 once the hand is over and the pots are awarded)."""
+        return 0 if self.phase is Phase.COMPLETE else sum(self.contrib)
+
+    @property
+    def live_seats(self) -> tuple[int, ...]:
+        """Seats still in the hand (not folded)."""
+        return tuple(i for i in range(self.n) if not self.folded[i])
+
+    @property
+    def is_complete(self) -> bool:
+        return self.phase is Phase.COMPLETE
+
+    def hole_cards(self, seat: int) -> tuple[Card, ...]:
+        """The cards seat ``seat`` holds now (its own view; empty after folding)."""
+        self._check_seat(seat)
+        return tuple(DECK[c] for c in self.hole[seat])
+
+    def _check_seat(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalActionError(f"no seat {seat!r} at this table (seats 0..{self.n - 1})")
+        return seat
+
+    # ------------------------------------------------------------------ dealing
+    def _next_hole_deal(self) -> None:
+        if self._hole_index < self.n:
+            self.pending_deal = DealRequest(self._deal_order[self._hole_index], 5, "hole")
+        else:
+            self.pending_deal = None
+
+    def _run_dealer(self) -> None:
+        while self.auto_deal and self.pending_deal is not None:
+            self._deal_from_stub()
+
+    def _deal_from_stub(self) -> None:
+        req = self.pending_deal
+        assert req is not None
+        if req.kind == "hole":
+            # R5.1: one card at a time, starting left of the button: from an untouched stub, seat k in
+            # deal order gets every n-th card of the first 5n.
+            if self._hole_index == 0:
+                self._round_robin = [self.stub[k::self.n][:5] for k in range(self.n)]
+            cards = self._round_robin[self._hole_index] if self._round_robin else self.stub[:5]
+            self._give_hole(req.seat, cards)
+            return
+        k = req.count
+        cards = self.stub[:k]
+        reshuffled = len(cards) < k
+        if reshuffled:
+            self.stub = []
+            self._reshuffle()
+            rest = k - len(cards)
+            cards = cards + self.stub[:rest]
+            self.stub = self.stub[rest:]
+        else:
+            self.stub = self.stub[k:]
+        self._give_draw(req.seat, cards, reshuffled=reshuffled)
+
+    def deal(self, cards: CardsLike | None = None) -> Event:
+        """Make the pending deal (:attr:`pending_deal`), with explicit ``cards`` or from the stub.
+
+        Explicit hole cards must be free (not dealt, not given twice).  Explicit replacement
+        cards (R6.2) must come from the stub while it lasts, then from the discard pile, never
+        from the receiving player's own discards.
+
+        :returns: the deal event.
+        :raises DealError: nothing to deal, wrong count, or a card that is not available; the
+            hand is unchanged.
+        :raises InvalidCardError: a bad card token.
+        """
+        req = self.pending_deal
+        if req is None:
+            raise DealError("no deal is pending")
+        if cards is None:
+            self._deal_from_stub()
+            ev = self.events[-1]
+            self._run_dealer()
+            return ev
+        given = parse_cards(cards)
+        if len(given) != req.count:
+            raise DealError(f"seat {req.seat} must receive {req.count} cards, got {len(given)}: "
+                            f"{format_cards(given)!r}", seat=req.seat)
+        codes = [int(c) for c in given]
+        stub = set(self.stub)
+        if req.kind == "hole":
+            for c in codes:
+                if c not in stub:
+                    raise DealError(f"card {DECK[c]} for seat {req.seat} is already in play", seat=req.seat)
+            self._round_robin = []     # the stub is no longer untouched: later deals take its top cards
+            self._give_hole(req.seat, codes)
+        else:
+            pile = set(self.pile)
+            own = set(self.hole[req.seat]) | set(self._own_discards)
+            from_stub = [c for c in codes if c in stub]
+            for c in codes:
+                if c in stub:
+                    continue
+                if c in own:
+                    raise DealError(f"card {DECK[c]} is one of seat {req.seat}'s own discards or cards; a player "
+                                    "never receives their own discards", seat=req.seat, rule="R6.2")
+                if c not in pile:
+                    raise DealError(f"card {DECK[c]} for seat {req.seat} is not available (already in play or "
+                                    "dead)", seat=req.seat, rule="R6.2")
+            need_stub = min(req.count, len(self.stub))
+            if len(from_stub) != need_stub:
+                raise DealError(f"seat {req.seat}: the stub still has {len(self.stub)} cards; {need_stub} of the "
+                                f"{req.count} replacements must come from it before the discard pile",
+                                seat=req.seat, rule="R6.2")
+            reshuffled = len(from_stub) < len(codes)
+            self._remove_from_stub(from_stub)
+            if reshuffled:
+                self._reshuffle()
+                self._remove_from_stub([c for c in codes if c not in stub])
+            self._give_draw(req.seat, codes, reshuffled=reshuffled)
+        ev = self.events[-1]
+        self._run_dealer()
+        return ev
+
+    def _remove_from_stub(self, codes: Iterable[int]) -> None:
+        drop = set(codes)
+        self.stub = [c for c in self.stub if c not in drop]
+
+    def _give_hole(self, seat: int, cards: list[int]) -> None:
+        self._remove_from_stub(cards)
+        self.hole[seat] = list(cards)
+        self._log(EventKind.DEAL_HOLE, seat, None, cards)
+        self._hole_index += 1
+        self._next_hole_deal()
+        if self.pending_deal is None:
+            self._start_round(Phase.FIRST_ROUND)
+
+    def _reshuffle(self) -> None:
+        """R6.2: the stub is exhausted; the discard pile (never the receiver's own discards, which
+        are set aside until they are served) is shuffled and becomes the stub."""
+        mask = 0
+        for c in self.pile:
+            mask |= 1 << c
+        fresh = self.rng.shuffled(mask)
+        self._log(EventKind.RESHUFFLE, None, len(fresh))
+        self.stub = self.stub + fresh
+        self.pile = []
+
+    def _give_draw(self, seat: int, cards: list[int], *, reshuffled: bool) -> None:
+        self.hole[seat].extend(cards)
+        self._log(EventKind.DEAL_DRAW, seat, None, cards, (("reshuffled", reshuffled),))
+        # the player's discards join the pile only now (R6.2)
+        self.pile.extend(self._own_discards)
+        self._own_discards = []
+        self.pending_deal = None
+        self._next_drawer()
+
+    # ------------------------------------------------------------------ betting rounds
+    def _start_round(self, phase: Phase) -> None:
+        n = self.n
+        self.phase = phase
+        self.acted = [False] * n
+        self.last_level = [0] * n
+        self.acted_serial = [0] * n
+        self.reopen_serial = 0
+        self.aggressor = None
+        self.raise_withdrawn = None
+        L = self.largest_blind
+        if phase is Phase.FIRST_ROUND:
+            # the largest blind is the first bet; the others owe it in full (R4.4, R4.5)
+            self.to_match = L
+            self.full_level = L
+            self.raise_size = L
+            self.bet_count = 1
+            first = (self.blind_seats[-1] + 1) % n                  # R5.2
+        else:
+            self.bets = [0] * n
+            self.to_match = 0
+            self.full_level = 0
+            self.raise_size = self._unit()
+            self.bet_count = 0
+            if self.rules.second_round_first is SecondRoundFirst.AFTER_BUTTON:
+                first = (self.button + 1) % n
+            else:
+                first = (self.blind_seats[-1] + 1) % n             # R7.1
+        self.offer_open = (phase is Phase.SECOND_ROUND and self.rules.parole and not self._no_actions())
+        self.votes = 0
+        self.voted = 0
+        self.actor = None
+        self._advance(first, inclusive=True)
+
+    def _unit(self) -> int:
+        """Fixed-limit bet size, or the minimum bet/raise increment otherwise (R3.4, R7.2)."""
+        L = self.largest_blind
+        if self.rules.structure is Structure.FIXED_LIMIT and self.phase is Phase.SECOND_ROUND:
+            return 2 * L
+        return L
+
+    def _no_actions(self) -> bool:
+        """R5.4: at most one player can still bet and that player owes nothing."""
+        actives = [i for i in range(self.n) if self._active(i)]
+        if len(actives) >= 2:
+            return False
+        if not actives:
+            return True
+        p = actives[0]
+        others = max((self.bets[i] for i in range(self.n) if i != p), default=0)
+        return others <= self.bets[p]
+
+    def _needs_to_act(self, seat: int) -> bool:
+        if self.folded[seat]:
+            return False
+        if self.stacks[seat] == 0:
+            # an all-in player only answers the Parole offer (R8.2)
+            return self.offer_open and not (self.voted >> seat & 1)
+        return not self.acted[seat] or self.bets[seat] < self.to_match
+
+    def _advance(self, start: int, *, inclusive: bool = False) -> None:
+        """Find the next player to act from ``start``; end the round when nobody is left (R5.3)."""
+        if len(self.live_seats) == 1:
+            self._finish()
+            return
+        if not self._no_actions() or self.offer_open:
+            for i in range(0 if inclusive else 1, self.n + 1):
+                seat = (start + i) % self.n
+                if self._needs_to_act(seat):
+                    self.actor = seat
+                    return
+        self.actor = None
+        self._end_round()
+
+    def _return_uncalled(self) -> None:
+        """R9.2: the part of the largest bet nobody matched goes back to its maker."""
+        order = sorted(range(self.n), key=lambda i: self.contrib[i], reverse=True)
+        top, second = order[0], order[1]
+        extra = self.contrib[top] - self.contrib[second]
+        if extra > 0:
+            self.stacks[top] += extra
+            self.contrib[top] -= extra
+            self.bets[top] = max(0, self.bets[top] - extra)
+            self._log(EventKind.RETURN_UNCALLED, top, extra)
+
+    def _end_round(self) -> None:
+        self._return_uncalled()
+        self._log(EventKind.ROUND_END, None, self.pot, info=(("round", self.phase.value),))
+        if self.phase is Phase.FIRST_ROUND:
+            self._start_draw()
+        else:
+            self._showdown()
+
+    # ------------------------------------------------------------------ the draw
+    def _start_draw(self) -> None:
+        self.phase = Phase.DRAW
+        self.bets = [0] * self.n
+        self.draw_order = [s for s in self._clockwise(self.button + 1) if not self.folded[s]]   # R6.1
+        self.draw_index = -1
+        self._own_discards = []
+        self._next_drawer()
+
+    def _next_drawer(self) -> None:
+        if self.phase is not Phase.DRAW:
+            return
+        self.draw_index += 1
+        if self.draw_index < len(self.draw_order):
+            self.actor = self.draw_order[self.draw_index]
+        else:
+            self.actor = None
+            self._start_round(Phase.SECOND_ROUND)
+
+    # ------------------------------------------------------------------ legality
+    def legal_actions(self) -> LegalActions | None:
+        """What the player to act may do, or ``None`` when nobody is to act (hand over, or a deal
+        pending with ``auto_deal=False``)."""
+        p = self.actor
+        if p is None or self.pending_deal is not None:
+            return None
+        hole = tuple(DECK[c] for c in self.hole[p])
+        if self.phase is Phase.DRAW:
+            return LegalActions(p, self.phase, frozenset({ActionKind.DISCARD}), max_discard=4, hole_cards=hole)
+        if self.stacks[p] == 0:   # all-in player answering the Parole offer (R8.2)
+            return LegalActions(p, self.phase, frozenset({ActionKind.SPLIT, ActionKind.DECLINE}), hole_cards=hole)
+        kinds = {ActionKind.FOLD}
+        owe = self.to_match - self.bets[p]
+        call = min(owe, self.stacks[p])
+        if owe <= 0:
+            kinds.add(ActionKind.CHECK)
+            if self.offer_open and not self.no_raise[p]:
+                kinds.add(ActionKind.SPLIT)
+        else:
+            kinds.add(ActionKind.CALL)
+        lo_hi = self._raise_bounds(p)
+        if lo_hi is not None:
+            kinds.add(ActionKind.BET if self.to_match == 0 else ActionKind.RAISE)
+            return LegalActions(p, self.phase, frozenset(kinds), call, lo_hi[0], lo_hi[1], hole_cards=hole)
+        return LegalActions(p, self.phase, frozenset(kinds), call, hole_cards=hole)
+
+    def _raise_bounds(self, p: int) -> tuple[int, int] | None:
+        """(min, max) total round bet for a bet or raise by ``p``, or None if not allowed (R3.4, R3.5)."""
+        if self.raise_withdrawn == p:
+            return None                                  # R7.3
+        if self.phase is Phase.SECOND_ROUND and self.no_raise[p]:
+            return None                                  # R6.3
+        if not any(self._active(i) for i in range(self.n) if i != p):
+            return None                                  # nobody could answer a raise
+        if self.acted[p] and self.acted_serial[p] == self.reopen_serial \
+                and self.to_match - self.last_level[p] < self.raise_size:
+            return None                                  # R3.5: not reopened by a short all-in
+        allin = self.bets[p] + self.stacks[p]
+        if allin <= self.to_match:
+            return None
+        rules = self.rules
+        if rules.structure is Structure.FIXED_LIMIT:
+            if rules.cap is not None and self.bet_count >= rules.cap:
+                return None                              # R3.4 cap
+            target = self.full_level + self._unit()
+            if target <= self.to_match:
+                target = self.to_match + self._unit()
+            target = min(target, allin)
+            return (target, target)
+        lo = self.to_match + self.raise_size if self.to_match else self._unit()
+        hi = allin
+        if rules.structure is Structure.POT_LIMIT:
+            hi = min(hi, self.to_match + self.pot)       # R3.4: at most the pot after the call
+        lo = min(lo, hi)
+        return (lo, hi)
+
+    def can(self, action: Action, seat: int | None = None) -> bool:
+        """True when :meth:`act` would accept ``action`` (from ``seat``, if given)."""
+        try:
+            self._validate(action, seat)
+        except (IllegalActionError, DealError):
+            return False
+        return True
+
+    def _validate(self, action: Action, seat: int | None) -> LegalActions:
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"expected an Action, got {type(action).__name__}")
+        if self.phase is Phase.COMPLETE:
+            raise IllegalActionError(f"the hand is over; {action} is not possible", seat=seat)
+        if self.pending_deal is not None:
+            req = self.pending_deal
+            raise IllegalActionError(f"the dealer must first deal {req.count} card(s) to seat {req.seat}",
+                                     seat=seat)
+        legal = self.legal_actions()
+        assert legal is not None
+        p = legal.seat
+        if seat is not None:
+            self._check_seat(seat)
+            if seat != p:
+                raise IllegalActionError(f"seat {seat} acted out of turn: seat {p} is to act", seat=seat,
+                                         rule="R5.2" if self.phase is not Phase.DRAW else "R6.1")
+        kind = action.kind
+        if kind is ActionKind.TIMEOUT:
+            return legal
+        if kind not in legal.kinds:
+            raise IllegalActionError(self._why_not(p, action, legal), seat=p, rule=self._rule_for(action))
+        if kind in (ActionKind.BET, ActionKind.RAISE):
+            amt = action.amount
+            if isinstance(amt, bool) or not isinstance(amt, int):
+                raise IllegalActionError(f"seat {p}: {kind.value} amount {amt!r} is not an integer number of chips",
+                                         seat=p, rule="R3.2")
+            assert legal.min_to is not None and legal.max_to is not None
+            if not legal.min_to <= amt <= legal.max_to:
+                what = "bet" if kind is ActionKind.BET else "raise to"
+                if legal.min_to == legal.max_to:
+                    bound = f"exactly {legal.min_to}"
+                else:
+                    bound = f"{legal.min_to} to {legal.max_to}"
+                raise IllegalActionError(f"seat {p}: {what} {amt} is outside the legal range ({bound} chips, "
+                                         f"{self.rules.structure.value})", seat=p, rule=self._rule_for(action))
+        if kind is ActionKind.DISCARD:
+            cards = action.cards
+            if len(cards) > 4:
+                raise IllegalActionError(f"seat {p}: discarding {len(cards)} cards; at most 4 may be discarded",
+                                         seat=p, rule="R6.1")
+            held = set(self.hole[p])
+            seen: set[int] = set()
+            for c in cards:
+                if int(c) not in held:
+                    raise IllegalActionError(f"seat {p}: cannot discard {c}, not in the hand "
+                                             f"({format_cards(self.hole[p])})", seat=p, rule="R6.1")
+                if int(c) in seen:
+                    raise IllegalActionError(f"seat {p}: {c} discarded twice", seat=p, rule="R6.1")
+                seen.add(int(c))
+        return legal
+
+    def _rule_for(self, action: Action) -> str:
+        return {ActionKind.SPLIT: "R8.1", ActionKind.DECLINE: "R8.2", ActionKind.DISCARD: "R6.1",
+                ActionKind.CHECK: "R5.2", ActionKind.CALL: "R5.2", ActionKind.FOLD: "R5.2"}.get(action.kind, "R3.4")
+
+    def _why_not(self, p: int, action: Action, legal: LegalActions) -> str:
+        kind = action.kind
+        allowed = ", ".join(sorted(k.value for k in legal.kinds))
+        if self.phase is Phase.DRAW:
+            return f"seat {p} must discard 0-4 cards or stand pat in the draw, not {kind.value}"
+        if kind is ActionKind.CHECK:
+            return f"seat {p} cannot check: {self.to_match - self.bets[p]} chips to call"
+        if kind is ActionKind.CALL:
+            return f"seat {p} cannot call: nothing to call (check instead)"
+        if kind in (ActionKind.BET, ActionKind.RAISE):
+            if kind is ActionKind.BET and self.to_match:
+                return f"seat {p} cannot bet: there is already a bet of {self.to_match}; raise instead"
+            if kind is ActionKind.RAISE and not self.to_match and ActionKind.BET in legal.kinds:
+                return f"seat {p} cannot raise: nothing to raise; bet instead"
+            if self.raise_withdrawn == p:
+                return f"seat {p} lost the right to raise this turn"
+            if self.phase is Phase.SECOND_ROUND and self.no_raise[p]:
+                return f"seat {p} timed out in the draw and may not bet or raise [R6.3]"
+            return f"seat {p} may not {kind.value} now (allowed: {allowed})"
+        if kind is ActionKind.SPLIT:
+            return f"seat {p} cannot choose split: no Parole offer is open (allowed: {allowed})"
+        if kind is ActionKind.DECLINE:
+            return f"seat {p} cannot decline: only an all-in player answers the Parole offer (allowed: {allowed})"
+        if kind is ActionKind.DISCARD:
+            return f"seat {p} cannot discard outside the draw (allowed: {allowed})"
+        return f"seat {p} may not {kind.value} now (allowed: {allowed})"
+
+    # ------------------------------------------------------------------ applying actions
+    def act(self, action: Action | str, seat: int | None = None) -> Event:
+        """Apply one action of the player to act.
+
+        :param action: an :class:`~pokerdraw32.actions.Action` or its short text (``"r 30"``, ``"d Ah 7c"``).
+        :param seat: when given, the seat that claims to act; acting out of turn is an error.
+        :returns: the main event logged for the action.
+        :raises IllegalActionError: the action is not legal (the message names the seat, the amount and
+            the rule); the hand is unchanged.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        legal = self._validate(action, seat)
+        p = legal.seat
+        kind = action.kind
+        if kind is ActionKind.TIMEOUT:
+            return self._timeout(p, legal)
+        self.raise_withdrawn = None
+        if kind is ActionKind.DISCARD:
+            return self._discard(p, [int(c) for c in action.cards])
+        if kind is ActionKind.FOLD:
+            self.folded[p] = True
+            if self.rules.reshuffle_folded and self.phase is Phase.FIRST_ROUND:
+                self.pile.extend(self.hole[p])       # R6.2 option
+            else:
+                self.muck.extend(self.hole[p])
+            self.hole[p] = []
+            self._withdraw_offer()
+            ev = self._log(EventKind.FOLD, p)
+        elif kind is ActionKind.CHECK:
+            self._withdraw_offer()
+            self._mark_acted(p)
+            ev = self._log(EventKind.CHECK, p)
+        elif kind is ActionKind.CALL:
+            chips = legal.call_amount
+            self._put(p, chips)
+            self._mark_acted(p)
+            ev = self._log(EventKind.CALL, p, chips, info=(("all_in", self.stacks[p] == 0),))
+        elif kind is ActionKind.SPLIT:
+            self.votes |= 1 << p
+            if self.stacks[p] == 0:
+                self.voted |= 1 << p
+            else:
+                self._mark_acted(p)
+            ev = self._log(EventKind.SPLIT, p)
+        elif kind is ActionKind.DECLINE:
+            self.voted |= 1 << p
+            ev = self._log(EventKind.DECLINE, p)
+        else:   # BET / RAISE
+            assert action.amount is not None
+            ev = self._raise(p, kind, action.amount)
+        self._advance(p)
+        return ev
+
+    def _mark_acted(self, p: int) -> None:
+        self.acted[p] = True
+        self.last_level[p] = self.to_match
+        self.acted_serial[p] = self.reopen_serial
+
+    def _withdraw_offer(self) -> None:
+        if self.offer_open:
+            self.offer_open = False
+            self.votes = 0
+
+    def _raise(self, p: int, kind: ActionKind, to: int) -> Event:
+        self._withdraw_offer()
+        inc = to - self.to_match
+        unit = self._unit()
+        if self.rules.structure is Structure.FIXED_LIMIT:
+            full = to >= self.full_level + unit or 2 * inc >= unit      # R3.5 fixed-limit half-bet rule
+        elif self.to_match == 0:
+            full = to >= unit
+        else:
+            full = inc >= self.raise_size
+        self._put(p, to - self.bets[p])
+        if full:
+            if self.rules.structure is not Structure.FIXED_LIMIT:
+                self.raise_size = max(self.raise_size, inc) if self.to_match else max(unit, to)
+            self.full_level = to
+            self.bet_count += 1
+            self.reopen_serial += 1
+        self.to_match = to
+        self.aggressor = p
+        self._mark_acted(p)
+        return self._log(EventKind.BET if kind is ActionKind.BET else EventKind.RAISE, p, to,
+                         info=(("all_in", self.stacks[p] == 0), ("full", full)))
+
+    def _timeout(self, p: int, legal: LegalActions) -> Event:
+        if self.phase is Phase.DRAW:                                 # R6.3
+            self._log(EventKind.TIMEOUT, p, info=(("rule", "R6.3"),))
+            self.no_raise[p] = True
+            return self._discard(p, [])
+        self._log(EventKind.TIMEOUT, p, info=(("rule", "R7.3"),))
+        if self.stacks[p] == 0:
+            return self.act(Action.decline())                        # an all-in voter who times out declines
+        if ActionKind.CHECK in legal.kinds:
+            return self.act(Action.check())                          # R7.3
+        return self.act(Action.fold())
+
+    def withdraw_raise(self) -> Event:
+        """R7.3: the server withdraws the right to raise of the player to act, for this turn only;
+        they may still check, call or fold.
+
+        :raises IllegalActionError: nobody is to act in a betting round.
+        """
+        if self.phase not in _ROUND_PHASES or self.actor is None or self.pending_deal is not None:
+            raise IllegalActionError("no player is to act in a betting round", rule="R7.3")
+        self.raise_withdrawn = self.actor
+        return self._log(EventKind.RAISE_WITHDRAWN, self.actor, info=(("rule", "R7.3"),))
+
+    def _discard(self, p: int, cards: list[int]) -> Event:
+        self.hole[p] = [c for c in self.hole[p] if c not in cards]
+        self.discarded[p] = len(cards)
+        self._own_discards = list(cards)
+        ev = self._log(EventKind.DISCARD, p, len(cards), cards)
+        if cards:
+            self.actor = None
+            self.pending_deal = DealRequest(p, len(cards), "draw")
+            self._run_dealer()
+        else:
+            self._next_drawer()
+        return ev
+
+    # shortcuts ---------------------------------------------------------------
+    def fold(self, seat: int | None = None) -> Event:
+        """Fold (R5.2). See :meth:`act`."""
+        return self.act(Action.fold(), seat)
+
+    def check(self, seat: int | None = None) -> Event:
+        """Check (R5.2). See :meth:`act`."""
+        return self.act(Action.check(), seat)
+
+    def call(self, seat: int | None = None) -> Event:
+        """Call, all-in for less when short (R5.2). See :meth:`act`."""
+        return self.act(Action.call(), seat)
+
+    def bet(self, amount: int, seat: int | None = None) -> Event:
+        """Bet ``amount`` chips in the second round (R7.2). See :meth:`act`."""
+        return self.act(Action.bet(amount), seat)
+
+    def raise_to(self, amount: int, seat: int | None = None) -> Event:
+        """Raise to a total round bet of ``amount`` chips (R3.4). See :meth:`act`."""
+        return self.act(Action.raise_to(amount), seat)
+
+    def all_in(self, seat: int | None = None) -> Event:
+        """Put the whole stack in: the largest legal bet/raise, else a call. See :meth:`act`."""
+        legal = self.legal_actions()
+        if legal is None:
+            return self.act(Action.call(), seat)
+        if legal.max_to is not None and legal.max_to == self.bets[legal.seat] + self.stacks[legal.seat]:
+            kind = ActionKind.BET if ActionKind.BET in legal.kinds else ActionKind.RAISE
+            return self.act(Action(kind, legal.max_to), seat)
+        return self.act(Action.call(), seat)
+
+    def split(self, seat: int | None = None) -> Event:
+        """Parole: split (R8.1) or, all-in, accept (R8.2). See :meth:`act`."""
+        return self.act(Action.split(), seat)
+
+    def decline(self, seat: int | None = None) -> Event:
+        """An all-in player declines the Parole offer (R8.2). See :meth:`act`."""
+        return self.act(Action.decline(), seat)
+
+    def discard(self, cards: CardsLike = (), seat: int | None = None) -> Event:
+        """Discard 0-4 of one's cards in the draw (R6.1); no cards = stand pat. See :meth:`act`."""
+        return self.act(Action.discard(cards), seat)
+
+    def stand_pat(self, seat: int | None = None) -> Event:
+        """Keep all five cards (R6.1). See :meth:`act`."""
+        return self.act(Action.stand_pat(), seat)
+
+    def timeout(self, seat: int | None = None) -> Event:
+        """The player to act ran out of time: stand pat and no raising later in the draw (R6.3);
+        check or fold in a betting round (R7.3); an all-in player declines the Parole offer."""
+        return self.act(Action.timeout(), seat)
+
+    # ------------------------------------------------------------------ showdown
+    def _showdown_order(self) -> list[int]:
+        live = [s for s in range(self.n) if not self.folded[s]]
+        if self.phase is Phase.SECOND_ROUND and self.aggressor is not None and not self.folded[self.aggressor]:
+            start = self.aggressor                                          # R9.3
+        elif self.rules.second_round_first is SecondRoundFirst.AFTER_BUTTON:
+            start = (self.button + 1) % self.n
+        else:
+            start = (self.blind_seats[-1] + 1) % self.n
+        return [s for s in self._clockwise(start) if s in live]
+
+    def _showdown(self) -> None:
+        self._finish(showdown=True)
+
+    def _finish(self, showdown: bool = False) -> None:
+        self.actor = None
+        self.pending_deal = None
+        self._return_uncalled()
+        n = self.n
+        live = 0
+        strengths = [-1] * n
+        for s in range(n):
+            if not self.folded[s]:
+                live |= 1 << s
+                if showdown:
+                    m = 0
+                    for c in self.hole[s]:
+                        m |= 1 << c
+                    strengths[s] = evaluate_mask(m, self.rules.suit_tiebreak)
+        sharers = self.votes if (showdown and self.votes) else 0
+        returned, pots, winnings = split_pots(self.contrib, strengths, live, sharers, (self.button + 1) % n, 0)
+        shown: dict[int, tuple[Card, ...]] = {}
+        contested = False
+        if showdown:
+            # R9.3: show in order; a player who cannot win any contested pot may muck
+            contested_pots = [(elig, win) for (_, elig, win, shared) in pots if not shared and elig & (elig - 1)]
+            contested = bool(contested_pots)
+            best_shown: dict[int, int] = {}
+            for s in self._showdown_order():
+                mine = [(elig, win) for (elig, win) in contested_pots if elig >> s & 1]
+                if not mine:
+                    continue
+                can_win = any(all(strengths[o] <= strengths[s] for o in best_shown if elig >> o & 1)
+                              for (elig, _) in mine)
+                if can_win or not self.rules.muck_losers:
+                    shown[s] = tuple(DECK[c] for c in sorted(self.hole[s], reverse=True))
+                    best_shown[s] = strengths[s]
+                    self._log(EventKind.SHOW, s, strengths[s], shown[s],
+                              (("hand", HandRank(shown[s], strengths[s]).description),))
+                else:
+                    self._log(EventKind.MUCK, s)
+        for s in range(n):
+            if returned[s]:
+                self.stacks[s] += returned[s]
+                self.contrib[s] -= returned[s]
+                self._log(EventKind.RETURN_UNCALLED, s, returned[s])
+        pot_objs = []
+        for i, (amount, elig, win, shared) in enumerate(pots):
+            pot_objs.append(Pot(amount, _bits(elig), _bits(win), shared))
+            self._log(EventKind.AWARD, None, amount, info=(("pot", i), ("winners", _bits(win)),
+                                                            ("shared", shared)))
+        for s in range(n):
+            self.stacks[s] += winnings[s]
+        self.bets = [0] * n
+        self.phase = Phase.COMPLETE
+        net = tuple(self.stacks[s] - self.starting_stacks[s] for s in range(n))
+        self.result = HandResult(tuple(self.stacks), net, tuple(pot_objs), shown, contested)
+        self._log(EventKind.HAND_END, None, None, info=(("stacks", tuple(self.stacks)),))
+
+    # ------------------------------------------------------------------ views
+    def _public(self) -> dict[str, Any]:
+        r = self.result
+        return {
+            "phase": self.phase.value,
+            "button": self.button,
+            "blinds": list(self.blind_seats),
+            "stacks": list(self.stacks),
+            "bets": list(self.bets),
+            "pot": self.pot,
+            "to_act": self.actor if self.pending_deal is None else None,
+            "folded": list(self.folded),
+            "all_in": [not self.folded[s] and self.stacks[s] == 0 and r is None for s in range(self.n)],
+            "discarded": list(self.discarded),
+            "parole_open": self.offer_open,
+            "shown": {} if r is None else {str(s): [str(c) for c in cs] for s, cs in r.shown.items()},
+            "pots": [] if r is None else [p.to_dict() for p in r.pots],
+        }
+
+    def public_view(self) -> dict[str, Any]:
+        """What everyone at the table may see, as JSON-serialisable data: stacks, bets, pot, button,
+        whose turn, folds, all-ins, how many cards each player discarded, shown hands and pots.
+        No hole card, stub order or mucked card appears."""
+        return self._public()
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """The public view plus what seat ``seat`` alone may see: its own cards and, on its turn,
+        its legal actions.
+
+        :raises IllegalActionError: no such seat.
+        """
+        self._check_seat(seat)
+        v = self._public()
+        v["seat"] = seat
+        v["cards"] = [str(DECK[c]) for c in self.hole[seat]]
+        legal = self.legal_actions()
+        v["legal"] = legal.to_dict() if legal is not None and legal.seat == seat else None
+        return v
+
+    def __repr__(self) -> str:
+        return (f"<Hand {self.phase.value} button={self.button} stacks={self.stacks} pot={self.pot} "
+                f"to_act={self.actor}>")
