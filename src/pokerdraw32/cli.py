@@ -1,0 +1,300 @@
+"""The ``pokerdraw32`` command: ``simulate``, ``eval`` and ``play``.
+
+Run ``pokerdraw32 --help`` or ``pokerdraw32 COMMAND --help``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from . import __version__
+from ._kernels import IMPLEMENTATION, Rng
+from .actions import Action, ActionKind, Event, EventKind, Phase
+from .bots import Bot, RandomBot, RuleBot
+from .cards import format_cards
+from .errors import PokerDraw32Error
+from .evaluation import evaluate
+from .hand import Hand
+from .rules import PRESETS, Rules, Structure
+from .simulate import simulate
+
+__all__ = ["main", "build_parser"]
+
+
+def _rules_from(args: argparse.Namespace) -> Rules:
+    changes: dict[str, object] = {"structure": Structure(args.structure)}
+    if args.sb is not None:
+        changes["sb"] = args.sb
+    if getattr(args, "no_suit_tiebreak", False):
+        changes["suit_tiebreak"] = False
+    return Rules.preset(args.preset, **changes)
+
+
+def _add_table_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, default=5, metavar="N", help="players at the table, 2-5 (default 5)")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="seed (0 <= S < 2**64) for a reproducible run; default: from the OS")
+    p.add_argument("--structure", choices=[s.value for s in Structure], default="no-limit",
+                   help="betting structure (default no-limit)")
+    p.add_argument("--preset", choices=list(PRESETS), default="classic", help="rules preset (default classic)")
+    p.add_argument("--sb", type=int, default=None, metavar="CHIPS",
+                   help="small blind in chips (bb = 2 sb, ob = 2 bb; default 1)")
+    p.add_argument("--stack", type=int, default=None, metavar="CHIPS",
+                   help="starting stack and re-buy in chips (default 100 big blinds)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``pokerdraw32`` command."""
+    parser = argparse.ArgumentParser(prog="pokerdraw32", description="32-Card Draw engine: simulate, evaluate, play.")
+    parser.add_argument("--version", action="version",
+                        version=f"pokerdraw32 {__version__} ({IMPLEMENTATION} kernels)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    sim = sub.add_parser("simulate", help="bots play many hands at one table",
+                         description="Bots play H hands at one table (button moving, busted bots re-buy).")
+    _add_table_options(sim)
+    sim.add_argument("--hands", type=int, default=1000, metavar="H", help="hands to play (default 1000)")
+    sim.add_argument("--bots", choices=["mixed", "rule", "random"], default="mixed",
+                     help="bot types: rule-based, uniformly random, or alternating (default mixed)")
+    sim.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+    ev = sub.add_parser("eval", help="evaluate 5-card hands (R2)",
+                        description="Category, kernel value and description of each hand, best first.")
+    ev.add_argument("hands", nargs="+", metavar="CARDS", help='a hand, e.g. "Ah Kd 7c 8s 9h" or AhKd7c8s9h')
+    ev.add_argument("--no-suit-tiebreak", action="store_true", help="R2.4 off: equal ranks tie")
+    ev.add_argument("--json", action="store_true", help="print JSON on stdout")
+
+    play = sub.add_parser("play", help="play against bots in the terminal",
+                          description="You play seat 0 against bots; you see only your own cards.")
+    _add_table_options(play)
+    play.set_defaults(players=3)
+    play.add_argument("--hands", type=int, default=None, metavar="H", help="stop after H hands (default: until q)")
+    play.add_argument("--bots", choices=["rule", "random"], default="rule", help="bot type (default rule)")
+    return parser
+
+
+# --------------------------------------------------------------------------------------- simulate
+
+def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    rules = _rules_from(args)
+    progress: Callable[[int], None] | None = None
+    bar = None
+    if not args.no_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.hands, unit="hand", file=err, desc="simulate", dynamic_ncols=True, mininterval=0.25)
+        done = [0]
+
+        def progress(k: int) -> None:
+            bar.update(k - done[0])
+            done[0] = k
+
+    try:
+        res = simulate(players=args.players, hands=args.hands, seed=args.seed, rules=rules, stack=args.stack,
+                       bots=args.bots, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.json:
+        json.dump(res.to_dict(), out)
+        out.write("\n")
+        return 0
+    d = res.to_dict()
+    out.write(f"{res.hands_played} hands of {rules.structure.value} 32-Card Draw, {res.players} players, "
+              f"preset {rules.name}, seed {res.seed} ({IMPLEMENTATION} kernels)\n")
+    out.write(f"{d['hands_per_second']:,.0f} hands/s ({res.seconds:.2f} s)\n\n")
+    out.write("seat  bot        final  bought  rebuys      net\n")
+    for s in range(res.players):
+        out.write(f"{s:>4}  {res.bots[s]:<9} {res.final_stacks[s]:>6}  {res.bought_in[s]:>6}  {res.rebuys[s]:>6}  "
+                  f"{res.net[s]:>+7}\n")
+    out.write(f"\nshowdowns: {res.showdowns}   Parole splits: {res.parole_splits}\n")
+    total = sum(res.categories.values()) or 1
+    out.write("hands at showdown by category:\n")
+    for name, k in res.categories.items():
+        out.write(f"  {name.lower().replace('_', ' '):<16} {k:>7}  {100 * k / total:5.1f}%\n")
+    return 0
+
+
+# ------------------------------------------------------------------------------------------- eval
+
+def _cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    ranks = [evaluate(h, suit_tiebreak=not args.no_suit_tiebreak) for h in args.hands]
+    ranks.sort(key=lambda r: r.value, reverse=True)
+    if args.json:
+        json.dump([{"cards": format_cards(r.cards), "category": r.category.name, "value": r.value,
+                    "description": r.description} for r in ranks], out)
+        out.write("\n")
+        return 0
+    for r in ranks:
+        out.write(f"{format_cards(r.cards)}  {r.category.name:<15} {r.value:>9}  {r.description}\n")
+    return 0
+
+
+# ------------------------------------------------------------------------------------------- play
+
+def describe(ev: Event, viewer: int) -> str | None:
+    """One line describing ``ev`` for the player at seat ``viewer``: other players' hole cards,
+    discards and replacement cards are never shown; returns ``None`` for silent events."""
+    who = "you" if ev.seat == viewer else f"seat {ev.seat}"
+    k = ev.kind
+    if k is EventKind.POST_BLIND:
+        return f"{who} post{'s' if ev.seat != viewer else ''} the {ev.get('blind')} blind ({ev.amount})"
+    if k is EventKind.DEAL_HOLE:
+        return f"your cards: {format_cards(ev.cards)}" if ev.seat == viewer else None
+    if k in (EventKind.FOLD, EventKind.CHECK, EventKind.SPLIT, EventKind.DECLINE, EventKind.TIMEOUT):
+        word = {EventKind.FOLD: "fold", EventKind.CHECK: "check", EventKind.SPLIT: "choose split (Parole)",
+                EventKind.DECLINE: "decline the split", EventKind.TIMEOUT: "time out"}[k]
+        return f"{who}: {word}"
+    if k is EventKind.CALL:
+        return f"{who}: call {ev.amount}" + (" (all-in)" if ev.get("all_in") else "")
+    if k in (EventKind.BET, EventKind.RAISE):
+        return f"{who}: {k.value} to {ev.amount}" + (" (all-in)" if ev.get("all_in") else "")
+    if k is EventKind.DISCARD:
+        if ev.seat == viewer:
+            return f"you discard {format_cards(ev.cards)}" if ev.cards else "you stand pat"
+        return f"{who} draws {ev.amount}" if ev.amount else f"{who} stands pat"
+    if k is EventKind.DEAL_DRAW:
+        return f"you receive {format_cards(ev.cards)}" if ev.seat == viewer else None
+    if k is EventKind.RESHUFFLE:
+        return f"the stub is empty: {ev.amount} discarded cards are reshuffled"
+    if k is EventKind.RETURN_UNCALLED:
+        return f"{ev.amount} uncalled chips return to {who}"
+    if k is EventKind.SHOW:
+        return f"{who} show{'s' if ev.seat != viewer else ''} {format_cards(ev.cards)}: {ev.get('hand')}"
+    if k is EventKind.MUCK:
+        return f"{who} muck{'s' if ev.seat != viewer else ''}"
+    if k is EventKind.AWARD:
+        winners = ", ".join("you" if s == viewer else f"seat {s}" for s in ev.get("winners", ()))
+        how = "shared by Parole among" if ev.get("shared") else "to"
+        return f"pot {ev.get('pot')} ({ev.amount}) {how} {winners}"
+    if k is EventKind.ROUND_END:
+        return f"-- end of the {ev.get('round')} betting round, pot {ev.amount} --"
+    return None
+
+
+def _prompt_help(h: Hand) -> str:
+    legal = h.legal_actions()
+    assert legal is not None
+    if legal.phase is Phase.DRAW:
+        return "discard: 'd 1 3' (positions 1-5) or 'd Ah 7c'; 'p' stands pat"
+    parts = []
+    for kind, text in ((ActionKind.FOLD, "f fold"), (ActionKind.CHECK, "k check"), (ActionKind.SPLIT, "s split"),
+                       (ActionKind.DECLINE, "n decline")):
+        if kind in legal.kinds:
+            parts.append(text)
+    if ActionKind.CALL in legal.kinds:
+        parts.append(f"c call {legal.call_amount}")
+    if ActionKind.BET in legal.kinds:
+        parts.append(f"b N bet {legal.min_to}-{legal.max_to}")
+    if ActionKind.RAISE in legal.kinds:
+        parts.append(f"r N raise to {legal.min_to}-{legal.max_to}")
+    return ", ".join(parts) + ", q quit"
+
+
+def _parse_human(text: str, h: Hand) -> Action:
+    words = text.split()
+    legal = h.legal_actions()
+    assert legal is not None
+    if words and words[0].lower() in ("d", "discard") and all(w.isdigit() for w in words[1:]) and len(words) > 1:
+        cards = legal.hole_cards
+        picks = []
+        for w in words[1:]:
+            i = int(w)
+            if not 1 <= i <= len(cards):
+                raise PokerDraw32Error(f"card position {i} is not 1..{len(cards)}")
+            picks.append(cards[i - 1])
+        return Action.discard(picks)
+    if words and words[0].lower() in ("a", "allin", "all-in"):
+        if legal.max_to is not None:
+            return Action(ActionKind.BET if ActionKind.BET in legal.kinds else ActionKind.RAISE, legal.max_to)
+        return Action.call()
+    return Action.parse(text)
+
+
+def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    rules = _rules_from(args)
+    if not 2 <= args.players <= 5:
+        raise PokerDraw32Error(f"--players {args.players}: a table deals 2 to 5 players [R3.1]")
+    seed = args.seed if args.seed is not None else Rng().next_u64()
+    rng = Rng(seed)
+    stack = args.stack if args.stack is not None else 100 * rules.big_blind
+    bot_cls: type[Bot] = RuleBot if args.bots == "rule" else RandomBot
+    bots = {s: bot_cls(rng.next_u64()) for s in range(1, args.players)}
+    stacks = [stack] * args.players
+    button = 0
+    played = 0
+    out.write(f"32-Card Draw, {rules.structure.value}, preset {rules.name}, seed {seed}. You are seat 0.\n")
+    while args.hands is None or played < args.hands:
+        for s in range(1, args.players):
+            if stacks[s] == 0:
+                stacks[s] = stack
+                out.write(f"seat {s} re-buys {stack}\n")
+        if stacks[0] == 0:
+            out.write("You are out of chips.\n")
+            break
+        h = Hand(rules, stacks, button, rng=rng)
+        out.write(f"\n=== hand {played + 1}: button seat {button}, stacks {stacks} ===\n")
+        shown = 0
+        while True:
+            for ev in h.events[shown:]:
+                line = describe(ev, 0)
+                if line:
+                    out.write(line + "\n")
+            shown = len(h.events)
+            if h.is_complete:
+                break
+            if h.actor != 0:
+                assert h.actor is not None
+                h.act(bots[h.actor].decide(h))
+                continue
+            legal = h.legal_actions()
+            assert legal is not None
+            out.write(f"[pot {h.pot}, your stack {h.stacks[0]}, your bet {h.bets[0]}] "
+                      f"your cards: {format_cards(h.hole_cards(0))}\n{_prompt_help(h)}\n> ")
+            out.flush()
+            line = inp.readline()
+            if not line or line.strip().lower() in ("q", "quit", "exit"):
+                out.write("\nbye\n")
+                return 0
+            try:
+                h.act(_parse_human(line, h), seat=0)
+            except PokerDraw32Error as e:
+                out.write(f"! {e}\n")
+        assert h.result is not None
+        stacks = list(h.result.stacks)
+        out.write(f"result: {'+' if h.result.net[0] >= 0 else ''}{h.result.net[0]} for you; stacks {stacks}\n")
+        played += 1
+        button = (button + 1) % args.players
+    return 0
+
+
+# ------------------------------------------------------------------------------------------- main
+
+def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
+    """Entry point of the ``pokerdraw32`` command; returns the exit status (0 ok, 2 bad input)."""
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    inp = stdin or sys.stdin
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "simulate":
+            return _cmd_simulate(args, out, err)
+        if args.command == "eval":
+            return _cmd_eval(args, out, err)
+        return _cmd_play(args, out, err, inp)
+    except (PokerDraw32Error, ValueError) as e:
+        err.write(f"pokerdraw32 {args.command}: error: {e}\n")
+        return 2
+    except KeyboardInterrupt:
+        err.write("\ninterrupted\n")
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
