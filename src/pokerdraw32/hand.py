@@ -20,7 +20,8 @@ hand), checking that they are free and, in the draw, that R6.2 allows them.
 >>> h = Hand(Rules(), [100, 100, 100], button=0, seed=1)
 >>> h.actor, h.legal_actions().min_to, h.legal_actions().call_amount
 (0, 4, 2)
->>> h.call(); h.call(); h.check()          # button calls, small blind completes, big blind checks
+>>> for action in ("call", "call", "check"):   # button calls, small blind completes, big blind checks
+...     _ = h.act(action)
 >>> h.phase, h.pot
 (<Phase.DRAW: 'draw'>, 6)
 """

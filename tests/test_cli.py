@@ -1,0 +1,117 @@
+"""The ``pokerdraw32`` command: simulate, eval, play."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from pokerdraw32.cli import main
+
+
+def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_eval_lists_best_first() -> None:
+    code, out, _ = run("eval", "Ah Kd 7c 8s 9h", "Ks Kd Kc 9s 9h", "Ah Kh 7h 8h Jh")
+    assert code == 0
+    lines = out.splitlines()
+    assert [ln.split("  ")[1].split()[0] for ln in lines] == ["FLUSH", "FULL_HOUSE", "HIGH_CARD"]
+    assert "flush, ace high, hearts" in lines[0]
+
+
+def test_eval_json_and_no_suit_tiebreak() -> None:
+    code, out, _ = run("eval", "--json", "--no-suit-tiebreak", "Kh Ks Jd Jc 9h", "Kd Kc Js Jh 9d")
+    data = json.loads(out)
+    assert code == 0 and data[0]["value"] == data[1]["value"]
+
+
+def test_eval_bad_card_exit_2_names_token() -> None:
+    code, out, err = run("eval", "Ah Kd 7c 8s 6h")
+    assert code == 2 and out == ""
+    assert "'6h'" in err
+
+
+@pytest.mark.parametrize("structure", ["no-limit", "pot-limit", "fixed-limit"])
+@pytest.mark.parametrize("preset", ["classic", "two-blind"])
+def test_simulate_json(structure: str, preset: str) -> None:
+    code, out, err = run("simulate", "--players", "4", "--hands", "60", "--seed", "3", "--structure", structure,
+                         "--preset", preset, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["hands_played"] == 60
+    assert data["structure"] == structure and data["preset"] == preset
+    assert len(data["final_stacks"]) == 4 and all(isinstance(s, int) for s in data["final_stacks"])
+    assert sum(data["final_stacks"]) == sum(data["bought_in"])            # R9.5 over the session
+    assert sum(data["net"]) == 0
+    assert set(data["categories"]) == {"STRAIGHT_FLUSH", "FOUR_OF_A_KIND", "FLUSH", "FULL_HOUSE", "STRAIGHT",
+                                       "THREE_OF_A_KIND", "TWO_PAIR", "ONE_PAIR", "HIGH_CARD"}
+    assert "60/60" in err                                                 # the progress bar, on stderr
+
+
+def test_simulate_same_seed_same_result() -> None:
+    a = json.loads(run("simulate", "--hands", "100", "--seed", "11", "--json", "--no-progress")[1])
+    b = json.loads(run("simulate", "--hands", "100", "--seed", "11", "--json", "--no-progress")[1])
+    assert a["final_stacks"] == b["final_stacks"] and a["categories"] == b["categories"]
+
+
+def test_simulate_text_report() -> None:
+    code, out, _ = run("simulate", "--players", "3", "--hands", "30", "--seed", "1", "--no-progress")
+    assert code == 0
+    assert "hands/s" in out and "seat" in out and "one pair" in out
+
+
+@pytest.mark.parametrize("argv", [["simulate", "--players", "6"], ["simulate", "--players", "1"],
+                                  ["simulate", "--hands", "-1"], ["simulate", "--seed", "-5"],
+                                  ["simulate", "--stack", "0"], ["simulate", "--sb", "0"]])
+def test_simulate_bad_arguments(argv: list[str]) -> None:
+    code, out, err = run(*argv, "--no-progress")
+    assert code == 2 and "error" in err
+
+
+def test_simulate_same_final_stacks_compiled_and_pure() -> None:
+    """The same seed gives the same final stacks with the compiled and the pure kernels."""
+    pytest.importorskip("pokerdraw32._core")
+    cmd = [sys.executable, "-m", "pokerdraw32.cli", "simulate", "--players", "5", "--hands", "300", "--seed", "7",
+           "--json", "--no-progress"]
+    results = {}
+    for flag in ("0", "1"):
+        env = dict(os.environ, POKERDRAW32_NO_EXTENSIONS=flag)
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+        results[flag] = json.loads(proc.stdout)
+    assert results["0"]["implementation"] == "cython" and results["1"]["implementation"] == "python"
+    assert results["0"]["final_stacks"] == results["1"]["final_stacks"]
+    assert results["0"]["categories"] == results["1"]["categories"]
+
+
+def test_play_scripted_session_hides_other_cards() -> None:
+    script = "c\nk\nc\nk\np\nk\nc\nq\n"
+    code, out, _ = run("play", "--players", "3", "--seed", "5", "--hands", "2", stdin=script)
+    assert code == 0
+    assert "You are seat 0" in out and "your cards:" in out
+    # cards appear only as the player's own cards, or in a showdown
+    card = re.compile(r"\b[789TJQKA][shdc]\b")
+    for line in out.splitlines():
+        if card.search(line):
+            assert line.startswith(("your cards:", "you discard", "you receive", "[pot")) or " show" in line, line
+
+
+def test_play_rejects_bad_input_and_continues() -> None:
+    code, out, _ = run("play", "--players", "2", "--seed", "2", "--hands", "1", stdin="z\nr 1\nf\n")
+    assert code == 0
+    assert "unknown action 'z'" in out
+    assert "outside the legal range" in out
+
+
+def test_version() -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
