@@ -165,8 +165,11 @@ class Rules:
         """A copy with some fields changed, validated again.
 
         Changing ``sb`` or ``bb`` re-derives the unset defaults only if they are passed
-        as ``None``.
+        as ``None``.  Without the over blind (R4.2) ``ob`` is re-derived too, so that
+        ``TWO_BLIND.replace(...)`` and ``replace(over_blind=False)`` work.
         """
+        if "ob" not in changes and not changes.get("over_blind", self.over_blind):
+            changes["ob"] = None   # the stored ob was derived; passing it back would be refused
         return dataclasses.replace(self, **changes)
 
     @classmethod
