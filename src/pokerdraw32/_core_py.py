@@ -1,0 +1,530 @@
+"""Pure-Python twin of the compiled kernels in ``pokerdraw32._core``.
+
+This module and ``src/_core.pyx`` have the same public names, the same signatures, the same
+results and the same exceptions (type and message). Tests check both against each other and
+against golden values. Code outside the package should not import either module directly:
+:mod:`pokerdraw32._kernels` chooses one of them.
+
+Everything at this boundary is an ``int``:
+
+* a card is a *code* ``4 * rank_index + suit_index``, with rank indices 0..7 for
+  7 8 9 T J Q K A and suit indices 0..3 for s c d h (R1.1, R1.2);
+* a set of cards is a 32-bit mask with bit ``code`` set;
+* a hand's strength is one packed int (see :func:`evaluate_mask`);
+* a set of seats is a bitmask with bit ``seat`` set.
+
+The kernels:
+
+* :func:`evaluate_mask` and :func:`evaluate_codes` rank a 5-card hand (R2);
+* :class:`Rng` is the xoshiro256** generator behind shuffles (R11);
+* :func:`split_pots` builds and awards the main and side pots (R8.3, R9.1, R9.2, R9.4).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = ["Rng", "evaluate_codes", "evaluate_mask", "split_pots"]
+
+_U64 = 0xFFFFFFFFFFFFFFFF
+_DECK = 0xFFFFFFFF
+_SPADES = 0x11111111  # the bit of every rank in suit 0; shift left by the suit index
+_MAX_AMOUNT = (1 << 53) - 1
+
+# Rank bits (bit r set for rank index r) of the five straights -> rank index of the top card.
+# R2.2: A-7-8-9-T is the lowest straight and its top card is the ten.
+_STRAIGHT_TOP = {0x8F: 3, 0x1F: 4, 0x3E: 5, 0x7C: 6, 0xF8: 7}
+
+
+# --------------------------------------------------------------------------------------
+# shared argument checks (the compiled twin raises the same types with the same messages)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _tuple_of(value: object, what: str) -> tuple[Any, ...]:
+    try:
+        return tuple(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
+
+
+def _check_deck_mask(mask: object, what: str) -> None:
+    if not _is_int(mask):
+        raise TypeError(f"{what} must be an int, not {type(mask).__name__}")
+    if mask < 0 or mask > _DECK:  # type: ignore[operator]
+        raise ValueError(f"{what} {mask:#x} has bits outside the 32-card deck")
+
+
+def _check_amount(value: object, what: str) -> None:
+    if not _is_int(value):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    if value < 0:  # type: ignore[operator]
+        raise ValueError(f"{what} is negative: {value}")
+    if value > _MAX_AMOUNT:  # type: ignore[operator]
+        raise ValueError(f"{what} is too large: {value} (limit 2**53 - 1)")
+
+
+def _seat_mask(value: object, what: str) -> int:
+    if not _is_int(value):
+        raise TypeError(f"{what} must be an int bitmask, not {type(value).__name__}")
+    return value  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------------------
+# Kernel 1: hand evaluation (R2)
+
+
+def evaluate_mask(mask: int, suit_tiebreak: bool = True) -> int:
+    """Strength of the 5-card hand whose cards are the set bits of ``mask`` (R2).
+
+    Larger is better; two hands tie exactly when their values are equal, which with
+    ``suit_tiebreak`` on (R2.4, the default) never happens for two different hands.
+    The value is packed::
+
+        category << 22 | r1 << 18 | r2 << 14 | r3 << 10 | r4 << 6 | r5 << 2 | suit
+
+    ``category`` is 0 high card, 1 one pair, 2 two pair, 3 three of a kind, 4 straight,
+    5 full house, 6 flush, 7 four of a kind, 8 straight flush (R2, R2.1: a flush beats a
+    full house). ``r1``..``r5`` are rank indices (0 = seven .. 7 = ace) in order of
+    significance, unused slots 0:
+
+    * straight flush, straight: r1 = top card; A-7-8-9-T has top card the ten (R2.2);
+    * four of a kind: r1 = the four, r2 = the odd card;
+    * flush, high card: the five ranks, highest first;
+    * full house: r1 = the three, r2 = the pair;
+    * three of a kind: r1 = the three, r2, r3 = the other two, highest first;
+    * two pair: r1 = higher pair, r2 = lower pair, r3 = odd card;
+    * one pair: r1 = the pair, r2..r4 = the other three, highest first.
+
+    ``suit`` is the suit index (0 s, 1 c, 2 d, 3 h) that R2 breaks ties with: the flush
+    suit (straight flush, flush), the top card's (straight), the odd card's (two pair), the
+    highest unpaired card's (one pair, high card); 0 for four of a kind, full house, three of
+    a kind, and always 0 when ``suit_tiebreak`` is false.
+
+    :param mask: 32-bit card mask with exactly 5 bits set (bit ``4 * rank + suit``).
+    :param suit_tiebreak: R2.4; false zeroes the suit field, so equal ranks tie.
+    :returns: the packed value, ``0 <= value < 2**26``.
+    :raises TypeError: ``mask`` is not an int (bools are refused).
+    :raises ValueError: ``mask`` has bits outside 0..31 or does not have 5 bits set.
+
+    >>> evaluate_mask(1 << 31 | 1 << 27 | 1 << 23 | 1 << 19 | 1 << 15) >> 22  # Ah Kh Qh Jh Th
+    8
+    >>> v = evaluate_mask(1 << 28 | 1 << 3 | 1 << 7 | 1 << 11 | 1 << 14)  # As 7h 8h 9h Td
+    >>> v >> 22, v >> 18 & 15, v & 3   # straight, top card the ten, of diamonds (R2.2)
+    (4, 3, 2)
+    >>> evaluate_mask(0x7)
+    Traceback (most recent call last):
+    ...
+    ValueError: hand mask 0x7 has 3 cards, expected 5
+    """
+    if type(mask) is not int:
+        _check_deck_mask(mask, "hand mask")
+    elif mask < 0 or mask > _DECK:
+        raise ValueError(f"hand mask {mask:#x} has bits outside the 32-card deck")
+    n = mask.bit_count()
+    if n != 5:
+        raise ValueError(f"hand mask {mask:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
+    return _evaluate(mask, suit_tiebreak)
+
+
+def evaluate_codes(codes: Iterable[int], suit_tiebreak: bool = True) -> int:
+    """Strength of a 5-card hand given as card codes (R2); see :func:`evaluate_mask`.
+
+    Equal to ``evaluate_mask(sum(1 << c for c in codes), suit_tiebreak)``; the order of
+    the codes does not matter.
+
+    :param codes: a sequence (tuple, list, ...) of exactly 5 distinct ints in 0..31.
+    :param suit_tiebreak: R2.4; false zeroes the suit field, so equal ranks tie.
+    :returns: the packed value.
+    :raises TypeError: ``codes`` is not iterable, or a code is not an int.
+    :raises ValueError: not 5 codes, a code outside 0..31, or a repeated code.
+
+    >>> evaluate_codes([0, 1, 2, 4, 5]) >> 22   # 7s 7c 7d 8s 8c: full house
+    5
+    >>> evaluate_codes((1, 2, 3, 4, 4))
+    Traceback (most recent call last):
+    ...
+    ValueError: duplicate card code 4
+    """
+    items = _tuple_of(codes, "codes")
+    if len(items) != 5:
+        raise ValueError(f"expected 5 card codes, got {len(items)}")
+    mask = 0
+    for code in items:
+        if not _is_int(code):
+            raise TypeError(f"card code must be an int, not {type(code).__name__}")
+        if code < 0 or code > 31:
+            raise ValueError(f"card code {code} is outside 0..31")
+        bit = 1 << code
+        if mask & bit:
+            raise ValueError(f"duplicate card code {code}")
+        mask |= bit
+    return _evaluate(mask, suit_tiebreak)
+
+
+def _evaluate(mask: int, suit_tiebreak: bool) -> int:
+    """Packed value of a valid 5-card mask (no checks)."""
+    quad = trip = pair_hi = pair_lo = -1
+    singles: list[int] = []  # ranks of unpaired cards, highest first
+    single_suit = 0  # suit of the highest unpaired card
+    rank_bits = 0
+    for rank in range(7, -1, -1):
+        nibble = (mask >> (rank << 2)) & 15
+        if not nibble:
+            continue
+        rank_bits |= 1 << rank
+        count = nibble.bit_count()
+        if count == 1:
+            if not singles:
+                single_suit = nibble.bit_length() - 1
+            singles.append(rank)
+        elif count == 2:
+            if pair_hi < 0:
+                pair_hi = rank
+            else:
+                pair_lo = rank
+        elif count == 3:
+            trip = rank
+        else:
+            quad = rank
+
+    flush = -1
+    low_suit = ((mask & -mask).bit_length() - 1) & 3
+    if mask & (_SPADES << low_suit) == mask:
+        flush = low_suit
+    top = _STRAIGHT_TOP.get(rank_bits, -1) if len(singles) == 5 else -1
+
+    if top >= 0:
+        if flush >= 0:
+            category, ranks, suit = 8, top << 16, flush
+        else:
+            category, ranks = 4, top << 16
+            suit = ((mask >> (top << 2)) & 15).bit_length() - 1
+    elif quad >= 0:
+        category, ranks, suit = 7, quad << 16 | singles[0] << 12, 0
+    elif flush >= 0:
+        category, ranks, suit = 6, _pack_ranks(singles), flush
+    elif trip >= 0:
+        if pair_hi >= 0:
+            category, ranks, suit = 5, trip << 16 | pair_hi << 12, 0
+        else:
+            category, ranks, suit = 3, trip << 16 | singles[0] << 12 | singles[1] << 8, 0
+    elif pair_lo >= 0:
+        category, ranks, suit = 2, pair_hi << 16 | pair_lo << 12 | singles[0] << 8, single_suit
+    elif pair_hi >= 0:
+        category, suit = 1, single_suit
+        ranks = pair_hi << 16 | singles[0] << 12 | singles[1] << 8 | singles[2] << 4
+    else:
+        category, ranks, suit = 0, _pack_ranks(singles), single_suit
+    return category << 22 | ranks << 2 | (suit if suit_tiebreak else 0)
+
+
+def _pack_ranks(ranks: list[int]) -> int:
+    r1, r2, r3, r4, r5 = ranks
+    return r1 << 16 | r2 << 12 | r3 << 8 | r4 << 4 | r5
+
+
+# --------------------------------------------------------------------------------------
+# Kernel 2: randomness (R11)
+
+
+def _splitmix64(x: int) -> tuple[int, int]:
+    """One SplitMix64 step: (new counter, output)."""
+    x = (x + 0x9E3779B97F4A7C15) & _U64
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _U64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _U64
+    return x, z ^ (z >> 31)
+
+
+class Rng:
+    """xoshiro256** 1.0 (Blackman & Vigna): the engine's source of randomness (R11).
+
+    Both kernel implementations compute the same sequence bit for bit, so a seed
+    reproduces a table whichever is in use, and :meth:`getstate` of one can be given to
+    :meth:`setstate` of the other.
+
+    :param seed: ``None`` (default) seeds from :func:`os.urandom` (R11.1); an int
+        ``0 <= seed < 2**64`` seeds the 256-bit state with the first four outputs of
+        SplitMix64 started at ``seed`` (the authors' recommended seeding).
+    :raises TypeError: ``seed`` is not an int or None (bools are refused).
+    :raises ValueError: ``seed`` is outside ``0 <= seed < 2**64``.
+
+    Copies, deep copies and pickles carry the state (a pickle names the implementation's
+    class, so it loads only where that implementation is available).
+
+    >>> rng = Rng(7)
+    >>> [rng.below(6) for _ in range(5)]
+    [5, 2, 0, 0, 3]
+    """
+
+    __slots__ = ("_s0", "_s1", "_s2", "_s3")
+
+    def __init__(self, seed: int | None = None) -> None:
+        if seed is None:
+            words = (0, 0, 0, 0)
+            while not any(words):
+                raw = os.urandom(32)
+                words = tuple(int.from_bytes(raw[i : i + 8], "little") for i in range(0, 32, 8))
+            self._s0, self._s1, self._s2, self._s3 = words
+            return
+        if not _is_int(seed):
+            raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+        if seed < 0 or seed > _U64:
+            raise ValueError(f"seed must be in 0 <= seed < 2**64, got {seed}")
+        x, self._s0 = _splitmix64(seed)
+        x, self._s1 = _splitmix64(x)
+        x, self._s2 = _splitmix64(x)
+        x, self._s3 = _splitmix64(x)
+
+    def next_u64(self) -> int:
+        """The next 64-bit output, ``0 <= value < 2**64`` (one xoshiro256** step)."""
+        s0, s1, s2, s3 = self._s0, self._s1, self._s2, self._s3
+        r = (s1 * 5) & _U64
+        result = (((r << 7) | (r >> 57)) * 9) & _U64
+        t = (s1 << 17) & _U64
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        self._s0, self._s1, self._s2 = s0, s1, s2
+        self._s3 = ((s3 << 45) & _U64) | (s3 >> 19)
+        return result
+
+    def below(self, n: int) -> int:
+        """A uniform random int in ``[0, n)``, without bias (R11.1).
+
+        Bitmask rejection: with ``k`` the bit length of ``n - 1``, draw the top ``k`` bits
+        of :meth:`next_u64` until they are below ``n`` (fewer than 2 draws on average).
+        ``below(1)`` returns 0 without drawing.
+
+        :param n: ``1 <= n <= 2**32``.
+        :raises TypeError: ``n`` is not an int.
+        :raises ValueError: ``n`` is out of range.
+        """
+        if not _is_int(n):
+            raise TypeError(f"n must be an int, not {type(n).__name__}")
+        if n < 1 or n > 1 << 32:
+            raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
+        if n == 1:
+            return 0
+        shift = 64 - (n - 1).bit_length()
+        while True:
+            r = self.next_u64() >> shift
+            if r < n:
+                return r
+
+    def shuffle(self, cards: list[Any]) -> None:
+        """Shuffle a list in place, uniformly (Fisher-Yates, R11.1).
+
+        For ``i`` from ``len(cards) - 1`` down to 1, swap items ``i`` and ``below(i + 1)``.
+        The items can be anything.
+
+        :raises TypeError: ``cards`` is not a list.
+        """
+        if not isinstance(cards, list):
+            raise TypeError(f"cards must be a list, not {type(cards).__name__}")
+        for i in range(len(cards) - 1, 0, -1):
+            j = self.below(i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+
+    def shuffled(self, mask: int) -> list[int]:
+        """The card codes of ``mask`` in a uniformly random order (the deck; R6.2 reshuffles).
+
+        The codes are listed in ascending order, then shuffled as by :meth:`shuffle`.
+
+        :param mask: 32-bit card mask (any number of cards, 0 to 32).
+        :returns: a new list of card codes.
+        :raises TypeError: ``mask`` is not an int.
+        :raises ValueError: ``mask`` has bits outside 0..31.
+
+        >>> sorted(Rng(1).shuffled(0b1011))
+        [0, 1, 3]
+        """
+        _check_deck_mask(mask, "deck mask")
+        cards = [code for code in range(32) if mask >> code & 1]
+        self.shuffle(cards)
+        return cards
+
+    def getstate(self) -> tuple[int, int, int, int]:
+        """The 256-bit state as four 64-bit ints (for :meth:`setstate`)."""
+        return (self._s0, self._s1, self._s2, self._s3)
+
+    def setstate(self, state: Iterable[int]) -> None:
+        """Restore a state returned by :meth:`getstate` (of either implementation).
+
+        :param state: four ints ``0 <= w < 2**64``, not all zero.
+        :raises TypeError: ``state`` is not iterable, or a word is not an int.
+        :raises ValueError: not 4 words, a word out of range, or all words zero.
+        """
+        words = _tuple_of(state, "state")
+        if len(words) != 4:
+            raise ValueError(f"state must have 4 words, got {len(words)}")
+        for i, word in enumerate(words):
+            if not _is_int(word):
+                raise TypeError(f"state word {i} must be an int, not {type(word).__name__}")
+            if word < 0 or word > _U64:
+                raise ValueError(f"state word {i} is outside 0 <= w < 2**64: {word}")
+        if not any(words):
+            raise ValueError("state must not be all zero")
+        self._s0, self._s1, self._s2, self._s3 = words
+
+    def __setstate__(self, state: Iterable[int]) -> None:
+        """Pickle support: same as :meth:`setstate`."""
+        self.setstate(state)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy support: the class, a cheap seed, then the state."""
+        return (type(self), (0,), self.getstate())
+
+
+# --------------------------------------------------------------------------------------
+# Kernel 3: pots (R9.1, R9.2, R9.4, R8.3)
+
+
+def split_pots(
+    contributions: Iterable[int],
+    strengths: Iterable[Any],
+    live: int,
+    sharers: int,
+    first: int,
+    dead: int = 0,
+) -> tuple[list[int], list[tuple[int, int, int, bool]], list[int]]:
+    """Return uncalled chips, build the main and side pots, and award them.
+
+    1. R9.2: the seat with the single largest contribution gets back what no other seat
+       matched (largest minus second largest, over all seats, folded ones included).
+    2. R9.1: the pot levels are the distinct contributions (after step 1) of live seats
+       above 0, ascending. The pot of level ``L`` (previous level ``P``, first ``P = 0``)
+       holds ``min(c, L) - min(c, P)`` from every seat and is open to the live seats that
+       put in ``L`` or more. Chips of folded seats above the top level go to the top pot,
+       ``dead`` chips (R10.3) to the main pot. Every pot is therefore non-empty and each
+       is open to fewer seats than the one before. If no live seat put in a chip, there is
+       one pot of everything, open to all live seats (none if it would be empty).
+    3. Each pot is awarded: to its only eligible seat; else shared by its eligible seats
+       if all of them are ``sharers`` (Parole, R8.3); else to the best strength among them.
+       Equal best strengths (possible only with R2.4 off) share. A share gives every sharer
+       the same whole number of chips and the odd chips one at a time, in seat order from
+       ``first`` (R9.4).
+
+    Chips are conserved: ``sum(returned) + sum(winnings) == sum(contributions) + dead``.
+    The arguments are not modified.
+
+    :param contributions: chips each seat put in during the hand, seat ``i`` at index
+        ``i``; 2 to 32 ints, each ``0 <= c <= 2**53 - 1`` (0 for seats not in the hand).
+    :param strengths: one entry per seat; for live seats an int (an
+        :func:`evaluate_mask` value, larger wins), any value for the other seats.
+    :param live: bitmask of the seats still in the hand (not folded); non-empty, within
+        ``range(len(contributions))``.
+    :param sharers: bitmask of the live seats that chose to split (R8.3); 0 for none.
+    :param first: the seat that receives the first odd chip (the first seat left of the
+        button), ``0 <= first < len(contributions)``; then ``first + 1`` and so on, mod n.
+    :param dead: dead chips (R10.3) for the main pot, ``0 <= dead <= 2**53 - 1``.
+    :returns: ``(returned, pots, winnings)``: ``returned[i]`` is the uncalled chips given
+        back to seat ``i``; ``pots`` lists ``(amount, eligible_mask, winners_mask,
+        shared)``, main pot first, with ``shared`` true for a pot shared by agreement
+        (R8.3); ``winnings[i]`` is what seat ``i`` receives from the pots.
+    :raises TypeError: an argument or entry is not an int (bools are refused), or a
+        sequence argument is not iterable.
+    :raises ValueError: a wrong number of entries, a negative or too large amount, an
+        empty or out-of-range ``live``, ``sharers`` not within ``live``, or ``first`` out
+        of range.
+
+    Seat 2 is all-in for 50 and holds the best hand; seats 0 and 1 put in 100 each
+    and seat 0 beats seat 1 for the side pot:
+
+    >>> split_pots([100, 100, 50], [300, 200, 500], 0b111, 0, 0)
+    ([0, 0, 0], [(150, 7, 4, False), (100, 3, 1, False)], [100, 0, 150])
+    """
+    contribs = _tuple_of(contributions, "contributions")
+    n = len(contribs)
+    if n < 2 or n > 32:
+        raise ValueError(f"contributions must have 2 to 32 entries, got {n}")
+    for seat, amount in enumerate(contribs):
+        _check_amount(amount, f"contribution of seat {seat}")
+    power = _tuple_of(strengths, "strengths")
+    if len(power) != n:
+        raise ValueError(f"strengths must have {n} entries (one per seat), got {len(power)}")
+    live = _seat_mask(live, "live")
+    if live == 0:
+        raise ValueError("live mask 0x0 names no seat")
+    if live < 0 or live >> n:
+        raise ValueError(f"live mask {live:#x} names seats outside 0..{n - 1}")
+    for seat in range(n):
+        if live >> seat & 1 and not _is_int(power[seat]):
+            raise TypeError(f"strength of seat {seat} must be an int, not {type(power[seat]).__name__}")
+    sharers = _seat_mask(sharers, "sharers")
+    if sharers & ~live:
+        raise ValueError(f"sharers mask {sharers:#x} is not within live mask {live:#x}")
+    if not _is_int(first):
+        raise TypeError(f"first must be an int, not {type(first).__name__}")
+    if first < 0 or first >= n:
+        raise ValueError(f"first seat {first} is outside 0..{n - 1}")
+    _check_amount(dead, "dead")
+
+    # R9.2: the uncalled part of the largest contribution goes back.
+    chips = list(contribs)
+    returned = [0] * n
+    top = max(range(n), key=chips.__getitem__)
+    second = max(chips[seat] for seat in range(n) if seat != top)
+    if chips[top] > second:
+        returned[top] = chips[top] - second
+        chips[top] = second
+
+    # R9.1: one pot per distinct live contribution.
+    levels = sorted({chips[seat] for seat in range(n) if live >> seat & 1 and chips[seat] > 0})
+    pots: list[list[int]] = []
+    if not levels:
+        total = sum(chips) + dead
+        if total:
+            pots.append([total, live])
+    else:
+        below = 0
+        for level in levels:
+            amount = sum(min(c, level) - min(c, below) for c in chips)
+            eligible = 0
+            for seat in range(n):
+                if live >> seat & 1 and chips[seat] >= level:
+                    eligible |= 1 << seat
+            pots.append([amount, eligible])
+            below = level
+        pots[-1][0] += sum(c - below for c in chips if c > below)
+        pots[0][0] += dead
+
+    # R8.3, R9.4: award each pot.
+    winnings = [0] * n
+    result: list[tuple[int, int, int, bool]] = []
+    for amount, eligible in pots:
+        shared = False
+        if eligible & (eligible - 1) == 0:
+            winners = eligible
+        elif eligible & ~sharers == 0:
+            winners, shared = eligible, True
+        else:
+            best = None
+            winners = 0
+            for seat in range(n):
+                if eligible >> seat & 1:
+                    strength = power[seat]
+                    if best is None or strength > best:
+                        best, winners = strength, 1 << seat
+                    elif strength == best:
+                        winners |= 1 << seat
+        share, odd = divmod(amount, winners.bit_count())
+        for seat in range(n):
+            if winners >> seat & 1:
+                winnings[seat] += share
+        seat = first
+        while odd:
+            if winners >> seat & 1:
+                winnings[seat] += 1
+                odd -= 1
+            seat = seat + 1 if seat + 1 < n else 0
+        result.append((amount, eligible, winners, shared))
+    return returned, result, winnings

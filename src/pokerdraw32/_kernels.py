@@ -1,0 +1,59 @@
+"""The one place that chooses the kernel implementation.
+
+The compiled ``pokerdraw32._core`` is used when it is importable; otherwise its pure-Python
+twin ``pokerdraw32._core_py``. Both give the same results (the tests check it), so the choice
+changes speed, never behaviour. The rest of the package imports kernels from here only.
+
+Environment variables, read once at import (``""``, ``0``, ``false``, ``no``, ``off`` and
+unset mean off, in any case):
+
+``POKERDRAW32_NO_EXTENSIONS``
+    Use the pure twin even if the compiled module is installed (also forced off CPython).
+``POKERDRAW32_REQUIRE_EXTENSIONS`` (or ``CIBUILDWHEEL=1``)
+    If the compiled module fails to import, raise the ImportError instead of falling back.
+
+:data:`IMPLEMENTATION` says which one is in use (``pokerdraw32.IMPLEMENTATION`` too), so a
+server can check at startup: ``assert pokerdraw32.IMPLEMENTATION == "cython"``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Literal
+
+__all__ = [
+    "IMPLEMENTATION",
+    "NO_EXTENSIONS",
+    "Rng",
+    "evaluate_codes",
+    "evaluate_mask",
+    "split_pots",
+]
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+NO_EXTENSIONS: bool = _env_flag("POKERDRAW32_NO_EXTENSIONS") or sys.implementation.name != "cpython"
+"""True when the pure twin is forced (environment variable, or not CPython)."""
+
+IMPLEMENTATION: Literal["cython", "python"]
+"""Which kernels are in use: ``"cython"`` (``pokerdraw32._core``) or ``"python"``."""
+
+if TYPE_CHECKING or NO_EXTENSIONS:
+    from ._core_py import Rng, evaluate_codes, evaluate_mask, split_pots
+
+    IMPLEMENTATION = "python"
+else:
+    try:
+        from ._core import Rng, evaluate_codes, evaluate_mask, split_pots
+
+        IMPLEMENTATION = "cython"
+    except ImportError:
+        if _env_flag("POKERDRAW32_REQUIRE_EXTENSIONS") or os.environ.get("CIBUILDWHEEL") == "1":
+            raise
+        from ._core_py import Rng, evaluate_codes, evaluate_mask, split_pots
+
+        IMPLEMENTATION = "python"
