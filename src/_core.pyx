@@ -1,0 +1,749 @@
+# cython: language_level=3, embedsignature=True, autotestdict=False
+# cython: boundscheck=False, wraparound=False, cdivision=True
+"""Compiled kernels of pokerdraw32 (built as ``pokerdraw32._core``).
+
+``pokerdraw32._core_py`` is the pure-Python twin: same public names, signatures, results
+and exceptions (type and message); the docstrings below match it. Code outside the
+package should not import either module directly: :mod:`pokerdraw32._kernels` chooses.
+
+Everything at this boundary is an ``int``:
+
+* a card is a *code* ``4 * rank_index + suit_index``, with rank indices 0..7 for
+  7 8 9 T J Q K A and suit indices 0..3 for s c d h (R1.1, R1.2);
+* a set of cards is a 32-bit mask with bit ``code`` set;
+* a hand's strength is one packed int (see :func:`evaluate_mask`);
+* a set of seats is a bitmask with bit ``seat`` set.
+
+The kernels:
+
+* :func:`evaluate_mask` and :func:`evaluate_codes` rank a 5-card hand (R2);
+* :class:`Rng` is the xoshiro256** generator behind shuffles (R11);
+* :func:`split_pots` builds and awards the main and side pots (R8.3, R9.1, R9.2, R9.4).
+
+At import (a few milliseconds) this module evaluates all C(32,5) = 201,376 hands into a
+table indexed by the colex rank of the hand's five bits, which holds the index of the hand's
+value among the 2,520 distinct values; those are kept as ready int objects, so
+:func:`evaluate_mask` is a lookup that allocates nothing. Cython code can use the table
+through the ``cdef inline`` function ``_lookup`` (mask -> C ``uint32_t`` value).
+"""
+
+import os
+
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.object cimport PyObject
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+
+__all__ = ["Rng", "evaluate_codes", "evaluate_mask", "split_pots"]
+
+cdef uint64_t _U64_MAX = 0xFFFFFFFFFFFFFFFFULL
+cdef uint32_t _SPADES = 0x11111111U   # the bit of every rank in suit 0
+cdef long long _MAX_AMOUNT = (1LL << 53) - 1
+cdef enum:
+    _NHANDS = 201376                  # C(32, 5) hands
+    _NVALUES = 2520                   # distinct hand values with the suit tie-break (R2.5)
+    _NKEYS = 9 << 17                  # range of _dense_key
+
+
+# --------------------------------------------------------------------------------------
+# shared argument checks (the pure twin raises the same types with the same messages)
+
+
+cdef inline bint _is_int(object value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+cdef tuple _tuple_of(object value, str what):
+    try:
+        return tuple(value)
+    except TypeError:
+        raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
+
+
+cdef uint32_t _check_deck_mask(object mask, str what) except? 0xFFFFFFFF:
+    cdef int overflow = 0
+    cdef long long m
+    if not _is_int(mask):
+        raise TypeError(f"{what} must be an int, not {type(mask).__name__}")
+    m = PyLong_AsLongLongAndOverflow(mask, &overflow)
+    if overflow or m < 0 or m > 0xFFFFFFFF:
+        raise ValueError(f"{what} {mask:#x} has bits outside the 32-card deck")
+    return <uint32_t>m
+
+
+cdef long long _check_amount(object value, Py_ssize_t seat) except -1:
+    """Check one chip amount; ``seat`` -1 means the ``dead`` argument."""
+    cdef int overflow = 0
+    cdef long long v
+    if not _is_int(value):
+        raise TypeError(f"{_amount_name(seat)} must be an int, not {type(value).__name__}")
+    v = PyLong_AsLongLongAndOverflow(value, &overflow)
+    if overflow < 0 or (overflow == 0 and v < 0):
+        raise ValueError(f"{_amount_name(seat)} is negative: {value}")
+    if overflow > 0 or v > _MAX_AMOUNT:
+        raise ValueError(f"{_amount_name(seat)} is too large: {value} (limit 2**53 - 1)")
+    return v
+
+
+cdef str _amount_name(Py_ssize_t seat):
+    return "dead" if seat < 0 else f"contribution of seat {seat}"
+
+
+cdef object _seat_mask(object value, str what):
+    if not _is_int(value):
+        raise TypeError(f"{what} must be an int bitmask, not {type(value).__name__}")
+    return value
+
+
+# --------------------------------------------------------------------------------------
+# bit helpers (portable C: no compiler builtins, no 128-bit arithmetic)
+
+
+cdef uint8_t _DEBRUIJN[32]
+_DEBRUIJN[:] = [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+                31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9]
+
+
+cdef inline int _ctz32(uint32_t x) noexcept nogil:
+    """Index of the lowest set bit of a non-zero ``x``."""
+    cdef uint32_t low = x & (~x + 1U)
+    cdef uint32_t product = low * 0x077CB531U
+    return _DEBRUIJN[product >> 27]
+
+
+cdef inline int _popcount32(uint32_t x) noexcept nogil:
+    x = x - ((x >> 1) & 0x55555555U)
+    x = (x & 0x33333333U) + ((x >> 2) & 0x33333333U)
+    x = (x + (x >> 4)) & 0x0F0F0F0FU
+    x = x * 0x01010101U
+    return <int>(x >> 24)
+
+
+cdef inline int _bit_length64(uint64_t x) noexcept nogil:
+    cdef int k = 0
+    while x:
+        x >>= 1
+        k += 1
+    return k
+
+
+# --------------------------------------------------------------------------------------
+# Kernel 1: hand evaluation (R2)
+
+
+cdef uint32_t _BINOM[6][32]          # _BINOM[k][b] = C(b, k)
+cdef uint16_t _INDEX[_NHANDS]        # colex rank of a hand -> index of its value in _VALUES
+cdef uint32_t _VALUES[_NVALUES]      # the distinct values (suit tie-break on), ascending
+cdef PyObject *_VALUE_OBJECTS[_NVALUES]  # _VALUES as int objects, owned by _VALUE_CACHE
+cdef PyObject *_PLAIN_OBJECTS[_NVALUES]  # the same with the suit field cleared (R2.4 off)
+
+
+cdef inline uint32_t _colex(uint32_t mask) noexcept nogil:
+    """Colex rank of a 5-bit mask: sum of C(b_i, i) for its bits b_1 < ... < b_5."""
+    cdef uint32_t index = 0
+    cdef int i
+    for i in range(1, 6):
+        index += _BINOM[i][_ctz32(mask)]
+        mask &= mask - 1
+    return index
+
+
+cdef inline uint32_t _lookup(uint32_t mask) noexcept nogil:
+    """Packed value (suit tie-break on) of a mask with exactly 5 bits set; no checks."""
+    return _VALUES[_INDEX[_colex(mask)]]
+
+
+cdef uint32_t _evaluate(uint32_t mask) noexcept nogil:
+    """Packed value (suit tie-break on) of a valid 5-card mask, computed from its bits."""
+    cdef int quad = -1, trip = -1, pair_hi = -1, pair_lo = -1
+    cdef int singles[5]
+    cdef int nsingles = 0, single_suit = 0, rank_bits = 0
+    cdef int rank, count, flush = -1, top = -1, low_suit, category, suit
+    cdef uint32_t nibble, ranks
+    for rank in range(7, -1, -1):
+        nibble = (mask >> (rank << 2)) & 15
+        if nibble == 0:
+            continue
+        rank_bits |= 1 << rank
+        count = _popcount32(nibble)
+        if count == 1:
+            if nsingles == 0:
+                single_suit = _ctz32(nibble)
+            singles[nsingles] = rank
+            nsingles += 1
+        elif count == 2:
+            if pair_hi < 0:
+                pair_hi = rank
+            else:
+                pair_lo = rank
+        elif count == 3:
+            trip = rank
+        else:
+            quad = rank
+
+    low_suit = _ctz32(mask) & 3
+    if (mask & (_SPADES << low_suit)) == mask:
+        flush = low_suit
+    if nsingles == 5:
+        if rank_bits == 0x8F:      # A-7-8-9-T: the ten is the top card (R2.2)
+            top = 3
+        elif rank_bits == 0x1F:
+            top = 4
+        elif rank_bits == 0x3E:
+            top = 5
+        elif rank_bits == 0x7C:
+            top = 6
+        elif rank_bits == 0xF8:
+            top = 7
+
+    if top >= 0:
+        ranks = top << 16
+        if flush >= 0:
+            category, suit = 8, flush
+        else:
+            category, suit = 4, _ctz32((mask >> (top << 2)) & 15)
+    elif quad >= 0:
+        category, ranks, suit = 7, quad << 16 | singles[0] << 12, 0
+    elif flush >= 0:
+        category, suit = 6, flush
+        ranks = singles[0] << 16 | singles[1] << 12 | singles[2] << 8 | singles[3] << 4 | singles[4]
+    elif trip >= 0:
+        if pair_hi >= 0:
+            category, ranks, suit = 5, trip << 16 | pair_hi << 12, 0
+        else:
+            category, ranks, suit = 3, trip << 16 | singles[0] << 12 | singles[1] << 8, 0
+    elif pair_lo >= 0:
+        category, ranks, suit = 2, pair_hi << 16 | pair_lo << 12 | singles[0] << 8, single_suit
+    elif pair_hi >= 0:
+        category, suit = 1, single_suit
+        ranks = pair_hi << 16 | singles[0] << 12 | singles[1] << 8 | singles[2] << 4
+    else:
+        category, suit = 0, single_suit
+        ranks = singles[0] << 16 | singles[1] << 12 | singles[2] << 8 | singles[3] << 4 | singles[4]
+    return (<uint32_t>category) << 22 | ranks << 2 | <uint32_t>suit
+
+
+cdef inline uint32_t _dense_key(uint32_t value) noexcept nogil:
+    """The value with its 3-bit rank fields packed tight: same order, keys below 9 << 17."""
+    return ((value >> 22) << 17 | ((value >> 18) & 7) << 14 | ((value >> 14) & 7) << 11
+            | ((value >> 10) & 7) << 8 | ((value >> 6) & 7) << 5 | (value & 31))
+
+
+cdef tuple _init_tables():
+    """Fill the lookup tables; return the tuple that owns the cached int objects."""
+    cdef int k, b, c1, c2, c3, c4, c5
+    cdef Py_ssize_t i, key, nvalues = 0
+    cdef uint32_t *by_hand = <uint32_t *>malloc(_NHANDS * sizeof(uint32_t))
+    cdef uint16_t *slot = <uint16_t *>calloc(_NKEYS, sizeof(uint16_t))
+    if by_hand == NULL or slot == NULL:
+        free(by_hand)
+        free(slot)
+        raise MemoryError()
+    with nogil:
+        for k in range(6):
+            for b in range(32):
+                if k == 0:
+                    _BINOM[k][b] = 1
+                elif b == 0:
+                    _BINOM[k][b] = 0
+                else:
+                    _BINOM[k][b] = _BINOM[k][b - 1] + _BINOM[k - 1][b - 1]
+        # Nested ascending loops, highest bit outermost, visit the hands in colex order.
+        i = 0
+        for c5 in range(4, 32):
+            for c4 in range(3, c5):
+                for c3 in range(2, c4):
+                    for c2 in range(1, c3):
+                        for c1 in range(c2):
+                            by_hand[i] = _evaluate(
+                                (1U << c1) | (1U << c2) | (1U << c3) | (1U << c4) | (1U << c5))
+                            slot[_dense_key(by_hand[i])] = 1
+                            i += 1
+        # Number the distinct values in ascending order (slot holds index + 1).
+        for key in range(_NKEYS):
+            if slot[key]:
+                nvalues += 1
+                if nvalues <= _NVALUES:
+                    slot[key] = <uint16_t>nvalues
+    if nvalues != _NVALUES:  # R2.5; cannot happen unless _evaluate is wrong
+        free(by_hand)
+        free(slot)
+        raise RuntimeError(f"found {nvalues} distinct hand values, expected {_NVALUES} (R2.5)")
+    with nogil:
+        for i in range(_NHANDS):
+            _INDEX[i] = slot[_dense_key(by_hand[i])] - 1
+            _VALUES[_INDEX[i]] = by_hand[i]
+    free(by_hand)
+    free(slot)
+    cache = tuple([_VALUES[i] for i in range(_NVALUES)] + [_VALUES[i] & ~3U for i in range(_NVALUES)])
+    for i in range(_NVALUES):
+        _VALUE_OBJECTS[i] = <PyObject *>cache[i]
+        _PLAIN_OBJECTS[i] = <PyObject *>cache[_NVALUES + i]
+    return cache
+
+
+_VALUE_CACHE = _init_tables()
+
+
+def evaluate_mask(mask, bint suit_tiebreak=True):
+    """Strength of the 5-card hand whose cards are the set bits of ``mask`` (R2).
+
+    Larger is better; two hands tie exactly when their values are equal, which with
+    ``suit_tiebreak`` on (R2.4, the default) never happens for two different hands.
+    The value is packed::
+
+        category << 22 | r1 << 18 | r2 << 14 | r3 << 10 | r4 << 6 | r5 << 2 | suit
+
+    ``category`` is 0 high card, 1 one pair, 2 two pair, 3 three of a kind, 4 straight,
+    5 full house, 6 flush, 7 four of a kind, 8 straight flush (R2, R2.1: a flush beats a
+    full house). ``r1``..``r5`` are rank indices (0 = seven .. 7 = ace) in order of
+    significance, unused slots 0:
+
+    * straight flush, straight: r1 = top card; A-7-8-9-T has top card the ten (R2.2);
+    * four of a kind: r1 = the four, r2 = the odd card;
+    * flush, high card: the five ranks, highest first;
+    * full house: r1 = the three, r2 = the pair;
+    * three of a kind: r1 = the three, r2, r3 = the other two, highest first;
+    * two pair: r1 = higher pair, r2 = lower pair, r3 = odd card;
+    * one pair: r1 = the pair, r2..r4 = the other three, highest first.
+
+    ``suit`` is the suit index (0 s, 1 c, 2 d, 3 h) that R2 breaks ties with: the flush
+    suit (straight flush, flush), the top card's (straight), the odd card's (two pair), the
+    highest unpaired card's (one pair, high card); 0 for four of a kind, full house, three of
+    a kind, and always 0 when ``suit_tiebreak`` is false.
+
+    :param mask: 32-bit card mask with exactly 5 bits set (bit ``4 * rank + suit``).
+    :param suit_tiebreak: R2.4; false zeroes the suit field, so equal ranks tie.
+    :returns: the packed value, ``0 <= value < 2**26``.
+    :raises TypeError: ``mask`` is not an int (bools are refused).
+    :raises ValueError: ``mask`` has bits outside 0..31 or does not have 5 bits set.
+
+    >>> evaluate_mask(1 << 31 | 1 << 27 | 1 << 23 | 1 << 19 | 1 << 15) >> 22  # Ah Kh Qh Jh Th
+    8
+    >>> v = evaluate_mask(1 << 28 | 1 << 3 | 1 << 7 | 1 << 11 | 1 << 14)  # As 7h 8h 9h Td
+    >>> v >> 22, v >> 18 & 15, v & 3   # straight, top card the ten, of diamonds (R2.2)
+    (4, 3, 2)
+    >>> evaluate_mask(0x7)
+    Traceback (most recent call last):
+    ...
+    ValueError: hand mask 0x7 has 3 cards, expected 5
+    """
+    cdef int overflow = 0, n
+    cdef long long m
+    cdef uint16_t i
+    if type(mask) is not int and not _is_int(mask):
+        raise TypeError(f"hand mask must be an int, not {type(mask).__name__}")
+    m = PyLong_AsLongLongAndOverflow(mask, &overflow)
+    if overflow or m < 0 or m > 0xFFFFFFFF:
+        raise ValueError(f"hand mask {mask:#x} has bits outside the 32-card deck")
+    n = _popcount32(<uint32_t>m)
+    if n != 5:
+        raise ValueError(f"hand mask {mask:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
+    i = _INDEX[_colex(<uint32_t>m)]
+    return <object>(_VALUE_OBJECTS[i] if suit_tiebreak else _PLAIN_OBJECTS[i])
+
+
+def evaluate_codes(codes, bint suit_tiebreak=True):
+    """Strength of a 5-card hand given as card codes (R2); see :func:`evaluate_mask`.
+
+    Equal to ``evaluate_mask(sum(1 << c for c in codes), suit_tiebreak)``; the order of
+    the codes does not matter.
+
+    :param codes: a sequence (tuple, list, ...) of exactly 5 distinct ints in 0..31.
+    :param suit_tiebreak: R2.4; false zeroes the suit field, so equal ranks tie.
+    :returns: the packed value.
+    :raises TypeError: ``codes`` is not iterable, or a code is not an int.
+    :raises ValueError: not 5 codes, a code outside 0..31, or a repeated code.
+
+    >>> evaluate_codes([0, 1, 2, 4, 5]) >> 22   # 7s 7c 7d 8s 8c: full house
+    5
+    >>> evaluate_codes((1, 2, 3, 4, 4))
+    Traceback (most recent call last):
+    ...
+    ValueError: duplicate card code 4
+    """
+    cdef tuple items = _tuple_of(codes, "codes")
+    cdef uint32_t mask = 0, bit
+    cdef uint16_t i
+    cdef int overflow = 0
+    cdef long long c
+    if len(items) != 5:
+        raise ValueError(f"expected 5 card codes, got {len(items)}")
+    for code in items:
+        if not _is_int(code):
+            raise TypeError(f"card code must be an int, not {type(code).__name__}")
+        c = PyLong_AsLongLongAndOverflow(code, &overflow)
+        if overflow or c < 0 or c > 31:
+            raise ValueError(f"card code {code} is outside 0..31")
+        bit = 1U << c
+        if mask & bit:
+            raise ValueError(f"duplicate card code {code}")
+        mask |= bit
+    i = _INDEX[_colex(mask)]
+    return <object>(_VALUE_OBJECTS[i] if suit_tiebreak else _PLAIN_OBJECTS[i])
+
+
+# --------------------------------------------------------------------------------------
+# Kernel 2: randomness (R11)
+
+
+cdef inline uint64_t _splitmix64(uint64_t *x) noexcept nogil:
+    x[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = x[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef class Rng:
+    """xoshiro256** 1.0 (Blackman & Vigna): the engine's source of randomness (R11).
+
+    Both kernel implementations compute the same sequence bit for bit, so a seed
+    reproduces a table whichever is in use, and :meth:`getstate` of one can be given to
+    :meth:`setstate` of the other.
+
+    :param seed: ``None`` (default) seeds from :func:`os.urandom` (R11.1); an int
+        ``0 <= seed < 2**64`` seeds the 256-bit state with the first four outputs of
+        SplitMix64 started at ``seed`` (the authors' recommended seeding).
+    :raises TypeError: ``seed`` is not an int or None (bools are refused).
+    :raises ValueError: ``seed`` is outside ``0 <= seed < 2**64``.
+
+    Copies, deep copies and pickles carry the state (a pickle names the implementation's
+    class, so it loads only where that implementation is available).
+
+    >>> rng = Rng(7)
+    >>> [rng.below(6) for _ in range(5)]
+    [5, 2, 0, 0, 3]
+    """
+
+    cdef uint64_t _s0, _s1, _s2, _s3
+
+    def __init__(self, seed=None):
+        cdef uint64_t x
+        if seed is None:
+            words = (0, 0, 0, 0)
+            while not any(words):
+                raw = os.urandom(32)
+                words = tuple(int.from_bytes(raw[i : i + 8], "little") for i in range(0, 32, 8))
+            self._s0, self._s1, self._s2, self._s3 = words
+            return
+        if not _is_int(seed):
+            raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+        if seed < 0 or seed > 0xFFFFFFFFFFFFFFFF:
+            raise ValueError(f"seed must be in 0 <= seed < 2**64, got {seed}")
+        x = seed
+        self._s0 = _splitmix64(&x)
+        self._s1 = _splitmix64(&x)
+        self._s2 = _splitmix64(&x)
+        self._s3 = _splitmix64(&x)
+
+    cdef inline uint64_t _next(self) noexcept:
+        cdef uint64_t s0 = self._s0, s1 = self._s1, s2 = self._s2, s3 = self._s3
+        cdef uint64_t r = s1 * 5
+        cdef uint64_t result = ((r << 7) | (r >> 57)) * 9
+        cdef uint64_t t = s1 << 17
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        self._s0 = s0
+        self._s1 = s1
+        self._s2 = s2
+        self._s3 = (s3 << 45) | (s3 >> 19)
+        return result
+
+    cdef inline uint64_t _below(self, uint64_t n) noexcept:
+        """Uniform in [0, n) for 2 <= n <= 2**32 (bitmask rejection)."""
+        cdef int shift = 64 - _bit_length64(n - 1)
+        cdef uint64_t r
+        while True:
+            r = self._next() >> shift
+            if r < n:
+                return r
+
+    def next_u64(self):
+        """The next 64-bit output, ``0 <= value < 2**64`` (one xoshiro256** step)."""
+        return self._next()
+
+    def below(self, n):
+        """A uniform random int in ``[0, n)``, without bias (R11.1).
+
+        Bitmask rejection: with ``k`` the bit length of ``n - 1``, draw the top ``k`` bits
+        of :meth:`next_u64` until they are below ``n`` (fewer than 2 draws on average).
+        ``below(1)`` returns 0 without drawing.
+
+        :param n: ``1 <= n <= 2**32``.
+        :raises TypeError: ``n`` is not an int.
+        :raises ValueError: ``n`` is out of range.
+        """
+        if not _is_int(n):
+            raise TypeError(f"n must be an int, not {type(n).__name__}")
+        if n < 1 or n > 1 << 32:
+            raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
+        if n == 1:
+            return 0
+        return self._below(<uint64_t>n)
+
+    def shuffle(self, cards):
+        """Shuffle a list in place, uniformly (Fisher-Yates, R11.1).
+
+        For ``i`` from ``len(cards) - 1`` down to 1, swap items ``i`` and ``below(i + 1)``.
+        The items can be anything.
+
+        :raises TypeError: ``cards`` is not a list.
+        """
+        cdef Py_ssize_t i, j
+        if not isinstance(cards, list):
+            raise TypeError(f"cards must be a list, not {type(cards).__name__}")
+        cdef list items = <list>cards
+        for i in range(len(items) - 1, 0, -1):
+            j = <Py_ssize_t>self._below(<uint64_t>(i + 1))
+            items[i], items[j] = items[j], items[i]
+
+    def shuffled(self, mask):
+        """The card codes of ``mask`` in a uniformly random order (the deck; R6.2 reshuffles).
+
+        The codes are listed in ascending order, then shuffled as by :meth:`shuffle`.
+
+        :param mask: 32-bit card mask (any number of cards, 0 to 32).
+        :returns: a new list of card codes.
+        :raises TypeError: ``mask`` is not an int.
+        :raises ValueError: ``mask`` has bits outside 0..31.
+
+        >>> sorted(Rng(1).shuffled(0b1011))
+        [0, 1, 3]
+        """
+        cdef uint32_t m = _check_deck_mask(mask, "deck mask")
+        cdef int codes[32]
+        cdef int n = 0, i, j, tmp
+        while m:
+            codes[n] = _ctz32(m)
+            n += 1
+            m &= m - 1
+        for i in range(n - 1, 0, -1):
+            j = <int>self._below(<uint64_t>(i + 1))
+            tmp = codes[i]
+            codes[i] = codes[j]
+            codes[j] = tmp
+        return [codes[i] for i in range(n)]
+
+    def getstate(self):
+        """The 256-bit state as four 64-bit ints (for :meth:`setstate`)."""
+        return (self._s0, self._s1, self._s2, self._s3)
+
+    def setstate(self, state):
+        """Restore a state returned by :meth:`getstate` (of either implementation).
+
+        :param state: four ints ``0 <= w < 2**64``, not all zero.
+        :raises TypeError: ``state`` is not iterable, or a word is not an int.
+        :raises ValueError: not 4 words, a word out of range, or all words zero.
+        """
+        cdef tuple words = _tuple_of(state, "state")
+        if len(words) != 4:
+            raise ValueError(f"state must have 4 words, got {len(words)}")
+        for i, word in enumerate(words):
+            if not _is_int(word):
+                raise TypeError(f"state word {i} must be an int, not {type(word).__name__}")
+            if word < 0 or word > 0xFFFFFFFFFFFFFFFF:
+                raise ValueError(f"state word {i} is outside 0 <= w < 2**64: {word}")
+        if not any(words):
+            raise ValueError("state must not be all zero")
+        self._s0, self._s1, self._s2, self._s3 = words
+
+    def __setstate__(self, state):
+        """Pickle support: same as :meth:`setstate`."""
+        self.setstate(state)
+
+    def __reduce__(self):
+        """Pickle and copy support: the class, a cheap seed, then the state."""
+        return (type(self), (0,), self.getstate())
+
+
+# --------------------------------------------------------------------------------------
+# Kernel 3: pots (R9.1, R9.2, R9.4, R8.3)
+
+
+def split_pots(contributions, strengths, live, sharers, first, dead=0):
+    """Return uncalled chips, build the main and side pots, and award them.
+
+    1. R9.2: the seat with the single largest contribution gets back what no other seat
+       matched (largest minus second largest, over all seats, folded ones included).
+    2. R9.1: the pot levels are the distinct contributions (after step 1) of live seats
+       above 0, ascending. The pot of level ``L`` (previous level ``P``, first ``P = 0``)
+       holds ``min(c, L) - min(c, P)`` from every seat and is open to the live seats that
+       put in ``L`` or more. Chips of folded seats above the top level go to the top pot,
+       ``dead`` chips (R10.3) to the main pot. Every pot is therefore non-empty and each
+       is open to fewer seats than the one before. If no live seat put in a chip, there is
+       one pot of everything, open to all live seats (none if it would be empty).
+    3. Each pot is awarded: to its only eligible seat; else shared by its eligible seats
+       if all of them are ``sharers`` (Parole, R8.3); else to the best strength among them.
+       Equal best strengths (possible only with R2.4 off) share. A share gives every sharer
+       the same whole number of chips and the odd chips one at a time, in seat order from
+       ``first`` (R9.4).
+
+    Chips are conserved: ``sum(returned) + sum(winnings) == sum(contributions) + dead``.
+    The arguments are not modified.
+
+    :param contributions: chips each seat put in during the hand, seat ``i`` at index
+        ``i``; 2 to 32 ints, each ``0 <= c <= 2**53 - 1`` (0 for seats not in the hand).
+    :param strengths: one entry per seat; for live seats an int (an
+        :func:`evaluate_mask` value, larger wins), any value for the other seats.
+    :param live: bitmask of the seats still in the hand (not folded); non-empty, within
+        ``range(len(contributions))``.
+    :param sharers: bitmask of the live seats that chose to split (R8.3); 0 for none.
+    :param first: the seat that receives the first odd chip (the first seat left of the
+        button), ``0 <= first < len(contributions)``; then ``first + 1`` and so on, mod n.
+    :param dead: dead chips (R10.3) for the main pot, ``0 <= dead <= 2**53 - 1``.
+    :returns: ``(returned, pots, winnings)``: ``returned[i]`` is the uncalled chips given
+        back to seat ``i``; ``pots`` lists ``(amount, eligible_mask, winners_mask,
+        shared)``, main pot first, with ``shared`` true for a pot shared by agreement
+        (R8.3); ``winnings[i]`` is what seat ``i`` receives from the pots.
+    :raises TypeError: an argument or entry is not an int (bools are refused), or a
+        sequence argument is not iterable.
+    :raises ValueError: a wrong number of entries, a negative or too large amount, an
+        empty or out-of-range ``live``, ``sharers`` not within ``live``, or ``first`` out
+        of range.
+
+    Seat 2 is all-in for 50 and holds the best hand; seats 0 and 1 put in 100 each
+    and seat 0 beats seat 1 for the side pot:
+
+    >>> split_pots([100, 100, 50], [300, 200, 500], 0b111, 0, 0)
+    ([0, 0, 0], [(150, 7, 4, False), (100, 3, 1, False)], [100, 0, 150])
+    """
+    cdef tuple contribs = _tuple_of(contributions, "contributions")
+    cdef Py_ssize_t n = len(contribs)
+    cdef Py_ssize_t seat, top, j, k, npots = 0, nlevels = 0
+    cdef long long chips[32]
+    cdef long long levels[32]
+    cdef long long amounts[32]
+    cdef uint32_t eligibles[32]
+    cdef long long won[32]
+    cdef long long returned_top = 0, second, level, below, amount, total, extra, share, odd
+    cdef long long dead_chips
+    cdef uint32_t live_m, sharers_m, eligible, winners
+    cdef Py_ssize_t first_seat
+    cdef tuple power
+    cdef int nwinners
+    if n < 2 or n > 32:
+        raise ValueError(f"contributions must have 2 to 32 entries, got {n}")
+    for seat in range(n):
+        chips[seat] = _check_amount(contribs[seat], seat)
+    power = _tuple_of(strengths, "strengths")
+    if len(power) != n:
+        raise ValueError(f"strengths must have {n} entries (one per seat), got {len(power)}")
+    live = _seat_mask(live, "live")
+    if live == 0:
+        raise ValueError("live mask 0x0 names no seat")
+    if live < 0 or live >> n:
+        raise ValueError(f"live mask {live:#x} names seats outside 0..{n - 1}")
+    live_m = live
+    for seat in range(n):
+        if live_m >> seat & 1 and not _is_int(power[seat]):
+            raise TypeError(f"strength of seat {seat} must be an int, not {type(power[seat]).__name__}")
+    sharers = _seat_mask(sharers, "sharers")
+    if sharers & ~live:
+        raise ValueError(f"sharers mask {sharers:#x} is not within live mask {live:#x}")
+    sharers_m = sharers
+    if not _is_int(first):
+        raise TypeError(f"first must be an int, not {type(first).__name__}")
+    if first < 0 or first >= n:
+        raise ValueError(f"first seat {first} is outside 0..{n - 1}")
+    first_seat = first
+    dead_chips = _check_amount(dead, -1)
+
+    # R9.2: the uncalled part of the largest contribution goes back.
+    top = 0
+    for seat in range(1, n):
+        if chips[seat] > chips[top]:
+            top = seat
+    second = -1
+    for seat in range(n):
+        if seat != top and chips[seat] > second:
+            second = chips[seat]
+    if chips[top] > second:
+        returned_top = chips[top] - second
+        chips[top] = second
+
+    # R9.1: one pot per distinct live contribution (insertion sort of at most 32 levels).
+    for seat in range(n):
+        level = chips[seat]
+        if live_m >> seat & 1 and level > 0:
+            k = nlevels
+            while k > 0 and levels[k - 1] > level:
+                k -= 1
+            if k > 0 and levels[k - 1] == level:
+                continue
+            for j in range(nlevels, k, -1):
+                levels[j] = levels[j - 1]
+            levels[k] = level
+            nlevels += 1
+    if nlevels == 0:
+        total = dead_chips
+        for seat in range(n):
+            total += chips[seat]
+        if total:
+            amounts[0] = total
+            eligibles[0] = live_m
+            npots = 1
+    else:
+        below = 0
+        for k in range(nlevels):
+            level = levels[k]
+            amount = 0
+            eligible = 0
+            for seat in range(n):
+                if chips[seat] > below:
+                    amount += (chips[seat] if chips[seat] < level else level) - below
+                if live_m >> seat & 1 and chips[seat] >= level:
+                    eligible |= 1U << seat
+            amounts[k] = amount
+            eligibles[k] = eligible
+            below = level
+        npots = nlevels
+        extra = 0
+        for seat in range(n):
+            if chips[seat] > below:
+                extra += chips[seat] - below
+        amounts[npots - 1] += extra
+        amounts[0] += dead_chips
+
+    # R8.3, R9.4: award each pot.
+    for seat in range(n):
+        won[seat] = 0
+    pots = []
+    for k in range(npots):
+        eligible = eligibles[k]
+        shared = False
+        if eligible & (eligible - 1) == 0:
+            winners = eligible
+        elif eligible & ~sharers_m == 0:
+            winners = eligible
+            shared = True
+        else:
+            best = None
+            winners = 0
+            for seat in range(n):
+                if eligible >> seat & 1:
+                    strength = power[seat]
+                    if best is None or strength > best:
+                        best = strength
+                        winners = 1U << seat
+                    elif strength == best:
+                        winners |= 1U << seat
+        nwinners = _popcount32(winners)
+        share = amounts[k] // nwinners
+        odd = amounts[k] % nwinners
+        for seat in range(n):
+            if winners >> seat & 1:
+                won[seat] += share
+        seat = first_seat
+        while odd:
+            if winners >> seat & 1:
+                won[seat] += 1
+                odd -= 1
+            seat = seat + 1 if seat + 1 < n else 0
+        pots.append((amounts[k], eligible, winners, shared))
+    returned = [0] * n
+    returned[top] = returned_top
+    return returned, pots, [won[seat] for seat in range(n)]
