@@ -1,0 +1,58 @@
+"""Shared fixtures.
+
+Kernel fixtures: ``kernels`` runs a test once per implementation (``cython``:
+``pokerdraw32._core``, ``python``: ``pokerdraw32._core_py``); ``core`` and ``pure`` give
+both at once for differential tests. The compiled side is *skipped* when it is not
+installed or when ``POKERDRAW32_NO_EXTENSIONS`` is set, and is an *error* instead when
+``POKERDRAW32_REQUIRE_EXTENSIONS`` (or ``CIBUILDWHEEL=1``) is set.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+
+import pytest
+
+
+def env_flag(name: str) -> bool:
+    """The environment-variable parsing of setup.py and pokerdraw32._kernels."""
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+REQUIRE_EXTENSIONS = env_flag("POKERDRAW32_REQUIRE_EXTENSIONS") or os.environ.get("CIBUILDWHEEL") == "1"
+NO_EXTENSIONS = env_flag("POKERDRAW32_NO_EXTENSIONS")
+
+
+def _compiled_core() -> ModuleType:
+    if NO_EXTENSIONS:
+        if REQUIRE_EXTENSIONS:
+            pytest.fail("POKERDRAW32_NO_EXTENSIONS and POKERDRAW32_REQUIRE_EXTENSIONS are both set")
+        pytest.skip("POKERDRAW32_NO_EXTENSIONS is set")
+    try:
+        return importlib.import_module("pokerdraw32._core")
+    except ImportError as exc:
+        if REQUIRE_EXTENSIONS:
+            raise
+        pytest.skip(f"pokerdraw32._core is not available: {exc}")
+
+
+@pytest.fixture(scope="session", params=["cython", "python"], ids=["cython", "python"])
+def kernels(request: pytest.FixtureRequest) -> ModuleType:
+    """The kernel module of one implementation; tests using it run once per implementation."""
+    if request.param == "cython":
+        return _compiled_core()
+    return importlib.import_module("pokerdraw32._core_py")
+
+
+@pytest.fixture(scope="session")
+def core() -> ModuleType:
+    """The compiled kernels, ``pokerdraw32._core`` (skips or errors as described above)."""
+    return _compiled_core()
+
+
+@pytest.fixture(scope="session")
+def pure() -> ModuleType:
+    """The pure-Python kernels, ``pokerdraw32._core_py``."""
+    return importlib.import_module("pokerdraw32._core_py")
