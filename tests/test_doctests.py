@@ -1,0 +1,49 @@
+"""Run the doctests of every installed pokerdraw32 module and of README.md.
+
+This replaces ``pytest --doctest-modules``: that would import the files under ``src/``,
+while these tests import the installed package, compiled ``pokerdraw32._core`` included.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import io
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import pokerdraw32
+
+MODULES = sorted(
+    name
+    for _, name, _ in pkgutil.walk_packages(pokerdraw32.__path__, prefix="pokerdraw32.")
+    if not name.endswith("__main__")
+)
+README = Path(__file__).resolve().parent.parent / "README.md"
+FLAGS = doctest.ELLIPSIS
+
+
+def run(tests: list[doctest.DocTest]) -> None:
+    out = io.StringIO()
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    for test in tests:
+        runner.run(test, out=out.write)
+    assert runner.failures == 0, out.getvalue()
+
+
+@pytest.mark.parametrize("name", ["pokerdraw32", *MODULES])
+def test_module_doctests(name: str, request: pytest.FixtureRequest) -> None:
+    if name == "pokerdraw32._core":
+        module = request.getfixturevalue("core")  # skips (or errors) as the kernel tests do
+    else:
+        module = importlib.import_module(name)
+    run(doctest.DocTestFinder().find(module))
+
+
+def test_readme_doctests() -> None:
+    if not README.exists():
+        pytest.skip("README.md is not next to tests/ (tests run outside the repository)")
+    text = README.read_text(encoding="utf-8")
+    run([doctest.DocTestParser().get_doctest(text, {}, "README.md", str(README), 0)])
