@@ -26,9 +26,9 @@ if sys.implementation.name != "cpython":
 
 ext_modules = []
 if not no_extensions:
-    from Cython.Build import cythonize
-
+    # setuptools cythonizes the .pyx (Cython is a build requirement) and keeps the .pyx,
+    # not a generated .c, in the sdist. Cython directives are in the .pyx header.
     print("pokerdraw32: compiling pokerdraw32._core; set POKERDRAW32_NO_EXTENSIONS=1 to skip it")
-    ext_modules = cythonize([Extension("pokerdraw32._core", ["src/_core.pyx"])])
+    ext_modules = [Extension("pokerdraw32._core", ["src/_core.pyx"])]
 
 setup(ext_modules=ext_modules)
