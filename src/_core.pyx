@@ -20,7 +20,7 @@ The kernels:
 * :class:`Rng` is the xoshiro256** generator behind shuffles (R11);
 * :func:`split_pots` builds and awards the main and side pots (R8.3, R9.1, R9.2, R9.4).
 
-At import (a few milliseconds) this module evaluates all C(32,5) = 201,376 hands into a
+At import (10 to 20 ms) this module evaluates all C(32,5) = 201,376 hands into a
 table indexed by the colex rank of the hand's five bits, which holds the index of the hand's
 value among the 2,520 distinct values; those are kept as ready int objects, so
 :func:`evaluate_mask` is a lookup that allocates nothing. Cython code can use the table
@@ -36,7 +36,6 @@ from libc.stdlib cimport calloc, free, malloc
 
 __all__ = ["Rng", "evaluate_codes", "evaluate_mask", "split_pots"]
 
-cdef uint64_t _U64_MAX = 0xFFFFFFFFFFFFFFFFULL
 cdef uint32_t _SPADES = 0x11111111U   # the bit of every rank in suit 0
 cdef long long _MAX_AMOUNT = (1LL << 53) - 1
 cdef enum:

@@ -106,8 +106,10 @@ def naive_key(cards: list[str]) -> tuple[int, tuple[int, ...], int]:
     return (1, tuple(ranks), suit_of[ranks[0]])
 
 
-@pytest.fixture(scope="module")
+@cache
 def naive_keys() -> list[tuple[int, tuple[int, ...], int]]:
+    """naive_key of every hand, in colex order (a cached function, not a fixture: the
+    kernels fixture regroups tests across modules, which would rebuild a module fixture)."""
     return [naive_key([DECK[code] for code in hand]) for hand in all_hands()]
 
 
@@ -144,10 +146,8 @@ def test_core_equals_pure_on_every_hand(core: ModuleType, pure: ModuleType, suit
 
 
 @pytest.mark.parametrize("suit_tiebreak", [True, False], ids=["suits", "nosuits"])
-def test_order_matches_naive_evaluator(
-    kernels: ModuleType, naive_keys: list[tuple[int, tuple[int, ...], int]], suit_tiebreak: bool
-) -> None:
-    keys = naive_keys if suit_tiebreak else [key[:2] + (0,) for key in naive_keys]
+def test_order_matches_naive_evaluator(kernels: ModuleType, suit_tiebreak: bool) -> None:
+    keys = naive_keys() if suit_tiebreak else [key[:2] + (0,) for key in naive_keys()]
     pairs = set(zip(all_values(kernels, suit_tiebreak), keys))
     # a bijection between distinct values and distinct keys ...
     assert len(pairs) == len({v for v, _ in pairs}) == len({k for _, k in pairs})
@@ -156,11 +156,11 @@ def test_order_matches_naive_evaluator(
     assert by_value == sorted(by_value)
 
 
-def test_naive_evaluator_counts(naive_keys: list[tuple[int, tuple[int, ...], int]]) -> None:
+def test_naive_evaluator_counts() -> None:
     """The reference itself reproduces R2.5."""
-    counts = Counter(key[0] for key in naive_keys)
+    counts = Counter(key[0] for key in naive_keys())
     assert {row - 1: n for row, n in counts.items()} == CATEGORY_COUNTS
-    assert len(set(naive_keys)) == 2_520
+    assert len(set(naive_keys())) == 2_520
 
 
 # ---------------------------------------------------------------------------------------
