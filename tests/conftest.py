@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -56,3 +58,19 @@ def core() -> ModuleType:
 def pure() -> ModuleType:
     """The pure-Python kernels, ``pokerdraw32._core_py``."""
     return importlib.import_module("pokerdraw32._core_py")
+
+
+@pytest.fixture(scope="session")
+def outcome() -> Callable[..., tuple[Any, Any]]:
+    """``outcome(function, *args)``: ``("ok", result)`` or ``(exception type, message)``.
+
+    For differential tests: both kernel implementations must agree on this, errors included.
+    """
+
+    def call(function: Callable[..., Any], *args: Any) -> tuple[Any, Any]:
+        try:
+            return ("ok", function(*args))
+        except Exception as exc:  # noqa: BLE001 - any exception is an outcome to compare
+            return (type(exc), str(exc))
+
+    return call

@@ -10,12 +10,16 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+Outcome = Callable[..., tuple[Any, Any]]  # the conftest fixture
 
 RANKS = "789TJQKA"  # rank index 0..7 (R1.1)
 SUITS = "scdh"  # suit index 0..3, hearts highest (R1.2)
@@ -137,7 +141,7 @@ def test_pinned_digest(kernels: ModuleType, suit_tiebreak: bool) -> None:
 def test_suit_field_only(kernels: ModuleType) -> None:
     """R2.4 off clears exactly the suit field."""
     on, off = all_values(kernels, True), all_values(kernels, False)
-    assert all(b == a & ~3 for a, b in zip(on, off))
+    assert all(b == a & ~3 for a, b in zip(on, off, strict=True))
 
 
 @pytest.mark.parametrize("suit_tiebreak", [True, False], ids=["suits", "nosuits"])
@@ -148,7 +152,7 @@ def test_core_equals_pure_on_every_hand(core: ModuleType, pure: ModuleType, suit
 @pytest.mark.parametrize("suit_tiebreak", [True, False], ids=["suits", "nosuits"])
 def test_order_matches_naive_evaluator(kernels: ModuleType, suit_tiebreak: bool) -> None:
     keys = naive_keys() if suit_tiebreak else [key[:2] + (0,) for key in naive_keys()]
-    pairs = set(zip(all_values(kernels, suit_tiebreak), keys))
+    pairs = set(zip(all_values(kernels, suit_tiebreak), keys, strict=True))
     # a bijection between distinct values and distinct keys ...
     assert len(pairs) == len({v for v, _ in pairs}) == len({k for _, k in pairs})
     # ... that preserves order: sorting by value sorts the keys
@@ -309,13 +313,6 @@ def test_evaluate_codes_errors(kernels: ModuleType, codes: object, error: type, 
     assert str(info.value) == message
 
 
-def outcome(function, *args):  # type: ignore[no-untyped-def]
-    try:
-        return ("ok", function(*args))
-    except Exception as exc:  # noqa: BLE001 - the point is to compare any exception
-        return (type(exc), str(exc))
-
-
 anything = st.one_of(
     st.integers(-(2**70), 2**70),
     st.integers(0, 0xFFFFFFFF),
@@ -328,11 +325,13 @@ anything = st.one_of(
 
 @settings(max_examples=300, deadline=None)
 @given(mask=st.one_of(anything, st.integers(0, 31).map(lambda b: 0x1F << b)), suit_tiebreak=st.booleans())
-def test_evaluate_mask_parity_any_input(core: ModuleType, pure: ModuleType, mask: object, suit_tiebreak: bool) -> None:
+def test_evaluate_mask_parity_any_input(
+    core: ModuleType, pure: ModuleType, outcome: Outcome, mask: object, suit_tiebreak: bool
+) -> None:
     assert outcome(core.evaluate_mask, mask, suit_tiebreak) == outcome(pure.evaluate_mask, mask, suit_tiebreak)
 
 
 @settings(max_examples=300, deadline=None)
 @given(codes=st.lists(st.one_of(st.integers(-2, 33), anything), max_size=7) | anything)
-def test_evaluate_codes_parity_any_input(core: ModuleType, pure: ModuleType, codes: object) -> None:
+def test_evaluate_codes_parity_any_input(core: ModuleType, pure: ModuleType, outcome: Outcome, codes: object) -> None:
     assert outcome(core.evaluate_codes, codes) == outcome(pure.evaluate_codes, codes)

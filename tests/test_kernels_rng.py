@@ -9,11 +9,15 @@ from __future__ import annotations
 import copy
 import pickle
 from collections import Counter
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+Outcome = Callable[..., tuple[Any, Any]]  # the conftest fixture
 
 U64 = 2**64 - 1
 
@@ -32,13 +36,6 @@ SEED_7_DECK = [6, 13, 20, 16, 7, 28, 19, 29, 25, 9, 0, 2, 11, 21, 15, 10,
                18, 24, 5, 31, 30, 23, 14, 17, 4, 12, 3, 1, 27, 26, 8, 22]  # fmt: skip
 
 seeds = st.integers(0, U64)
-
-
-def outcome(function, *args):  # type: ignore[no-untyped-def]
-    try:
-        return ("ok", function(*args))
-    except Exception as exc:  # noqa: BLE001 - the point is to compare any exception
-        return (type(exc), str(exc))
 
 
 # ---------------------------------------------------------------------------------------
@@ -250,9 +247,7 @@ def test_below_errors(kernels: ModuleType, n: object, error: type, message: str)
         ("setstate", 5, TypeError, "state must be a sequence, not int"),
     ],
 )
-def test_method_errors(
-    kernels: ModuleType, method: str, argument: object, error: type, message: str
-) -> None:
+def test_method_errors(kernels: ModuleType, method: str, argument: object, error: type, message: str) -> None:
     rng = kernels.Rng(1)
     with pytest.raises(error) as info:
         getattr(rng, method)(argument)
@@ -266,9 +261,15 @@ anything = st.one_of(
 
 
 @settings(max_examples=200, deadline=None)
-@given(seed=anything.filter(lambda s: s is not None) | seeds, n=anything | st.integers(0, 2**33), mask=anything | st.integers(0, 2**33),
-       state=st.lists(anything | seeds, max_size=5) | anything)  # fmt: skip
-def test_error_parity(core: ModuleType, pure: ModuleType, seed: object, n: object, mask: object, state: object) -> None:
+@given(
+    seed=anything.filter(lambda s: s is not None) | seeds,
+    n=anything | st.integers(0, 2**33),
+    mask=anything | st.integers(0, 2**33),
+    state=st.lists(anything | seeds, max_size=5) | anything,
+)
+def test_error_parity(
+    core: ModuleType, pure: ModuleType, outcome: Outcome, seed: object, n: object, mask: object, state: object
+) -> None:
     assert outcome(lambda: core.Rng(seed).getstate()) == outcome(lambda: pure.Rng(seed).getstate())
     a, b = core.Rng(1), pure.Rng(1)
     assert outcome(a.below, n) == outcome(b.below, n)

@@ -48,7 +48,7 @@ def _is_int(value: object) -> bool:
 
 def _tuple_of(value: object, what: str) -> tuple[Any, ...]:
     try:
-        return tuple(value)  # type: ignore[call-overload]
+        return tuple(value)  # type: ignore[arg-type]
     except TypeError:
         raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
@@ -267,7 +267,7 @@ class Rng:
 
     def __init__(self, seed: int | None = None) -> None:
         if seed is None:
-            words = (0, 0, 0, 0)
+            words: tuple[int, ...] = (0, 0, 0, 0)
             while not any(words):
                 raw = os.urandom(32)
                 words = tuple(int.from_bytes(raw[i : i + 8], "little") for i in range(0, 32, 8))
