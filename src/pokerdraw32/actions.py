@@ -21,6 +21,8 @@ __all__ = ["ActionKind", "Action", "LegalActions", "EventKind", "Event", "Phase"
 class Phase(Enum):
     """Where a hand stands."""
 
+    __hash__ = object.__hash__   # members are singletons: identity hash, computed in C
+
     DEAL = "deal"
     """Hole cards are being dealt (R5.1); only dealer steps are pending."""
     FIRST_ROUND = "first-round"
@@ -35,6 +37,8 @@ class Phase(Enum):
 
 class ActionKind(Enum):
     """What a player may do."""
+
+    __hash__ = object.__hash__   # members are singletons: identity hash, computed in C
 
     FOLD = "fold"
     CHECK = "check"

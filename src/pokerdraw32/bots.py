@@ -14,8 +14,6 @@ simulation with a seed is reproducible, with compiled or pure kernels alike.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from ._kernels import Rng, evaluate_mask
 from .actions import Action, ActionKind, LegalActions, Phase
 from .cards import Card
@@ -77,27 +75,24 @@ def choose_discards(cards: tuple[Card, ...]) -> tuple[Card, ...]:
     cat = evaluate_mask(mask) >> 22
     if cat >= 4:                                     # straight or better: stand pat
         return ()
-    counts = Counter(c.rank for c in cards)
+    ranks = [c >> 2 for c in cards]
     if cat >= 1:                                     # pairs / trips: keep the matched cards
-        return tuple(c for c in cards if counts[c.rank] == 1)
-    suits = Counter(c.suit for c in cards)
-    suit, n = suits.most_common(1)[0]
-    if n == 4:
-        return tuple(c for c in cards if c.suit != suit)
-    for drop in cards:                               # four to a straight (ace low included)
-        rest = {int(c.rank) for c in cards if c is not drop}
-        if len(rest) == 4 and _four_to_straight(rest):
-            return (drop,)
+        return tuple(c for c, r in zip(cards, ranks) if ranks.count(r) == 1)
+    suits = [c & 3 for c in cards]
+    for suit in range(4):
+        if suits.count(suit) == 4:                   # four to a flush
+            return tuple(c for c in cards if c & 3 != suit)
+    rank_set = set(ranks)                            # five distinct ranks here
+    for c in cards:                                  # four to a straight (ace low included)
+        rest = rank_set - {c >> 2}
+        if any(rest <= s for s in _STRAIGHTS):
+            return (c,)
     best = max(cards)
-    return tuple(c for c in cards if c is not best)
+    return tuple(c for c in cards if c != best)
 
 
 _STRAIGHTS = [frozenset({7, 0, 1, 2, 3})] + [frozenset(range(top - 4, top + 1)) for top in range(4, 8)]
 """Rank-index sets of the five straights (R2.2: A-7-8-9-T, then 7-J .. T-A)."""
-
-
-def _four_to_straight(ranks: set[int]) -> bool:
-    return any(ranks <= s for s in _STRAIGHTS)
 
 
 class RuleBot(Bot):

@@ -191,6 +191,8 @@ class Hand:
         self._own_discards: list[int] = []   # the drawing player's discards, set aside until served (R6.2)
         self._round_robin: list[list[int]] = []
         self.result: HandResult | None = None
+        self._legal: LegalActions | None = None
+        self._legal_key = -1
         # seats by role
         self.blind_seats = self._blind_seats()
         self.largest_blind = rules.largest_blind(n)
@@ -221,7 +223,7 @@ class Hand:
     # ------------------------------------------------------------------ helpers
     def _log(self, kind: EventKind, seat: int | None = None, amount: int | None = None,
              cards: Iterable[int] = (), info: tuple[tuple[str, Any], ...] = ()) -> Event:
-        ev = Event(kind, seat, amount, tuple(DECK[c] for c in cards), info)
+        ev = Event(kind, seat, amount, tuple(map(DECK.__getitem__, cards)) if cards else (), info)
         self.events.append(ev)
         return ev
 
@@ -435,12 +437,14 @@ class Hand:
 
     def _no_actions(self) -> bool:
         """R5.4: at most one player can still bet and that player owes nothing."""
-        actives = [i for i in range(self.n) if self._active(i)]
-        if len(actives) >= 2:
-            return False
-        if not actives:
+        p = -1
+        for i in range(self.n):
+            if not self.folded[i] and self.stacks[i] > 0:
+                if p >= 0:
+                    return False
+                p = i
+        if p < 0:
             return True
-        p = actives[0]
         others = max((self.bets[i] for i in range(self.n) if i != p), default=0)
         return others <= self.bets[p]
 
@@ -454,7 +458,7 @@ class Hand:
 
     def _advance(self, start: int, *, inclusive: bool = False) -> None:
         """Find the next player to act from ``start``; end the round when nobody is left (R5.3)."""
-        if len(self.live_seats) == 1:
+        if self.folded.count(False) == 1:
             self._finish()
             return
         if not self._no_actions() or self.offer_open:
@@ -507,7 +511,18 @@ class Hand:
     # ------------------------------------------------------------------ legality
     def legal_actions(self) -> LegalActions | None:
         """What the player to act may do, or ``None`` when nobody is to act (hand over, or a deal
-        pending with ``auto_deal=False``)."""
+        pending with ``auto_deal=False``).
+
+        Computed once per decision point: every change of state logs an event, so the length of
+        the event log identifies the decision point.
+        """
+        key = len(self.events)
+        if self._legal_key != key:
+            self._legal = self._compute_legal()
+            self._legal_key = key
+        return self._legal
+
+    def _compute_legal(self) -> LegalActions | None:
         p = self.actor
         if p is None or self.pending_deal is not None:
             return None
