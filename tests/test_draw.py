@@ -69,8 +69,9 @@ def call_around(h: Hand, fold=()) -> None:
 
 
 def snapshot(h: Hand) -> dict:
-    """Everything about the hand, deep-copied, the generator as its state."""
-    state = {k: copy.deepcopy(v) for k, v in vars(h).items() if k != "rng"}
+    """Everything about the hand, deep-copied, the generator as its state (the legal-action
+    memo ``_legal``/``_legal_key`` is a cache, not state)."""
+    state = {k: copy.deepcopy(v) for k, v in vars(h).items() if k not in ("rng", "_legal", "_legal_key")}
     state["rng"] = tuple(h.rng.getstate())
     state["events_len"] = len(h.events)
     return state
