@@ -93,6 +93,8 @@ def check_invariants(h: Hand, total: int) -> None:
         assert h.actor is None and h.legal_actions() is None
         return
     legal = h.legal_actions()
+    if hasattr(h, "_compute_legal"):
+        assert legal == h._compute_legal(), "stale legal-action memo"
     assert legal is not None and legal.seat == h.actor
     assert not h.folded[legal.seat]
     if h.phase is Phase.DRAW:
@@ -216,6 +218,13 @@ def check_log(h: Hand) -> None:
             pot += e.amount
             continue
         if k is EventKind.ROUND_END:
+            # R5.3: everyone still in and not all-in has put in the same amount, and has acted
+            # unless the round had no actions (R5.4)
+            actives = [x for x in range(n) if x not in folded and stack[x] > 0]
+            for x in actives:
+                assert bets[x] == max(bets), f"round ended with seat {x} owing (R5.3)"
+            if len(actives) >= 2:
+                assert all(x in acted for x in actives), "round ended before everyone acted (R5.3)"
             if rnd == 1:
                 live_at_draw = [x for x in clockwise(h.button + 1, n) if x not in folded]
                 stack_r2 = list(stack)
@@ -245,6 +254,10 @@ def check_log(h: Hand) -> None:
             continue
         # a betting-round decision by seat s
         assert s not in folded
+        if stack[s] > 0:
+            actives = [x for x in range(n) if x not in folded and stack[x] > 0]
+            if actives == [s]:                                        # R5.4: a lone player acts
+                assert max(bets[x] for x in range(n) if x != s) > bets[s], "R5.4: round had no actions"
         if stack[s] > 0 and first_actor[rnd] is None:
             first_actor[rnd] = s
         if rnd == 2:
@@ -358,7 +371,8 @@ def check_log(h: Hand) -> None:
 
 # ----------------------------------------------------------------------------- illegal actions
 def state(h: Hand):
-    d = {k: copy.deepcopy(v) for k, v in vars(h).items() if k not in ("rng", "events", "rules")}
+    skip = ("rng", "events", "rules", "_legal", "_legal_key")     # _legal*: a memo, not state
+    d = {k: copy.deepcopy(v) for k, v in vars(h).items() if k not in skip}
     d["events"] = (len(h.events), h.events[-1] if h.events else None)
     d["rng"] = tuple(h.rng.getstate())
     return d

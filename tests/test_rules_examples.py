@@ -17,6 +17,7 @@ from pokerdraw32 import (
     IllegalActionError,
     Phase,
     Rules,
+    RulesError,
     evaluate,
 )
 
@@ -929,3 +930,22 @@ def test_r7_1_all_in_player_not_first_to_answer_in_round_two():
     h.call(seat=2)
     stand_pat_all(h)
     assert h.actor == 1
+
+
+# ----------------------------------------------------------------------------- table set-up
+@pytest.mark.parametrize(
+    "stacks, button",
+    [
+        ([100], 0),                          # R3.1: 2 to 5 players
+        ([100] * 6, 0),
+        ([100, 0], 0),                       # R10.4: no empty stack is dealt in
+        ([100, -5], 0),
+        ([100, 2.5], 0),                     # R3.2: integer chips
+        ([100, True], 0),
+        ([100, 100], 2),                     # R4.1: the button is a seat
+        ([100, 100], -1),
+    ],
+)
+def test_r3_1_r3_2_bad_table_set_up(stacks, button):
+    with pytest.raises(RulesError):
+        Hand(CLASSIC, stacks, button, seed=1)
