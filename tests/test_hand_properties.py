@@ -278,9 +278,8 @@ def check_log(h: Hand) -> None:
             acted[s] = (to_match, serial)
         elif k is EventKind.SPLIT:
             assert rnd == 2 and rules.parole and max(bets) == 0 and not offer_withdrawn   # R8.1
-            # R6.3 (see test_rules_examples.py, xfail): an all-in player who timed out in the draw
-            # may still accept; an active one may not split
-            assert s not in no_raise or stack[s] == 0
+            # R6.3: a player who timed out in the draw, all-in or not, may not split or accept
+            assert s not in no_raise
             splitters.add(s)
             if stack[s] > 0:
                 acted[s] = (to_match, serial)
@@ -308,11 +307,10 @@ def check_log(h: Hand) -> None:
             else:
                 need = max(largest, L)
                 if pl:
-                    assert to <= to_match + pot, "pot-limit exceeded (R3.4)"
-                # known (xfail in test_rules_examples.py): with a short blind (R4.5) the pot limit
-                # can be below a full raise, and the engine then allows a raise to the pot limit
-                short_pl = pl and to == to_match + pot < to_match + need
-                assert inc >= need or all_in or short_pl, f"raise of {inc} below {need} (R3.4)"
+                    # R3.4: at most the pot after the call; the minimum raise stays possible when a
+                    # short blind (R4.5) leaves the pot below it
+                    assert to <= max(to_match + pot, to_match + need), "pot-limit exceeded (R3.4)"
+                assert inc >= need or all_in, f"raise of {inc} below {need} (R3.4)"
                 full = inc >= need if to_match else to >= L
                 if full:
                     largest = max(largest, inc)

@@ -194,12 +194,14 @@ def all_in_four_handed(holes) -> Hand:
 
 def test_r8_2_all_in_player_accepts_everything_shared():
     h = all_in_four_handed({0: QUADS, 1: HIGH, 2: PAIR, 3: TRIPS})
-    # the all-in seat 0 sits first left of the over blind: asked at its turn position
+    # R7.1: seat 2, the first player not all-in left of the over blind, opens; the all-in
+    # seat 0 answers when the rotation reaches its seat (R8.2)
+    assert h.actor == 2
+    h.split(seat=2)
+    h.split(seat=3)
     legal = h.legal_actions()
     assert legal.seat == 0 and legal.kinds == {ActionKind.SPLIT, ActionKind.DECLINE}
     h.split(seat=0)                          # accept
-    h.split(seat=2)
-    h.split(seat=3)
     # main 61: 20 each + the odd chip to seat 2 (left of the button: seat 1 folded);
     # side 40: 20 each
     assert [(p.amount, p.eligible, p.winners, p.shared) for p in h.result.pots] == [
@@ -219,12 +221,10 @@ def test_r8_2_all_in_player_accepts_everything_shared():
 )
 def test_r8_2_all_in_player_declines_only_side_pot_shared(holes, final, shown):
     h = all_in_four_handed(holes)
-    h.decline(seat=0)
-    # the decline does not withdraw the offer from the others (it only affects pots 0 is in)
-    legal = h.legal_actions()
-    assert legal.seat == 2 and ActionKind.SPLIT in legal.kinds
     h.split(seat=2)
     h.split(seat=3)
+    h.decline(seat=0)
+    # the decline does not undo the others' agreement: it only affects the pots seat 0 is in
     assert [(p.amount, p.eligible, p.shared) for p in h.result.pots] == [
         (61, (0, 2, 3), False), (40, (2, 3), True)]
     assert h.result.pots[1].winners == (2, 3)
@@ -233,11 +233,11 @@ def test_r8_2_all_in_player_declines_only_side_pot_shared(holes, final, shown):
     assert_final(h, final)
 
 
-def test_r8_2_all_in_acceptance_void_when_an_active_player_checks():
+def test_r8_2_offer_withdrawn_before_the_all_in_player_is_asked():
     h = all_in_four_handed({0: PAIR, 1: HIGH, 2: TRIPS, 3: QUADS})
-    h.split(seat=0)
     h.split(seat=2)
-    h.check(seat=3)                 # withdraws the offer: everything is shown down
+    h.check(seat=3)                 # withdraws the offer: everything is shown down,
+    assert h.phase is Phase.COMPLETE            # and seat 0 is never asked
     assert not any(p.shared for p in h.result.pots)
     assert_final(h, [0, 99, 60, 161])     # quads win both pots
 
@@ -278,10 +278,12 @@ def test_r8_2_all_in_player_asked_at_turn_position_between_actives():
 
 def test_r8_2_all_in_player_timeout_declines():
     h = all_in_four_handed({0: QUADS, 1: HIGH, 2: PAIR, 3: TRIPS})
-    h.timeout(seat=0)
-    assert [e.kind for e in h.events[-2:]] == [EventKind.TIMEOUT, EventKind.DECLINE]
     h.split(seat=2)
     h.split(seat=3)
+    h.timeout(seat=0)
+    kinds = [e.kind for e in h.events if e.seat == 0]
+    i = kinds.index(EventKind.TIMEOUT)
+    assert kinds[i:i + 2] == [EventKind.TIMEOUT, EventKind.DECLINE]
     assert_final(h, [61, 99, 80, 80])
 
 

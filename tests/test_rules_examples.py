@@ -881,14 +881,11 @@ def test_r4_2_two_blind_preset_options_can_be_changed():
     assert Rules(sb=5, bb=10, ob=25).replace(parole=False).ob == 25
 
 
-# ----------------------------------------------------------------------------- open questions
-@pytest.mark.xfail(strict=True, reason=(
-    "R3.4/R4.5: pot-limit with a short all-in blind: the pot (3) is below L (4), so the pot "
-    "limit (raise to 7) is below a full raise (to 8); the engine then offers a raise of 3, "
-    "smaller than L without being all-in, which R3.4 ('never smaller than L') forbids. "
-    "Either the minimum raise should prevail over the pot limit, or no raise be allowed; "
-    "the rule book does not say which."))
+# ----------------------------------------------------------------------------- rulings
+# Where two rules meet and the book is silent; each ruling is stated in hand.py too.
 def test_r3_4_pot_limit_short_blind_no_raise_below_L():
+    """R3.4/R4.5: a short all-in blind leaves the pot (3) below a full raise; the minimum raise
+    (never smaller than L) stays possible rather than a raise smaller than L."""
     h = new_hand(Rules(sb=2, structure="pot-limit"), [100, 100, 1], 0, {0: FULL, 1: PAIR, 2: FLUSH})
     assert blinds_posted(h) == [(1, 2, "small"), (2, 1, "big")]
     assert h.largest_blind == 4 and h.pot == 3
@@ -898,14 +895,12 @@ def test_r3_4_pot_limit_short_blind_no_raise_below_L():
         all_in = h.bets[0] + h.stacks[0]
         for to in range(legal.min_to, legal.max_to + 1):
             assert to - 4 >= 4 or to == all_in, f"raise to {to} is a raise of {to - 4} < L=4"
+    assert (legal.min_to, legal.max_to) == (8, 8)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "R6.3 vs R8.2: an all-in player who timed out in the draw may still accept the Parole "
-    "offer, while an active player who timed out may not split (R6.3: 'only check, call or "
-    "fold'). The rule book does not say whether R6.3 also removes an all-in player's "
-    "acceptance; the engine treats the two differently."))
 def test_r6_3_timed_out_all_in_player_cannot_accept_parole():
+    """R6.3 over R8.2: after a draw timeout a player may only check, call or fold; all-in, they
+    are not asked about the Parole offer and count as declining it."""
     h = new_hand(CLASSIC, [10, 100, 100], 0, {0: FULL, 1: PAIR, 2: FLUSH})
     h.raise_to(10, seat=0)           # all-in
     h.call(seat=1)
@@ -913,17 +908,16 @@ def test_r6_3_timed_out_all_in_player_cannot_accept_parole():
     h.stand_pat(seat=1)
     h.stand_pat(seat=2)
     h.timeout(seat=0)                # R6.3
-    legal = h.legal_actions()
-    assert legal.seat == 0 and h.stacks[0] == 0
-    assert ActionKind.SPLIT not in legal.kinds
+    assert h.actor == 1 and h.stacks[0] == 0
+    h.split(seat=1)
+    h.split(seat=2)                  # seats 1 and 2 share the side pot; seat 0 never agreed
+    assert [(p.amount, p.eligible, p.shared) for p in h.result.pots] == [(30, (0, 1, 2), False)]
+    assert h.legal_actions() is None and sum(h.result.stacks) == 210
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "R7.1 vs R8.2: R7.1 says the first player *not all-in* left of the largest blind acts "
-    "first in round two, but with a Parole offer open the engine first asks an all-in player "
-    "seated there to accept or decline (R8.2 'at their turn position'). Chip outcomes are the "
-    "same either way; only the order of the answers differs."))
 def test_r7_1_all_in_player_not_first_to_answer_in_round_two():
+    """R7.1 over R8.2: the first player not all-in opens round two; an all-in player seated
+    before them answers the Parole offer when the rotation reaches their seat."""
     h = new_hand(CLASSIC, [10, 100, 100], 0, {0: FULL, 1: PAIR, 2: FLUSH})
     h.raise_to(10, seat=0)           # all-in, seat 0 is first left of the big blind (seat 2)
     h.call(seat=1)

@@ -419,9 +419,16 @@ class Hand:
             self.raise_size = self._unit()
             self.bet_count = 0
             if self.rules.second_round_first is SecondRoundFirst.AFTER_BUTTON:
-                first = (self.button + 1) % n
+                start = self.button + 1
             else:
-                first = (self.blind_seats[-1] + 1) % n             # R7.1
+                start = self.blind_seats[-1] + 1
+            # R7.1: the first player still in the hand and not all-in opens; all-in players answer a
+            # Parole offer when the rotation reaches their seat (R8.2)
+            first = start % n
+            for seat in self._clockwise(start % n):
+                if self._active(seat):
+                    first = seat
+                    break
         self.offer_open = (phase is Phase.SECOND_ROUND and self.rules.parole and not self._no_actions())
         self.votes = 0
         self.voted = 0
@@ -452,8 +459,9 @@ class Hand:
         if self.folded[seat]:
             return False
         if self.stacks[seat] == 0:
-            # an all-in player only answers the Parole offer (R8.2)
-            return self.offer_open and not (self.voted >> seat & 1)
+            # an all-in player only answers the Parole offer (R8.2); one who timed out in the draw
+            # may only check, call or fold (R6.3), so is not asked and counts as declining
+            return self.offer_open and not (self.voted >> seat & 1) and not self.no_raise[seat]
         return not self.acted[seat] or self.bets[seat] < self.to_match
 
     def _advance(self, start: int, *, inclusive: bool = False) -> None:
@@ -572,7 +580,9 @@ class Hand:
         lo = self.to_match + self.raise_size if self.to_match else self._unit()
         hi = allin
         if rules.structure is Structure.POT_LIMIT:
-            hi = min(hi, self.to_match + self.pot)       # R3.4: at most the pot after the call
+            # R3.4: at most the pot after the call, but a minimum raise (never below L) stays
+            # possible when a short blind (R4.5) leaves the pot smaller than that
+            hi = min(hi, max(lo, self.to_match + self.pot))
         lo = min(lo, hi)
         return (lo, hi)
 
