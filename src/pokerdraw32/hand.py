@@ -16,6 +16,18 @@ By default the hand deals from its own deck, shuffled by a seeded or OS-seeded
 :attr:`Hand.pending_deal` and :meth:`Hand.deal` takes explicit cards (to replay a known
 hand), checking that they are free and, in the draw, that R6.2 allows them.
 
+Rulings where RULES.md leaves a meeting of two rules open:
+
+* pot-limit (R3.4) allows at most "the pot after the call": a raise to at most the current
+  bet plus the pot (pot 10, a bet of 10: raise to at most 30).  When a short all-in blind
+  (R4.5) leaves that below a minimum raise, the minimum raise stays possible;
+* a player who timed out in the draw may only check, call or fold (R6.3): no Parole split,
+  and, all-in, they are not asked and count as declining (R8.2);
+* round two opens with the first player not all-in (R7.1); all-in players answer a Parole
+  offer when the rotation reaches their seat (R8.2); a timed-out all-in player declines;
+* uncalled chips (R9.2) go back at the end of each betting round, so views never show them
+  in the pot.
+
 >>> from pokerdraw32 import Hand, Rules
 >>> h = Hand(Rules(), [100, 100, 100], button=0, seed=1)
 >>> h.actor, h.legal_actions().min_to, h.legal_actions().call_amount
