@@ -162,7 +162,7 @@ class Action:
             return f"{self.kind.value} {self.amount}"
         if self.kind is ActionKind.DISCARD:
             return f"discard {format_cards(self.cards)}" if self.cards else "stand pat"
-        return self.kind.value
+        return str(self.kind.value)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""

@@ -15,7 +15,7 @@ simulation with a seed is reproducible, with compiled or pure kernels alike.
 from __future__ import annotations
 
 from ._kernels import Rng, evaluate_mask
-from .actions import Action, ActionKind, LegalActions, Phase
+from .actions import Action, ActionKind, Phase
 from .cards import Card
 from .hand import Hand
 

@@ -85,7 +85,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     progress: Callable[[int], None] | None = None
     bar = None
     if not args.no_progress:
-        from tqdm import tqdm
+        from tqdm import tqdm  # type: ignore[import-untyped]
 
         bar = tqdm(total=args.hands, unit="hand", file=err, desc="simulate", dynamic_ncols=True, mininterval=0.25)
         done = [0]
