@@ -1,4 +1,4 @@
-"""Build the one C extension, pokerdraw32._core, from src/_core.pyx (see README: Installing).
+"""Build the one C extension, pokerdraw32._core, from src/_core.pyx (see README.md, first lines).
 
 POKERDRAW32_NO_EXTENSIONS=1 installs the pure-Python package (also the case off CPython).
 POKERDRAW32_REQUIRE_EXTENSIONS=1 makes that an error instead. Either way a failed compile

@@ -96,12 +96,12 @@ def test_play_scripted_session_hides_other_cards() -> None:
     script = "c\nk\nc\nk\np\nk\nc\nq\n"
     code, out, _ = run("play", "--players", "3", "--seed", "5", "--hands", "2", stdin=script)
     assert code == 0
-    assert "You are seat 0" in out and "your cards:" in out
+    assert "You are seat 0" in out and "you are dealt" in out and "your hand:" in out
     # cards appear only as the player's own cards, or in a showdown
     card = re.compile(r"\b[789TJQKA][shdc]\b")
     for line in out.splitlines():
         if card.search(line):
-            assert line.startswith(("your cards:", "you discard", "you receive", "[pot", "discard:")) \
+            assert line.startswith(("you are dealt", "you discard", "you receive", "[pot", "draw:")) \
                 or " show" in line, line
 
 
@@ -116,3 +116,18 @@ def test_version() -> None:
     with pytest.raises(SystemExit) as info:
         main(["--version"])
     assert info.value.code == 0
+
+
+def test_eval_marks_ties_and_hints_at_quoting() -> None:
+    code, out, _ = run("eval", "--no-suit-tiebreak", "Kh Ks Jd Jc 9h", "Kd Kc Js Jh 9d")
+    assert code == 0 and out.count("(tie)") == 2
+    code, _, err = run("eval", "Ah", "Kd", "7c", "8s", "9h")
+    assert code == 2 and "quote each hand" in err
+
+
+def test_broken_pipe_is_quiet() -> None:
+    """`pokerdraw32 ... | head` must not print a traceback when the reader goes away."""
+    hands = " ".join('"7s 8s 9s Ts Ac"' for _ in range(4000))       # > 64 KiB of output
+    proc = subprocess.run(f"{sys.executable} -m pokerdraw32.cli eval {hands} | head -c 1", shell=True,
+                          capture_output=True, text=True, check=False)
+    assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr

@@ -54,9 +54,9 @@ def test_hand_rank_protocol() -> None:
         ("Ks Kd Kc 9s 9h", "full house, kings full of nines"),
         ("8s 9c Td Jh Qh", "straight, queen high, queen of hearts"),
         ("7s 7c 7d Ah Kh", "three of a kind, sevens"),
-        ("As Ac 8d 8h Qh", "two pair, aces and eights, queen kicker"),
-        ("Js Jc 8d 9h Qh", "pair of jacks"),
-        ("Ac Kd 9s 8h 7h", "high card, ace"),
+        ("As Ac 8d 8h Qh", "two pair, aces and eights, queen of hearts kicker"),
+        ("Js Jc 8d 9h Qh", "pair of jacks, queen of hearts kicker"),
+        ("Ac Kd 9s 8h 7h", "high card, ace of clubs"),
     ],
 )
 def test_descriptions(cards: str, text: str) -> None:
@@ -82,3 +82,10 @@ def test_category_of_every_hand_matches_kernel() -> None:
         HandCategory.TWO_PAIR: 24192, HandCategory.ONE_PAIR: 107520, HandCategory.HIGH_CARD: 52020,
     }
     assert len(DECK) == 32
+
+
+def test_description_names_the_deciding_suit_from_the_cards() -> None:
+    """Descriptions take suits from the cards, so they stay right with R2.4 off."""
+    assert evaluate("Ah Kh 7h 8h Jh", suit_tiebreak=False).description == "flush, ace high, hearts"
+    assert evaluate("Ah Kd 7c 8s 9h").description != evaluate("Ad Kh 7c 8s 9h").description
+    assert str(evaluate("Ah Kh 7h 8h Jh").category) == "flush"

@@ -164,3 +164,9 @@ def test_required_and_present(default_implementation: str) -> None:
     if default_implementation != "cython":
         pytest.skip("pokerdraw32._core is not installed")
     expect(probe({"POKERDRAW32_REQUIRE_EXTENSIONS": "1"}), "cython")
+
+
+def test_no_and_require_together_is_an_error() -> None:
+    result = probe({"POKERDRAW32_NO_EXTENSIONS": "1", "POKERDRAW32_REQUIRE_EXTENSIONS": "1"})
+    assert result.returncode != 0
+    assert "both set" in result.stderr.strip().splitlines()[-1]

@@ -39,6 +39,9 @@ def _env_flag(name: str) -> bool:
 NO_EXTENSIONS: bool = _env_flag("POKERDRAW32_NO_EXTENSIONS") or sys.implementation.name != "cpython"
 """True when the pure twin is forced (environment variable, or not CPython)."""
 
+if _env_flag("POKERDRAW32_NO_EXTENSIONS") and _env_flag("POKERDRAW32_REQUIRE_EXTENSIONS"):
+    raise ImportError("POKERDRAW32_NO_EXTENSIONS and POKERDRAW32_REQUIRE_EXTENSIONS are both set: unset one")
+
 IMPLEMENTATION: Literal["cython", "python"]
 """Which kernels are in use: ``"cython"`` (``pokerdraw32._core``) or ``"python"``."""
 

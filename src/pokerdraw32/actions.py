@@ -197,6 +197,9 @@ class LegalActions:
     hole_cards: tuple[Card, ...] = field(default=(), repr=False)
 
     def __contains__(self, kind: object) -> bool:
+        """``ActionKind.CALL in legal`` or ``"call" in legal``."""
+        if isinstance(kind, str):
+            return any(k.value == kind for k in self.kinds)
         return kind in self.kinds
 
     def to_dict(self) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
@@ -106,7 +107,8 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return 0
     d = res.to_dict()
     out.write(f"{res.hands_played} hands of {rules.structure.value} 32-Card Draw, {res.players} players, "
-              f"preset {rules.name}, seed {res.seed} ({IMPLEMENTATION} kernels)\n")
+              f"preset {rules.name}, blinds {'/'.join(map(str, rules.blinds(res.players)))}, "
+              f"stacks {res.stack}, seed {res.seed} ({IMPLEMENTATION} kernels)\n")
     out.write(f"{d['hands_per_second']:,.0f} hands/s ({res.seconds:.2f} s)\n\n")
     out.write("seat  bot        final  bought  rebuys      net\n")
     for s in range(res.players):
@@ -114,7 +116,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                   f"{res.net[s]:>+7}\n")
     out.write(f"\nshowdowns: {res.showdowns}   Parole splits: {res.parole_splits}\n")
     total = sum(res.categories.values()) or 1
-    out.write("hands at showdown by category:\n")
+    out.write("hands at showdown by category (every player's final hand):\n")
     for name, k in res.categories.items():
         out.write(f"  {name.lower().replace('_', ' '):<16} {k:>7}  {100 * k / total:5.1f}%\n")
     return 0
@@ -123,15 +125,24 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # ------------------------------------------------------------------------------------------- eval
 
 def _cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    ranks = [evaluate(h, suit_tiebreak=not args.no_suit_tiebreak) for h in args.hands]
+    ranks = []
+    for text in args.hands:
+        try:
+            ranks.append(evaluate(text, suit_tiebreak=not args.no_suit_tiebreak))
+        except PokerDraw32Error as e:
+            if len(text.split()) == 1 and len(args.hands) > 1:
+                raise PokerDraw32Error(f"{e} -- quote each hand: pokerdraw32 eval \"Ah Kd 7c 8s 9h\"") from None
+            raise
     ranks.sort(key=lambda r: r.value, reverse=True)
     if args.json:
         json.dump([{"cards": format_cards(r.cards), "category": r.category.name, "value": r.value,
                     "description": r.description} for r in ranks], out)
         out.write("\n")
         return 0
-    for r in ranks:
-        out.write(f"{format_cards(r.cards)}  {r.category.name:<15} {r.value:>9}  {r.description}\n")
+    for i, r in enumerate(ranks):
+        tie = any(o.value == r.value for j, o in enumerate(ranks) if j != i)
+        out.write(f"{format_cards(r.cards)}  {r.category.name:<15} {r.value:>9}  {r.description}"
+                  f"{'  (tie)' if tie else ''}\n")
     return 0
 
 
@@ -145,7 +156,7 @@ def describe(ev: Event, viewer: int) -> str | None:
     if k is EventKind.POST_BLIND:
         return f"{who} post{'s' if ev.seat != viewer else ''} the {ev.get('blind')} blind ({ev.amount})"
     if k is EventKind.DEAL_HOLE:
-        return f"your cards: {format_cards(ev.cards)}" if ev.seat == viewer else None
+        return f"you are dealt {format_cards(ev.cards)}" if ev.seat == viewer else None
     if k in (EventKind.FOLD, EventKind.CHECK, EventKind.SPLIT, EventKind.DECLINE, EventKind.TIMEOUT):
         word = {EventKind.FOLD: "fold", EventKind.CHECK: "check", EventKind.SPLIT: "choose split (Parole)",
                 EventKind.DECLINE: "decline the split", EventKind.TIMEOUT: "time out"}[k]
@@ -171,9 +182,11 @@ def describe(ev: Event, viewer: int) -> str | None:
     if k is EventKind.AWARD:
         winners = ", ".join("you" if s == viewer else f"seat {s}" for s in ev.get("winners", ()))
         how = "shared by Parole among" if ev.get("shared") else "to"
-        return f"pot {ev.get('pot')} ({ev.amount}) {how} {winners}"
+        pot = "main pot" if ev.get("pot") == 0 else f"side pot {ev.get('pot')}"
+        return f"{pot} of {ev.amount} {how} {winners}"
     if k is EventKind.ROUND_END:
-        return f"-- end of the {ev.get('round')} betting round, pot {ev.amount} --"
+        which = "first" if ev.get("round") == Phase.FIRST_ROUND.value else "second"
+        return f"-- {which} betting round over, pot {ev.amount} --"
     return None
 
 
@@ -181,10 +194,11 @@ def _prompt_help(h: Hand) -> str:
     legal = h.legal_actions()
     assert legal is not None
     if legal.phase is Phase.DRAW:
-        return "discard: 'd 1 3' (positions 1-5) or 'd Ah 7c'; 'p' stands pat"
+        return "draw: 'd 1 3' discards the 1st and 3rd card (or 'd Ah 7c'), up to 4; 'p' stands pat"
     parts = []
-    for kind, text in ((ActionKind.FOLD, "f fold"), (ActionKind.CHECK, "k check"), (ActionKind.SPLIT, "s split"),
-                       (ActionKind.DECLINE, "n decline")):
+    for kind, text in ((ActionKind.FOLD, "f fold"), (ActionKind.CHECK, "k check"),
+                       (ActionKind.SPLIT, "s split (Parole: check and offer to share the pot)"),
+                       (ActionKind.DECLINE, "n decline the split")):
         if kind in legal.kinds:
             parts.append(text)
     if ActionKind.CALL in legal.kinds:
@@ -197,10 +211,12 @@ def _prompt_help(h: Hand) -> str:
 
 
 def _parse_human(text: str, h: Hand) -> Action:
-    words = text.split()
+    words = text.replace(",", " ").split()
     legal = h.legal_actions()
     assert legal is not None
-    if words and words[0].lower() in ("d", "discard") and all(w.isdigit() for w in words[1:]) and len(words) > 1:
+    if words and words[0].lower() in ("d", "discard") and len(words) == 1:
+        raise PokerDraw32Error("say which cards to discard: 'd 1 3' (positions) or 'd Ah 7c'; 'p' stands pat")
+    if words and words[0].lower() in ("d", "discard") and all(w.isdigit() for w in words[1:]):
         cards = legal.hole_cards
         picks = []
         for w in words[1:]:
@@ -233,19 +249,23 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
         for s in range(1, args.players):
             if stacks[s] == 0:
                 stacks[s] = stack
-                out.write(f"seat {s} re-buys {stack}\n")
+                out.write(f"seat {s} re-buys for {stack}\n")
         if stacks[0] == 0:
             out.write("You are out of chips.\n")
             break
         h = Hand(rules, stacks, button, rng=rng)
         out.write(f"\n=== hand {played + 1}: button seat {button}, stacks {stacks} ===\n")
         shown = 0
+        offer = False
         while True:
-            for ev in h.events[shown:]:
+            for ev in h.events_for(0)[shown:]:
                 line = describe(ev, 0)
                 if line:
                     out.write(line + "\n")
             shown = len(h.events)
+            if offer and not h.offer_open and not h.is_complete:
+                out.write("the Parole offer is off: the hand is played out\n")
+            offer = h.offer_open
             if h.is_complete:
                 break
             if h.actor != 0:
@@ -254,8 +274,9 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
                 continue
             legal = h.legal_actions()
             assert legal is not None
+            mine = sorted(h.hole_cards(0), reverse=True)
             out.write(f"[pot {h.pot}, your stack {h.stacks[0]}, your bet {h.bets[0]}] "
-                      f"your cards: {format_cards(h.hole_cards(0))}\n{_prompt_help(h)}\n> ")
+                      f"your hand: {format_cards(mine)} ({evaluate(mine).description})\n{_prompt_help(h)}\n> ")
             out.flush()
             line = inp.readline()
             if not line or line.strip().lower() in ("q", "quit", "exit"):
@@ -270,6 +291,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
         out.write(f"result: {'+' if h.result.net[0] >= 0 else ''}{h.result.net[0]} for you; stacks {stacks}\n")
         played += 1
         button = (button + 1) % args.players
+    out.write(f"\n{played} hand(s) played; your stack {stacks[0]} (started with {stack})\n")
     return 0
 
 
@@ -284,16 +306,24 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
     args = build_parser().parse_args(argv)
     try:
         if args.command == "simulate":
-            return _cmd_simulate(args, out, err)
-        if args.command == "eval":
-            return _cmd_eval(args, out, err)
-        return _cmd_play(args, out, err, inp)
+            code = _cmd_simulate(args, out, err)
+        elif args.command == "eval":
+            code = _cmd_eval(args, out, err)
+        else:
+            code = _cmd_play(args, out, err, inp)
+        out.flush()     # inside the try: a closed pipe is reported here, not at exit
+        return code
     except (PokerDraw32Error, ValueError) as e:
         err.write(f"pokerdraw32 {args.command}: error: {e}\n")
         return 2
     except KeyboardInterrupt:
         err.write("\ninterrupted\n")
         return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import IntEnum
 from functools import total_ordering
 
@@ -53,6 +54,9 @@ class HandCategory(IntEnum):
         """Lower-case English name (``"full house"``)."""
         return self.name.lower().replace("_", " ")
 
+    def __str__(self) -> str:
+        return self.label
+
 
 def category_of(value: int) -> HandCategory:
     """The :class:`HandCategory` of a kernel value."""
@@ -63,14 +67,29 @@ def _ranks(value: int) -> tuple[Rank, ...]:
     return tuple(Rank((value >> shift) & 15) for shift in (18, 14, 10, 6, 2))
 
 
-def describe_value(value: int) -> str:
+def describe_value(value: int, cards: Iterable[int] | None = None) -> str:
     """Human description of a kernel value, e.g. ``"full house, kings full of nines"``.
 
-    The tie-break suit is named where R2 uses one and the value carries it.
+    Where R2 breaks ties by suit, the deciding card is named with its suit
+    (``"pair of jacks, queen of hearts kicker"``).  The suit is read from ``cards`` when they
+    are given, else from the value (whose suit field is 0, spades, when ``suit_tiebreak`` was
+    off, R2.4).
+
+    >>> describe_value(evaluate("Kh Ks Jd Jc 9h").value)
+    'two pair, kings and jacks, nine of hearts kicker'
     """
     cat = category_of(value)
     r = _ranks(value)
     suit = Suit(value & 3)
+    if cards is not None:
+        held = [int(c) for c in cards]
+        if cat in (HandCategory.STRAIGHT_FLUSH, HandCategory.FLUSH):
+            suit = Suit(held[0] & 3)
+        else:
+            key = {HandCategory.STRAIGHT: r[0], HandCategory.TWO_PAIR: r[2], HandCategory.ONE_PAIR: r[1],
+                   HandCategory.HIGH_CARD: r[0]}.get(cat)
+            if key is not None:
+                suit = Suit(next(c & 3 for c in held if c >> 2 == key))
     if cat is HandCategory.STRAIGHT_FLUSH:
         if r[0] is Rank.ACE:
             return f"royal flush, {suit.noun}"
@@ -88,10 +107,10 @@ def describe_value(value: int) -> str:
     if cat is HandCategory.THREE_OF_A_KIND:
         return f"three of a kind, {r[0].plural}"
     if cat is HandCategory.TWO_PAIR:
-        return f"two pair, {r[0].plural} and {r[1].plural}, {r[2].noun} kicker"
+        return f"two pair, {r[0].plural} and {r[1].plural}, {r[2].noun} of {suit.noun} kicker"
     if cat is HandCategory.ONE_PAIR:
-        return f"pair of {r[0].plural}"
-    return f"high card, {r[0].noun}"
+        return f"pair of {r[0].plural}, {r[1].noun} of {suit.noun} kicker"
+    return f"high card, {r[0].noun} of {suit.noun}"
 
 
 @total_ordering
@@ -126,7 +145,7 @@ class HandRank:
     @property
     def description(self) -> str:
         """Human description, e.g. ``"flush, ace high, hearts"``."""
-        return describe_value(self.value)
+        return describe_value(self.value, self.cards)
 
     def __int__(self) -> int:
         return self.value

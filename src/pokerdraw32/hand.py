@@ -54,6 +54,7 @@ from .rules import Rules, SecondRoundFirst, Structure
 __all__ = ["Hand", "Pot", "DealRequest", "HandResult"]
 
 _ROUND_PHASES = (Phase.FIRST_ROUND, Phase.SECOND_ROUND)
+_PRIVATE_EVENTS = frozenset({EventKind.DEAL_HOLE, EventKind.DEAL_DRAW, EventKind.DISCARD})
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,7 @@ class Hand:
         stacks = list(stacks)
         n = len(stacks)
         if not 2 <= n <= 5:
-            raise RulesError(f"{n} seats: a hand is dealt to 2 to 5 players [R3.1]")
+            raise RulesError(f"a hand is dealt to 2 to 5 players, got {n} stacks [R3.1]")
         for i, s in enumerate(stacks):
             if isinstance(s, bool) or not isinstance(s, int):
                 raise RulesError(f"seat {i}: stack {s!r} is not an integer number of chips [R3.2]")
@@ -178,6 +179,7 @@ class Hand:
         self.pile: list[int] = []   # discard pile for R6.2 (others' discards, folded hands with the option)
         self.muck: list[int] = []   # dead cards
         self.events: list[Event] = []
+        """The full record of the hand, every card included (see :meth:`events_for` for players)."""
         self.phase = Phase.DEAL
         self.actor: int | None = None
         self.pending_deal: DealRequest | None = None
@@ -598,9 +600,12 @@ class Hand:
         lo = min(lo, hi)
         return (lo, hi)
 
-    def can(self, action: Action, seat: int | None = None) -> bool:
-        """True when :meth:`act` would accept ``action`` (from ``seat``, if given)."""
+    def can(self, action: Action | str, seat: int | None = None) -> bool:
+        """True when :meth:`act` would accept ``action`` (an Action or its short text such as
+        ``"call"`` or ``"r 30"``), from ``seat`` if given."""
         try:
+            if isinstance(action, str):
+                action = Action.parse(action)
             self._validate(action, seat)
         except (IllegalActionError, DealError):
             return False
@@ -911,8 +916,8 @@ class Hand:
                 if can_win or not self.rules.muck_losers:
                     shown[s] = tuple(DECK[c] for c in sorted(self.hole[s], reverse=True))
                     best_shown[s] = strengths[s]
-                    self._log(EventKind.SHOW, s, strengths[s], shown[s],
-                              (("hand", HandRank(shown[s], strengths[s]).description),))
+                    self._log(EventKind.SHOW, s, None, shown[s],
+                              (("hand", HandRank(shown[s], strengths[s]).description), ("value", strengths[s])))
                 else:
                     self._log(EventKind.MUCK, s)
         for s in range(n):
@@ -948,7 +953,8 @@ class Hand:
             "all_in": [not self.folded[s] and self.stacks[s] == 0 and r is None for s in range(self.n)],
             "discarded": list(self.discarded),
             "parole_open": self.offer_open,
-            "shown": {} if r is None else {str(s): [str(c) for c in cs] for s, cs in r.shown.items()},
+            "shown": [] if r is None else [{"seat": s, "cards": [str(c) for c in cs]} for s, cs in
+                                           sorted(r.shown.items())],
             "pots": [] if r is None else [p.to_dict() for p in r.pots],
         }
 
@@ -971,6 +977,24 @@ class Hand:
         legal = self.legal_actions()
         v["legal"] = legal.to_dict() if legal is not None and legal.seat == seat else None
         return v
+
+    def events_for(self, seat: int | None = None) -> list[Event]:
+        """The event log as seat ``seat`` may see it (``None``: as an onlooker sees it).
+
+        :attr:`events` is the dealer's full record, with every card; never send it to players.
+        Here other players' hole cards, discards and replacement cards are removed (their
+        number stays in ``info["hidden"]``); shown hands stay.
+
+        :raises IllegalActionError: no such seat.
+        """
+        if seat is not None:
+            self._check_seat(seat)
+        out = []
+        for ev in self.events:
+            if ev.cards and ev.seat != seat and ev.kind in _PRIVATE_EVENTS:
+                ev = Event(ev.kind, ev.seat, ev.amount, (), ev.info + (("hidden", len(ev.cards)),))
+            out.append(ev)
+        return out
 
     def __repr__(self) -> str:
         return (f"<Hand {self.phase.value} button={self.button} stacks={self.stacks} pot={self.pot} "

@@ -34,6 +34,7 @@ class SimulationResult:
     :ivar categories: showdown hand categories (every hand that reached a showdown), by name.
     :ivar showdowns: hands decided by a showdown; ``parole_splits``: hands where Parole shared a pot.
     :ivar seconds: wall time of the play loop.
+    :ivar stack: the starting stack and re-buy, in chips.
     """
 
     hands_played: int
@@ -47,6 +48,7 @@ class SimulationResult:
     showdowns: int
     parole_splits: int
     seconds: float
+    stack: int
     bots: list[str] = field(default_factory=list)
 
     @property
@@ -64,6 +66,7 @@ class SimulationResult:
             "hands_played": self.hands_played,
             "seed": self.seed,
             "players": self.players,
+            "stack": self.stack,
             "structure": self.rules.structure.value,
             "preset": self.rules.name,
             "implementation": IMPLEMENTATION,
@@ -161,4 +164,4 @@ def simulate(
     seconds = time.perf_counter() - start
     ordered = {c.name: categories.get(c.name, 0) for c in sorted(HandCategory, reverse=True)}
     return SimulationResult(hands, seed, players, rules, stacks, bought, rebuys, ordered, showdowns, parole,
-                            seconds, [k.__name__ for k in kinds])
+                            seconds, stack, [k.__name__ for k in kinds])
