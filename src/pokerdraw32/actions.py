@@ -8,12 +8,13 @@ Action(kind=<ActionKind.DISCARD: 'discard'>, amount=None, cards=(Card('Ah'), Car
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from .cards import Card, CardsLike, format_cards, parse_cards
-from .errors import IllegalActionError
+from .errors import MAX_CHIPS, IllegalActionError, shown
 
 __all__ = ["ActionKind", "Action", "LegalActions", "EventKind", "Event", "Phase"]
 
@@ -84,6 +85,32 @@ class Action:
     amount: int | None = None
     cards: tuple[Card, ...] = ()
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, ActionKind):
+            try:
+                object.__setattr__(self, "kind", ActionKind(self.kind))
+            except ValueError:
+                raise IllegalActionError(f"unknown action kind {shown(self.kind)}; use one of "
+                                         f"{', '.join(k.value for k in ActionKind)}") from None
+        if self.kind in (ActionKind.BET, ActionKind.RAISE):
+            amt = self.amount
+            if isinstance(amt, bool) or not isinstance(amt, int):
+                raise IllegalActionError(f"{self.kind.value} amount {shown(amt)} is not an integer number of chips",
+                                         rule="R3.2")
+            if abs(amt) > MAX_CHIPS:
+                raise IllegalActionError(f"{self.kind.value} amount {shown(amt)} is beyond the largest amount of "
+                                         f"chips ({MAX_CHIPS})", rule="R3.2")
+            object.__setattr__(self, "amount", int(amt))
+        elif self.amount is not None:
+            raise IllegalActionError(f"{self.kind.value} takes no amount, got {shown(self.amount)}")
+        if self.kind is ActionKind.DISCARD:
+            if isinstance(self.cards, str) or self.cards is None:
+                raise IllegalActionError(f"discard cards must be a tuple of cards, got {shown(self.cards)}",
+                                         rule="R6.1")
+            object.__setattr__(self, "cards", parse_cards(self.cards))
+        elif self.cards:
+            raise IllegalActionError(f"{self.kind.value} takes no cards, got {shown(self.cards)}")
+
     @classmethod
     def fold(cls) -> Action:
         return cls(ActionKind.FOLD)
@@ -135,6 +162,8 @@ class Action:
         :raises IllegalActionError: for an unknown word or a missing/bad amount.
         :raises InvalidCardError: for a bad card in a discard.
         """
+        if not isinstance(text, str):
+            raise IllegalActionError(f"an action text must be a string, got {shown(text)}")
         words = text.strip().split(None, 1)
         if not words:
             raise IllegalActionError("empty action")
@@ -144,17 +173,14 @@ class Action:
         if kind is None:
             raise IllegalActionError(f"unknown action {words[0]!r}")
         if kind in (ActionKind.BET, ActionKind.RAISE):
-            try:
-                amount = int(rest.strip())
-            except ValueError:
-                raise IllegalActionError(f"{kind.value} needs a whole number of chips, got {rest.strip()!r}") from None
-            return cls(kind, amount)
-        if kind is ActionKind.DISCARD:
-            if head in ("p", "pat", "stand"):
-                return cls.stand_pat()
+            amount = rest.strip()
+            if not re.fullmatch(r"[0-9]{1,16}", amount):
+                raise IllegalActionError(f"{kind.value} needs a whole number of chips, got {shown(amount)}")
+            return cls(kind, int(amount))
+        if kind is ActionKind.DISCARD and head not in ("p", "pat", "stand"):
             return cls(kind, None, parse_cards(rest))
         if rest.strip():
-            raise IllegalActionError(f"{kind.value} takes no argument, got {rest.strip()!r}")
+            raise IllegalActionError(f"{words[0]} takes no argument, got {shown(rest.strip())}")
         return cls(kind)
 
     def __str__(self) -> str:

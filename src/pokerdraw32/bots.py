@@ -33,6 +33,17 @@ class Bot:
         raise NotImplementedError
 
 
+def _uniform(rng: Rng, n: int) -> int:
+    """Unbiased integer in ``[0, n)`` for any ``n >= 1`` (``Rng.below`` stops at 2**32)."""
+    if n <= 2**32:
+        return rng.below(n)
+    bits = (n - 1).bit_length()
+    while True:
+        r = rng.next_u64() >> (64 - bits)
+        if r < n:
+            return r
+
+
 class RandomBot(Bot):
     """Picks uniformly among the legal action kinds; amounts uniform over the legal range; in the
     draw, a uniformly random subset of 0-4 cards."""
@@ -48,7 +59,7 @@ class RandomBot(Bot):
             return Action.discard(cards[: self.rng.below(5)])
         if kind in (ActionKind.BET, ActionKind.RAISE):
             assert legal.min_to is not None and legal.max_to is not None
-            return Action(kind, legal.min_to + self.rng.below(legal.max_to - legal.min_to + 1))
+            return Action(kind, legal.min_to + _uniform(self.rng, legal.max_to - legal.min_to + 1))
         return Action(kind)
 
 

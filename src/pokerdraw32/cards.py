@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from enum import IntEnum
 from typing import Union
 
-from .errors import InvalidCardError
+from .errors import InvalidCardError, shown
 
 __all__ = [
     "Rank",
@@ -110,12 +110,14 @@ class Card(int):
             return parse_card(code)
         if type(code) is Card:
             return code
-        if isinstance(code, bool) or not isinstance(code, int):
-            raise InvalidCardError(f"bad card {code!r}: expected a code 0..31 or a string like 'Ah' [R1.3]", code)
+        if isinstance(code, (bool, Rank, Suit)) or not isinstance(code, int):
+            raise InvalidCardError(f"bad card {shown(code)}: expected a code 0..31 or a string like 'Ah' [R1.3]",
+                                   code)
         try:
-            return cls._cache[code]
+            return cls._cache[int(code)]
         except KeyError:
-            raise InvalidCardError(f"bad card code {code!r}: the 32-card deck has codes 0..31 [R1.1]", code) from None
+            raise InvalidCardError(f"bad card code {shown(code)}: the 32-card deck has codes 0..31 [R1.1]",
+                                   code) from None
 
     @classmethod
     def parse(cls, token: str) -> Card:
@@ -196,7 +198,7 @@ def parse_card(token: str) -> Card:
     pokerdraw32.errors.InvalidCardError: bad card '6h': rank 6 is not in the 32-card deck (7 to ace) [R1.1]
     """
     if not isinstance(token, str):
-        raise InvalidCardError(f"bad card {token!r}: expected a string like 'Ah' [R1.3]", token)
+        raise InvalidCardError(f"bad card {shown(token)}: expected a string like 'Ah' [R1.3]", token)
     t = token.strip()
     m = _ONE_RE.fullmatch(t)
     if m is None:
@@ -246,7 +248,8 @@ def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False) -> tuple[Ca
         try:
             items = iter(cards)
         except TypeError:
-            raise InvalidCardError(f"bad cards {cards!r}: expected a string or an iterable of cards", cards) from None
+            raise InvalidCardError(f"bad cards {shown(cards)}: expected a string or an iterable of cards",
+                                   cards) from None
     out: list[Card] = []
     seen = 0
     for item in items:
@@ -261,15 +264,21 @@ def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False) -> tuple[Ca
 
 
 def format_cards(cards: Iterable[int]) -> str:
-    """Format cards as space-separated text, e.g. ``"Ah Kd 7c"``."""
-    return " ".join(_NAMES[int(c)] for c in cards)
+    """Format cards (or codes 0..31) as space-separated text, e.g. ``"Ah Kd 7c"``.
+
+    :raises InvalidCardError: for a value that is not a card.
+    """
+    return " ".join(str(Card(c)) for c in cards)
 
 
 def cards_to_mask(cards: Iterable[int]) -> int:
-    """OR the bits of the given card codes into a 32-bit mask (duplicates are not checked)."""
+    """OR the bits of the given cards (or codes 0..31) into a 32-bit mask (duplicates are not checked).
+
+    :raises InvalidCardError: for a value that is not a card.
+    """
     m = 0
     for c in cards:
-        m |= 1 << int(c)
+        m |= 1 << Card(c)
     return m
 
 
@@ -278,7 +287,11 @@ def mask_to_cards(mask: int) -> tuple[Card, ...]:
 
     >>> mask_to_cards(0x80000003)
     (Card('7s'), Card('7c'), Card('Ah'))
+
+    :raises InvalidCardError: ``mask`` is not an int in 0..2**32-1.
     """
+    if isinstance(mask, bool) or not isinstance(mask, int) or not 0 <= mask <= FULL_MASK:
+        raise InvalidCardError(f"bad card mask {shown(mask)}: expected an int 0..0xFFFFFFFF", mask)
     out = []
     while mask:
         low = mask & -mask

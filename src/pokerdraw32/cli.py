@@ -236,6 +236,10 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
     rules = _rules_from(args)
     if not 2 <= args.players <= 5:
         raise PokerDraw32Error(f"--players {args.players}: a table deals 2 to 5 players [R3.1]")
+    if args.hands is not None and args.hands < 1:
+        raise PokerDraw32Error(f"--hands {args.hands}: play at least one hand")
+    if args.stack is not None and args.stack < 1:
+        raise PokerDraw32Error(f"--stack {args.stack}: a stack must be a positive number of chips")
     seed = args.seed if args.seed is not None else Rng().next_u64()
     rng = Rng(seed)
     stack = args.stack if args.stack is not None else 100 * rules.big_blind
@@ -284,7 +288,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
                 return 0
             try:
                 h.act(_parse_human(line, h), seat=0)
-            except PokerDraw32Error as e:
+            except (PokerDraw32Error, ValueError) as e:
                 out.write(f"! {e}\n")
         assert h.result is not None
         stacks = list(h.result.stacks)
@@ -316,14 +320,17 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
     except (PokerDraw32Error, ValueError) as e:
         err.write(f"pokerdraw32 {args.command}: error: {e}\n")
         return 2
-    except KeyboardInterrupt:
-        err.write("\ninterrupted\n")
-        return 130
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141
+    except OSError as e:
+        err.write(f"pokerdraw32 {args.command}: error: {e}\n")
+        return 1
+    except KeyboardInterrupt:
+        err.write("\ninterrupted\n")
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

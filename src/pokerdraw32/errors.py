@@ -9,11 +9,13 @@ exactly as it was before the offending call.
 from __future__ import annotations
 
 __all__ = [
+    "MAX_CHIPS",
     "PokerDraw32Error",
     "InvalidCardError",
     "RulesError",
     "IllegalActionError",
     "DealError",
+    "shown",
 ]
 
 
@@ -61,3 +63,17 @@ class DealError(PokerDraw32Error):
         super().__init__(message)
         self.seat = seat
         self.rule = rule
+
+
+def shown(value: object) -> str:
+    """A short, always-printable repr of a user-supplied value for error messages
+    (an int of thousands of digits cannot even be converted to text)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"<int of {value.bit_length()} bits>"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+MAX_CHIPS = 2**53 - 1
+"""Largest chip amount the engine accepts anywhere (stacks, blinds, the table's total): every
+amount stays exact in a double and in the kernels' 64-bit arithmetic."""

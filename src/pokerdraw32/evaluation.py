@@ -187,6 +187,8 @@ def evaluate(cards: CardsLike, *, suit_tiebreak: bool = True) -> HandRank:
     >>> evaluate("Kh Ks Jd Jc 9h", suit_tiebreak=False) == evaluate("Kd Kc Js Jh 9d", suit_tiebreak=False)
     True
     """
+    if not isinstance(suit_tiebreak, bool):
+        raise TypeError(f"suit_tiebreak must be True or False, got {suit_tiebreak!r}")
     parsed = parse_cards(cards)
     if len(parsed) != 5:
         raise InvalidCardError(f"a hand has exactly 5 cards, got {len(parsed)}: {format_cards(parsed)!r}", cards)

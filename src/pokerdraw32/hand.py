@@ -47,7 +47,7 @@ from typing import Any
 from ._kernels import Rng, evaluate_mask, split_pots
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
 from .cards import DECK, FULL_MASK, Card, CardsLike, format_cards, parse_cards
-from .errors import DealError, IllegalActionError, RulesError
+from .errors import MAX_CHIPS, DealError, IllegalActionError, RulesError, shown
 from .evaluation import HandRank
 from .rules import Rules, SecondRoundFirst, Structure
 
@@ -143,23 +143,34 @@ class Hand:
     ) -> None:
         if not isinstance(rules, Rules):
             raise RulesError(f"rules must be a Rules object, got {type(rules).__name__}")
+        if not isinstance(stacks, (list, tuple)):
+            raise RulesError(f"stacks must be a list or tuple of chip counts, got {shown(stacks)}")
         stacks = list(stacks)
         n = len(stacks)
         if not 2 <= n <= 5:
             raise RulesError(f"a hand is dealt to 2 to 5 players, got {n} stacks [R3.1]")
         for i, s in enumerate(stacks):
             if isinstance(s, bool) or not isinstance(s, int):
-                raise RulesError(f"seat {i}: stack {s!r} is not an integer number of chips [R3.2]")
+                raise RulesError(f"seat {i}: stack {shown(s)} is not an integer number of chips [R3.2]")
             if s <= 0:
-                raise RulesError(f"seat {i}: stack {s} must be positive; a seat with no chips is not dealt in "
-                                 "[R10.4]")
+                raise RulesError(f"seat {i}: stack {shown(s)} must be positive; a seat with no chips is not dealt "
+                                 "in [R10.4]")
+            stacks[i] = int(s)
+        if sum(stacks) > MAX_CHIPS:
+            raise RulesError(f"the stacks add up to more than the largest amount of chips ({MAX_CHIPS}) [R3.2]")
         if isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < n:
-            raise RulesError(f"button {button!r} is not a seat 0..{n - 1} [R4.1]")
+            raise RulesError(f"button {shown(button)} is not a seat 0..{n - 1} [R4.1]")
         if rng is not None and seed is not None:
             raise RulesError("give either seed or rng, not both")
+        if rng is not None and not isinstance(rng, Rng):
+            raise RulesError(f"rng must be a pokerdraw32.Rng, got {shown(rng)}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
+            raise RulesError(f"seed {shown(seed)} must be an int with 0 <= seed < 2**64 [R11.1]")
+        if not isinstance(auto_deal, bool):
+            raise RulesError(f"auto_deal must be True or False, got {shown(auto_deal)}")
         self.rules = rules
         self.n = n
-        self.button = button
+        self.button = int(button)
         self.rng: Rng = rng if rng is not None else Rng(seed)
         if deck is None:
             self.stub: list[int] = self.rng.shuffled(FULL_MASK)
@@ -277,7 +288,7 @@ class Hand:
 
     def _check_seat(self, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalActionError(f"no seat {seat!r} at this table (seats 0..{self.n - 1})")
+            raise IllegalActionError(f"no seat {shown(seat)} at this table (seats 0..{self.n - 1})")
         return seat
 
     # ------------------------------------------------------------------ dealing
@@ -664,6 +675,10 @@ class Hand:
         return legal
 
     def _rule_for(self, action: Action) -> str:
+        if self.phase is Phase.DRAW:
+            return "R6.1"
+        if self.actor is not None and self.stacks[self.actor] == 0:
+            return "R8.2"
         return {ActionKind.SPLIT: "R8.1", ActionKind.DECLINE: "R8.2", ActionKind.DISCARD: "R6.1",
                 ActionKind.CHECK: "R5.2", ActionKind.CALL: "R5.2", ActionKind.FOLD: "R5.2"}.get(action.kind, "R3.4")
 
@@ -672,8 +687,11 @@ class Hand:
         allowed = ", ".join(sorted(k.value for k in legal.kinds))
         if self.phase is Phase.DRAW:
             return f"seat {p} must discard 0-4 cards or stand pat in the draw, not {kind.value}"
+        if self.stacks[p] == 0:
+            return f"seat {p} is all-in and only answers the Parole offer: split or decline, not {kind.value}"
         if kind is ActionKind.CHECK:
-            return f"seat {p} cannot check: {self.to_match - self.bets[p]} chips to call"
+            return (f"seat {p} cannot check: {legal.call_amount} chips to call"
+                    + (" (all-in)" if legal.call_amount == self.stacks[p] else ""))
         if kind is ActionKind.CALL:
             return f"seat {p} cannot call: nothing to call (check instead)"
         if kind in (ActionKind.BET, ActionKind.RAISE):
@@ -801,6 +819,9 @@ class Hand:
         """
         if self.phase not in _ROUND_PHASES or self.actor is None or self.pending_deal is not None:
             raise IllegalActionError("no player is to act in a betting round", rule="R7.3")
+        if self.stacks[self.actor] == 0:
+            raise IllegalActionError(f"seat {self.actor} is all-in and has no right to raise to withdraw",
+                                     seat=self.actor, rule="R7.3")
         self.raise_withdrawn = self.actor
         return self._log(EventKind.RAISE_WITHDRAWN, self.actor, info=(("rule", "R7.3"),))
 
@@ -839,14 +860,24 @@ class Hand:
         return self.act(Action.raise_to(amount), seat)
 
     def all_in(self, seat: int | None = None) -> Event:
-        """Put the whole stack in: the largest legal bet/raise, else a call. See :meth:`act`."""
+        """Put the whole stack in: a bet or raise of the whole stack where the rules allow it, or a
+        call that takes the whole stack.  See :meth:`act`.
+
+        :raises IllegalActionError: the limit (pot-limit, fixed-limit, R3.4) or the state forbids
+            putting the whole stack in now; the message names the largest bet possible.
+        """
         legal = self.legal_actions()
         if legal is None:
             return self.act(Action.call(), seat)
-        if legal.max_to is not None and legal.max_to == self.bets[legal.seat] + self.stacks[legal.seat]:
+        p = legal.seat
+        everything = self.bets[p] + self.stacks[p]
+        if legal.max_to == everything:
             kind = ActionKind.BET if ActionKind.BET in legal.kinds else ActionKind.RAISE
-            return self.act(Action(kind, legal.max_to), seat)
-        return self.act(Action.call(), seat)
+            return self.act(Action(kind, everything), seat)
+        if ActionKind.CALL in legal.kinds and legal.call_amount == self.stacks[p]:
+            return self.act(Action.call(), seat)
+        best = f"; the most is {legal.max_to}" if legal.max_to is not None else ""
+        raise IllegalActionError(f"seat {p} cannot go all-in ({everything}) now{best}", seat=p, rule="R3.4")
 
     def split(self, seat: int | None = None) -> Event:
         """Parole: split (R8.1) or, all-in, accept (R8.2). See :meth:`act`."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal
 
-from .errors import RulesError
+from .errors import MAX_CHIPS, RulesError, shown
 
 __all__ = ["Structure", "SecondRoundFirst", "Rules", "PRESETS", "CLASSIC", "TWO_BLIND"]
 
@@ -40,10 +40,19 @@ class SecondRoundFirst(Enum):
 
 def _check_chips(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name}={value!r} is not an integer number of chips [R3.2]")
+        raise RulesError(f"{name}={shown(value)} is not an integer number of chips [R3.2]")
     if value <= 0:
-        raise RulesError(f"{name}={value} must be a positive number of chips [R3.2]")
-    return value
+        raise RulesError(f"{name}={shown(value)} must be a positive number of chips [R3.2]")
+    if value > MAX_CHIPS:
+        raise RulesError(f"{name}={shown(value)} is beyond the largest amount of chips ({MAX_CHIPS}) [R3.2]")
+    return int(value)
+
+
+def _check_option_names(changes: dict[str, Any]) -> None:
+    known = {f.name for f in dataclasses.fields(Rules)}
+    for key in changes:
+        if key not in known:
+            raise RulesError(f"unknown rules option {key!r}; the options are {', '.join(sorted(known))}")
 
 
 @dataclass(frozen=True)
@@ -84,6 +93,9 @@ class Rules:
 
     def __post_init__(self) -> None:
         sb = _check_chips("sb", self.sb)
+        object.__setattr__(self, "sb", sb)
+        if not isinstance(self.name, str):
+            raise RulesError(f"name={shown(self.name)} must be a string")
         bb = sb * 2 if self.bb is None else _check_chips("bb", self.bb)
         if bb < sb:
             raise RulesError(f"big blind bb={bb} is smaller than the small blind sb={sb} [R3.2]")
@@ -108,8 +120,8 @@ class Rules:
             raise RulesError(f"unknown second_round_first {self.second_round_first!r}: use "
                              "after_largest_blind or after_button [R7.1]") from None
         if self.cap is not None:
-            if isinstance(self.cap, bool) or not isinstance(self.cap, int) or self.cap < 1:
-                raise RulesError(f"cap={self.cap!r} must be a positive int or None [R3.4]")
+            if isinstance(self.cap, bool) or not isinstance(self.cap, int) or not 1 <= self.cap <= 1000:
+                raise RulesError(f"cap={shown(self.cap)} must be an int from 1 to 1000, or None [R3.4]")
             if self.cap != 4 and self.structure is not Structure.FIXED_LIMIT:
                 raise RulesError(f"cap={self.cap} only applies to fixed-limit, not {self.structure.value} [R3.4]")
         elif self.structure is not Structure.FIXED_LIMIT:
@@ -117,7 +129,7 @@ class Rules:
         for opt in ("over_blind", "heads_up_button_posts_small", "suit_tiebreak", "reshuffle_folded",
                     "parole", "muck_losers"):
             if not isinstance(getattr(self, opt), bool):
-                raise RulesError(f"option {opt}={getattr(self, opt)!r} must be True or False")
+                raise RulesError(f"option {opt}={shown(getattr(self, opt))} must be True or False")
 
     # --- derived amounts -------------------------------------------------------------
     @property
@@ -138,8 +150,8 @@ class Rules:
         >>> Rules().blinds(3), Rules().blinds(4), Rules.preset("two-blind").blinds(5)
         ((1, 2), (1, 2, 4), (1, 2))
         """
-        if not 2 <= players <= 5:
-            raise RulesError(f"{players} players: a hand needs 2 to 5 players [R3.1]")
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
+            raise RulesError(f"a hand needs 2 to 5 players, got {shown(players)} [R3.1]")
         if players >= 4 and self.over_blind:
             return (self.sb, self.big_blind, self.over_blind_amount)
         return (self.sb, self.big_blind)
@@ -170,6 +182,7 @@ class Rules:
         """
         if "ob" not in changes and not changes.get("over_blind", self.over_blind):
             changes["ob"] = None   # the stored ob was derived; passing it back would be refused
+        _check_option_names(changes)
         return dataclasses.replace(self, **changes)
 
     @classmethod
@@ -178,10 +191,10 @@ class Rules:
 
         :raises RulesError: unknown preset name or invalid changes.
         """
-        try:
-            base = PRESETS[name]
-        except KeyError:
-            raise RulesError(f"unknown preset {name!r}: use one of {', '.join(PRESETS)}") from None
+        base = PRESETS.get(name) if isinstance(name, str) else None
+        if base is None:
+            raise RulesError(f"unknown preset {shown(name)}: use one of {', '.join(PRESETS)}")
+        _check_option_names(changes)
         kwargs = {f.name: getattr(base, f.name) for f in dataclasses.fields(base)}
         kwargs["bb"] = kwargs["ob"] = None  # re-derived from sb unless given in changes
         kwargs.update(changes)
