@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import IntEnum
-from functools import total_ordering
+from functools import lru_cache, total_ordering
 
 from ._kernels import evaluate_mask
 from .cards import Card, CardsLike, Rank, Suit, format_cards, parse_cards
@@ -78,18 +78,22 @@ def describe_value(value: int, cards: Iterable[int] | None = None) -> str:
     >>> describe_value(evaluate("Kh Ks Jd Jc 9h").value)
     'two pair, kings and jacks, nine of hearts kicker'
     """
+    if cards is not None:
+        held = [int(c) for c in cards]
+        cat = value >> 22
+        if cat in (8, 6):                                    # straight flush, flush: any card's suit
+            value = (value & ~3) | (held[0] & 3)
+        elif cat in (4, 2, 1, 0):                            # the deciding card: top, kicker, highest odd card
+            key = (value >> (10 if cat == 2 else 14 if cat == 1 else 18)) & 15
+            value = (value & ~3) | next(c & 3 for c in held if c >> 2 == key)
+    return _describe(value)
+
+
+@lru_cache(maxsize=8192)
+def _describe(value: int) -> str:
     cat = category_of(value)
     r = _ranks(value)
     suit = Suit(value & 3)
-    if cards is not None:
-        held = [int(c) for c in cards]
-        if cat in (HandCategory.STRAIGHT_FLUSH, HandCategory.FLUSH):
-            suit = Suit(held[0] & 3)
-        else:
-            key = {HandCategory.STRAIGHT: r[0], HandCategory.TWO_PAIR: r[2], HandCategory.ONE_PAIR: r[1],
-                   HandCategory.HIGH_CARD: r[0]}.get(cat)
-            if key is not None:
-                suit = Suit(next(c & 3 for c in held if c >> 2 == key))
     if cat is HandCategory.STRAIGHT_FLUSH:
         if r[0] is Rank.ACE:
             return f"royal flush, {suit.noun}"
