@@ -10,48 +10,26 @@ import pytest
 
 from pokerdraw32 import ActionKind, EventKind, Hand, IllegalActionError, Phase, Rules
 
-CLASSIC = Rules.preset("classic")
-TWO_BLIND = Rules.preset("two-blind")
+import scenario
+from scenario import (
+    CLASSIC,
+    FLUSH,
+    FULL,
+    HIGH,
+    PAIR,
+    QUADS,
+    TRIPS,
+    TWO_BLIND,
+    assert_final,
+    shows,
+    stand_pat_all,
+)
 
-# pairwise disjoint hands, strongest first
-QUADS = "Ks Kh Kd Kc 7s"
-FLUSH = "Qh Th 9h 8h 7h"
-FULL = "As Ad Ac 9s 9d"
-TRIPS = "Qs Qd Qc 8d Ts"
-PAIR = "Js Jc Td 8c 7c"
-HIGH = "Ah Jd 9c 8s 7d"
 HANDS = [QUADS, FLUSH, FULL, TRIPS, PAIR]
 
 
-def new_hand(rules, stacks, button, holes, *, seed=11) -> Hand:
-    h = Hand(rules, list(stacks), button, seed=seed, auto_deal=False)
-    while h.pending_deal is not None:
-        h.deal(holes[h.pending_deal.seat])
-    return h
-
-
-def call_around(h: Hand) -> None:
-    while h.phase is Phase.FIRST_ROUND:
-        if ActionKind.CHECK in h.legal_actions().kinds:
-            h.check()
-        else:
-            h.call()
-
-
-def stand_pat_all(h: Hand) -> None:
-    while h.phase is Phase.DRAW:
-        h.stand_pat()
-
-
-def assert_final(h: Hand, expected) -> None:
-    assert h.phase is Phase.COMPLETE and h.result is not None
-    assert list(h.result.stacks) == list(expected)
-    assert sum(h.result.stacks) == sum(h.starting_stacks)             # R9.5
-    assert list(h.result.net) == [e - s for e, s in zip(expected, h.starting_stacks)]
-
-
-def shows(h: Hand):
-    return [(e.kind, e.seat) for e in h.events if e.kind in (EventKind.SHOW, EventKind.MUCK)]
+def new_hand(rules: Rules, stacks, button: int, holes, *, seed: int = 11) -> Hand:
+    return scenario.new_hand(rules, stacks, button, holes, seed=seed)
 
 
 def four_handed_pot_14(rules=CLASSIC, holes=None) -> Hand:

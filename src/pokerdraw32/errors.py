@@ -38,11 +38,11 @@ class RulesError(PokerDraw32Error):
     """A rules object or table set-up is contradictory or out of range (R3.2, R3.4)."""
 
 
-class IllegalActionError(PokerDraw32Error):
-    """An action is not legal in the current state of the hand.
+class _SeatRuleError(PokerDraw32Error):
+    """An error about one seat's move, citing the rule that forbids it.
 
-    :ivar seat: the seat that tried to act (``None`` when not seat-specific).
-    :ivar rule: the RULES.md rule id that forbids it, e.g. ``"R3.4"`` (may be ``None``).
+    :ivar seat: the seat concerned (``None`` when not seat-specific).
+    :ivar rule: the RULES.md rule id, e.g. ``"R3.4"`` (may be ``None``); appended to the message.
     """
 
     def __init__(self, message: str, *, seat: int | None = None, rule: str | None = None) -> None:
@@ -53,17 +53,13 @@ class IllegalActionError(PokerDraw32Error):
         self.rule = rule
 
 
-class DealError(PokerDraw32Error):
+class IllegalActionError(_SeatRuleError):
+    """An action is not legal in the current state of the hand; the hand is unchanged."""
+
+
+class DealError(_SeatRuleError):
     """Cards given for a deal are not available: already in play, duplicated, outside the
-    deck, the wrong number, or a player's own discards (R6.2)."""
-
-    def __init__(self, message: str, *, seat: int | None = None, rule: str | None = None) -> None:
-        if rule is not None:
-            message = f"{message} [{rule}]"
-        super().__init__(message)
-        self.seat = seat
-        self.rule = rule
-
+    deck, the wrong number, or a player's own discards (R6.2); the hand is unchanged."""
 
 def shown(value: object) -> str:
     """A short, always-printable repr of a user-supplied value for error messages
