@@ -257,9 +257,6 @@ class Hand:
         self.bets[seat] += chips
         self.contrib[seat] += chips
 
-    def _live(self, seat: int) -> bool:
-        return not self.folded[seat]
-
     def _active(self, seat: int) -> bool:
         """In the hand and able to bet (not folded, not all-in)."""
         return not self.folded[seat] and self.stacks[seat] > 0
@@ -520,7 +517,7 @@ class Hand:
         if self.phase is Phase.FIRST_ROUND:
             self._start_draw()
         else:
-            self._showdown()
+            self._finish(showdown=True)
 
     # ------------------------------------------------------------------ the draw
     def _start_draw(self) -> None:
@@ -910,9 +907,6 @@ class Hand:
         else:
             start = (self.blind_seats[-1] + 1) % self.n
         return [s for s in self._clockwise(start) if s in live]
-
-    def _showdown(self) -> None:
-        self._finish(showdown=True)
 
     def _finish(self, showdown: bool = False) -> None:
         self.actor = None
