@@ -15,6 +15,7 @@ import pokerdraw32
 from pokerdraw32 import _kernels
 
 KERNEL_NAMES = ["Rng", "evaluate_codes", "evaluate_mask", "split_pots"]
+KERNEL_NAMES += ["draw_outcomes", "draw_summary", "strength_score"]  # kernel 4: draw odds
 ENV_VARS = ("POKERDRAW32_NO_EXTENSIONS", "POKERDRAW32_REQUIRE_EXTENSIONS", "CIBUILDWHEEL")
 
 
@@ -43,7 +44,8 @@ def test_same_public_names(core: ModuleType, pure: ModuleType) -> None:
     assert public_methods(core.Rng) == public_methods(pure.Rng)
 
 
-@pytest.mark.parametrize("name", ["evaluate_codes", "evaluate_mask", "split_pots"])
+@pytest.mark.parametrize("name", ["evaluate_codes", "evaluate_mask", "split_pots", "draw_outcomes", "draw_summary",
+                                  "strength_score"])
 def test_same_function_signatures(core: ModuleType, pure: ModuleType, name: str) -> None:
     assert parameters(getattr(core, name)) == parameters(getattr(pure, name))
 

@@ -60,3 +60,11 @@ else:
         from ._core_py import Rng, evaluate_codes, evaluate_mask, split_pots
 
         IMPLEMENTATION = "python"
+
+# Kernel 4, exact draw odds (R6.1): from the module chosen above.
+__all__ += ["draw_outcomes", "draw_summary", "strength_score"]
+
+if TYPE_CHECKING or IMPLEMENTATION == "python":
+    from ._core_py import draw_outcomes, draw_summary, strength_score
+else:
+    from ._core import draw_outcomes, draw_summary, strength_score
