@@ -31,6 +31,9 @@ import os
 
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.object cimport PyObject
+from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
+from cpython.long cimport PyLong_CheckExact
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
@@ -361,11 +364,28 @@ def evaluate_codes(codes, bint suit_tiebreak=True):
     ...
     ValueError: duplicate card code 4
     """
-    cdef tuple items = _tuple_of(codes, "codes")
+    cdef tuple items
     cdef uint32_t mask = 0, bit
     cdef uint16_t i
-    cdef int overflow = 0
+    cdef int overflow = 0, k
     cdef long long c
+    cdef PyObject *item
+    # Fast path: a tuple or list of 5 ints 0..31, read without iterating (R2).
+    if (type(codes) is tuple and PyTuple_GET_SIZE(codes) == 5) or (type(codes) is list and PyList_GET_SIZE(codes) == 5):
+        for k in range(5):
+            item = PyTuple_GET_ITEM(codes, k) if type(codes) is tuple else PyList_GET_ITEM(codes, k)
+            if not PyLong_CheckExact(<object>item):
+                break
+            c = PyLong_AsLongLongAndOverflow(<object>item, &overflow)
+            if overflow or c < 0 or c > 31 or mask >> c & 1:
+                break
+            mask |= 1U << c
+        else:
+            i = _INDEX[_colex(mask)]
+            return <object>(_VALUE_OBJECTS[i] if suit_tiebreak else _PLAIN_OBJECTS[i])
+        mask = 0
+        overflow = 0
+    items = _tuple_of(codes, "codes")
     if len(items) != 5:
         raise ValueError(f"expected 5 card codes, got {len(items)}")
     for code in items:
@@ -748,7 +768,6 @@ def split_pots(contributions, strengths, live, sharers, first, dead=0):
     return returned, pots, [won[seat] for seat in range(n)]
 
 
-
 # --------------------------------------------------------------------------------------
 # Kernel 4: exact draw odds (R6.1, R2)
 
@@ -981,3 +1000,352 @@ def strength_score(value, bint suit_tiebreak=True):
             if not suit_tiebreak and (_VALUES[lo] & ~3U) == <uint32_t>v:
                 return _PLAIN_SCORE[lo]
     raise ValueError(f"{value} is not the value of a 5-card hand (suit_tiebreak {'on' if suit_tiebreak else 'off'})")
+
+
+# --------------------------------------------------------------------------------------
+# Kernel 5: batches (evaluate_many R2, deal_many R11)
+
+from cpython.array cimport array as _carray, clone as _array_clone
+from cpython.buffer cimport (PyBUF_FORMAT, PyBUF_STRIDES, PyBuffer_IsContiguous, PyBuffer_Release,
+                             PyObject_CheckBuffer, PyObject_GetBuffer)
+from libc.string cimport memcpy
+
+import sys as _sys
+
+__all__ += ["deal_many", "evaluate_many"]
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define PD32_CTZ32(x) __builtin_ctz((unsigned int)(x))
+    #elif defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int PD32_CTZ32(unsigned int x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
+    #else
+    static const unsigned char pd32_debruijn[32] = {
+        0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9};
+    static inline int PD32_CTZ32(unsigned int x) { return pd32_debruijn[((x & (0u - x)) * 0x077CB531u) >> 27]; }
+    #endif
+    """
+    int PD32_CTZ32(uint32_t x) noexcept nogil
+
+cdef _carray _U32_TEMPLATE = _carray("I")
+cdef bint _NATIVE_LITTLE = _sys.byteorder == "little"
+cdef enum:
+    _ROWS_CODES = 1
+    _ROWS_MASKS = 2
+
+
+cdef inline uint32_t _batch_lookup(uint32_t m) noexcept nogil:
+    """:func:`_lookup` with the compiler's count-trailing-zeros (one instruction on x86)."""
+    cdef uint32_t index = _BINOM[1][PD32_CTZ32(m)]
+    m &= m - 1
+    index += _BINOM[2][PD32_CTZ32(m)]
+    m &= m - 1
+    index += _BINOM[3][PD32_CTZ32(m)]
+    m &= m - 1
+    index += _BINOM[4][PD32_CTZ32(m)]
+    m &= m - 1
+    index += _BINOM[5][PD32_CTZ32(m)]
+    return _VALUES[_INDEX[index]]
+
+
+cdef inline Py_ssize_t _codes_loop(const uint8_t *p, Py_ssize_t n, Py_ssize_t row, Py_ssize_t col,
+                                   uint32_t *out, uint32_t keep) noexcept nogil:
+    """Values of ``n`` rows of 5 codes; the index of the first bad row, or -1."""
+    cdef Py_ssize_t i
+    cdef uint32_t a, b, c, d, e, m
+    cdef uint64_t total
+    for i in range(n):
+        a = p[0]
+        b = p[col]
+        c = p[2 * col]
+        d = p[3 * col]
+        e = p[4 * col]
+        if (a | b | c | d | e) > 31:
+            return i
+        m = (1U << a) | (1U << b) | (1U << c) | (1U << d) | (1U << e)
+        total = (<uint64_t>1 << a) + (<uint64_t>1 << b) + (<uint64_t>1 << c) + (<uint64_t>1 << d) + (<uint64_t>1 << e)
+        if total != m:  # a repeated card
+            return i
+        out[i] = _batch_lookup(m) & keep
+        p += row
+    return -1
+
+
+cdef inline Py_ssize_t _masks_loop(const char *p, Py_ssize_t n, Py_ssize_t stride,
+                                   uint32_t *out, uint32_t keep) noexcept nogil:
+    """Values of ``n`` uint32 masks; the index of the first mask without 5 bits, or -1."""
+    cdef Py_ssize_t i
+    cdef uint32_t m, t
+    for i in range(n):
+        memcpy(&m, p, 4)
+        t = m & (m - 1)
+        t &= t - 1
+        t &= t - 1
+        t &= t - 1
+        if t == 0 or (t & (t - 1)) != 0:
+            return i
+        out[i] = _batch_lookup(m) & keep
+        p += stride
+    return -1
+
+
+cdef int _rows_kind(Py_buffer *view) except -1:
+    """Check the layout of ``hands``: _ROWS_CODES or _ROWS_MASKS (see evaluate_many)."""
+    cdef str fmt = (<bytes>view.format).decode("ascii") if view.format != NULL else "B"
+    cdef str code = _native_format(fmt)
+    if code == "B" and view.itemsize == 1:
+        return _ROWS_CODES
+    if (code == "I" or code == "L") and view.itemsize == 4:
+        return _ROWS_MASKS
+    raise TypeError(f"hands must hold uint8 card codes or uint32 masks, not format {fmt!r} with itemsize {view.itemsize}")
+
+
+cdef str _native_format(str fmt):
+    """The struct code of a one-item native-order format ('' if it is something else)."""
+    if fmt[:1] in ("@", "="):
+        fmt = fmt[1:]
+    elif fmt[:1] == "<" and _NATIVE_LITTLE or fmt[:1] in (">", "!") and not _NATIVE_LITTLE:
+        fmt = fmt[1:]
+    return fmt if len(fmt) == 1 else ""
+
+
+cdef tuple _shape_of(Py_buffer *view):
+    return tuple([view.shape[k] for k in range(view.ndim)])
+
+
+cdef str _row_problem(Py_ssize_t i, object row):
+    """The message for a bad row: its 5 codes (a list) or its mask (an int)."""
+    if isinstance(row, int):
+        n = _popcount32(<uint32_t>row)
+        return f"row {i}: hand mask {row:#x} has {n} card{'' if n == 1 else 's'}, expected 5"
+    for code in row:
+        if code > 31:
+            return f"row {i}: card code {code} is not 0..31"
+    seen = set()
+    for code in row:
+        if code in seen:
+            return f"row {i}: card code {code} appears twice"
+        seen.add(code)
+    raise AssertionError("row is valid")  # pragma: no cover
+
+
+def evaluate_many(hands, out=None, bint suit_tiebreak=True):
+    """Values of many 5-card hands at once (R2): ``evaluate_mask`` of each row, in order.
+
+    ``hands`` is any object with the buffer protocol (numpy array, ``bytes``,
+    ``bytearray``, ``array.array``, ``memoryview``, ...), in one of two layouts:
+
+    * card codes, uint8 (format ``B``): a 2-D buffer of shape ``(N, 5)``, or a 1-D one
+      of ``5 * N`` codes (row ``i`` is items ``5 * i`` to ``5 * i + 4``); the codes of
+      a row are distinct, ``0..31``, in any order;
+    * card masks, uint32 (itemsize 4, format ``I`` or ``L``, native byte order): a 1-D
+      buffer of ``N`` masks with exactly 5 bits set.
+
+    Any strides are accepted (C-contiguous input is fastest). The compiled kernels
+    release the GIL while they work, so threads evaluating different batches run in
+    parallel.
+
+    :param hands: the ``N`` hands, as above.
+    :param out: optional writable C-contiguous 1-D buffer of ``N`` uint32 (format ``I``
+        or ``L``, itemsize 4) that receives the values; it is returned. If the call
+        raises, its content is unspecified.
+    :param suit_tiebreak: R2.4; false zeroes the suit field, so equal ranks tie.
+    :returns: ``out`` if given; else a numpy ``uint32`` array if ``hands`` is a numpy
+        array; else an ``array.array('I')``. Item ``i`` is the packed value of row ``i``
+        (see :func:`evaluate_mask`).
+    :raises TypeError: ``hands`` or ``out`` is not a buffer, holds the wrong item type,
+        or ``out`` is read-only.
+    :raises ValueError: a wrong shape or size, or a bad row: a card code above 31, a
+        card twice, or a mask without exactly 5 bits. The message names the first bad
+        row, as in ``row 17: card code 40 is not 0..31``.
+
+    >>> values = evaluate_many(bytes([31, 27, 23, 19, 15,  0, 1, 2, 4, 5]))  # Ah Kh Qh Jh Th; 7s 7c 7d 8s 8c
+    >>> [value >> 22 for value in values], values[0] == evaluate_mask(0x88888000)
+    ([8, 5], True)
+    >>> evaluate_many(bytes([0, 1, 2, 3, 40]))
+    Traceback (most recent call last):
+    ...
+    ValueError: row 0: card code 40 is not 0..31
+    """
+    cdef Py_buffer view, target
+    cdef bint have_view = False, have_target = False
+    cdef int kind
+    cdef Py_ssize_t n, row_stride, col_stride, bad = -1, k
+    cdef uint32_t keep = 0xFFFFFFFFU if suit_tiebreak else ~3U
+    cdef const uint8_t *codes
+    cdef const char *masks
+    cdef uint32_t *values
+    cdef uint32_t m
+    if not PyObject_CheckBuffer(hands):
+        raise TypeError(f"hands must be a buffer of uint8 card codes or uint32 masks, not {type(hands).__name__}")
+    PyObject_GetBuffer(hands, &view, PyBUF_FORMAT | PyBUF_STRIDES)
+    have_view = True
+    try:
+        kind = _rows_kind(&view)
+        if kind == _ROWS_CODES:
+            if view.ndim == 2:
+                if view.shape[1] != 5:
+                    raise ValueError(f"hands must have shape (N, 5), got {_shape_of(&view)}")
+                n = view.shape[0]
+                row_stride = view.strides[0]
+                col_stride = view.strides[1]
+            elif view.ndim == 1:
+                if view.shape[0] % 5:
+                    raise ValueError(f"hands holds {view.shape[0]} card codes, not a multiple of 5")
+                n = view.shape[0] // 5
+                col_stride = view.strides[0]
+                row_stride = 5 * col_stride
+            else:
+                raise ValueError(f"hands of card codes must be 1-D or 2-D, got shape {_shape_of(&view)}")
+        else:
+            if view.ndim != 1:
+                raise ValueError(f"hands of masks must be 1-D, got shape {_shape_of(&view)}")
+            n = view.shape[0]
+            row_stride = view.strides[0]
+        if out is None:
+            np = _sys.modules.get("numpy")
+            if np is not None and isinstance(hands, np.ndarray):
+                out = np.empty(n, dtype=np.uint32)
+            else:
+                out = _array_clone(_U32_TEMPLATE, n, False)
+        elif not PyObject_CheckBuffer(out):
+            raise TypeError(f"out must be a writable buffer of uint32, not {type(out).__name__}")
+        PyObject_GetBuffer(out, &target, PyBUF_FORMAT | PyBUF_STRIDES)
+        have_target = True
+        _check_out(&target, n)
+        values = <uint32_t *>target.buf
+        with nogil:
+            if kind == _ROWS_CODES:
+                codes = <const uint8_t *>view.buf
+                if row_stride == 5 and col_stride == 1:
+                    bad = _codes_loop(codes, n, 5, 1, values, keep)
+                else:
+                    bad = _codes_loop(codes, n, row_stride, col_stride, values, keep)
+            else:
+                masks = <const char *>view.buf
+                if row_stride == 4:
+                    bad = _masks_loop(masks, n, 4, values, keep)
+                else:
+                    bad = _masks_loop(masks, n, row_stride, values, keep)
+        if bad >= 0:
+            if kind == _ROWS_CODES:
+                codes = <const uint8_t *>view.buf + bad * row_stride
+                raise ValueError(_row_problem(bad, [codes[k * col_stride] for k in range(5)]))
+            memcpy(&m, <const char *>view.buf + bad * row_stride, 4)
+            raise ValueError(_row_problem(bad, m))
+        return out
+    finally:
+        if have_target:
+            PyBuffer_Release(&target)
+        if have_view:
+            PyBuffer_Release(&view)
+
+
+cdef int _check_out(Py_buffer *target, Py_ssize_t n) except -1:
+    cdef str fmt = (<bytes>target.format).decode("ascii") if target.format != NULL else "B"
+    cdef str code = _native_format(fmt)
+    if target.readonly:
+        raise TypeError("out must be a writable buffer, not a read-only one")
+    if not ((code == "I" or code == "L") and target.itemsize == 4):
+        raise TypeError(f"out must hold uint32, not format {fmt!r} with itemsize {target.itemsize}")
+    if target.ndim != 1 or target.shape[0] != n:
+        raise ValueError(f"out must be 1-D with {n} items, got shape {_shape_of(target)}")
+    if n > 1 and target.strides[0] != 4:
+        raise ValueError("out must be C-contiguous")
+    return 0
+
+
+cdef inline uint64_t _xoshiro_next(uint64_t *s) noexcept nogil:
+    cdef uint64_t r = s[1] * 5
+    cdef uint64_t result = ((r << 7) | (r >> 57)) * 9
+    cdef uint64_t t = s[1] << 17
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = (s[3] << 45) | (s[3] >> 19)
+    return result
+
+
+cdef void _deal_loop(uint64_t *s, uint8_t *out, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t deck
+    cdef int i, j, shift[32]
+    cdef uint8_t tmp
+    cdef uint64_t r
+    for i in range(1, 32):
+        shift[i] = 64 - _bit_length64(<uint64_t>i)  # below(i + 1): k = bit length of i
+    for deck in range(n):
+        for i in range(32):
+            out[i] = <uint8_t>i
+        for i in range(31, 0, -1):
+            while True:
+                r = _xoshiro_next(s) >> shift[i]
+                if r <= <uint64_t>i:
+                    break
+            j = <int>r
+            tmp = out[i]
+            out[i] = out[j]
+            out[j] = tmp
+        out += 32
+
+
+def deal_many(rng, n, out=None):
+    """``n`` shuffled 32-card decks from ``rng`` (R11): the same cards, in the same order,
+    and the same final state of ``rng``, as ``n`` calls of ``rng.shuffled(0xFFFFFFFF)``.
+
+    Deck ``d`` is bytes ``32 * d`` to ``32 * d + 31`` of the result, one card code each.
+
+    :param rng: an :class:`Rng` of this implementation.
+    :param n: number of decks, ``0 <= n <= 2**40``.
+    :param out: optional writable C-contiguous buffer of ``32 * n`` bytes (any shape,
+        itemsize 1, e.g. a numpy ``uint8`` array of shape ``(n, 32)``); it is returned.
+    :returns: ``out`` if given, else a new ``bytearray`` of ``32 * n`` card codes.
+    :raises TypeError: ``rng`` is not an :class:`Rng`, ``n`` is not an int, or ``out``
+        is not a writable buffer of bytes.
+    :raises ValueError: ``n`` is out of range, or ``out`` has the wrong size or is not
+        C-contiguous.
+
+    >>> one, other = Rng(5), Rng(5)
+    >>> decks = deal_many(one, 2)
+    >>> list(decks[:32]) == other.shuffled(0xFFFFFFFF) and list(decks[32:]) == other.shuffled(0xFFFFFFFF)
+    True
+    >>> one.getstate() == other.getstate()
+    True
+    """
+    cdef Py_buffer target
+    cdef uint64_t s[4]
+    cdef Py_ssize_t count
+    cdef Rng gen
+    if not isinstance(rng, Rng):
+        raise TypeError(f"rng must be an Rng, not {type(rng).__name__}")
+    if not _is_int(n):
+        raise TypeError(f"n must be an int, not {type(n).__name__}")
+    if n < 0 or n > 1 << 40:
+        raise ValueError(f"n must be in 0 <= n <= 2**40, got {n}")
+    count = n
+    gen = <Rng>rng
+    if out is None:
+        out = bytearray(32 * count)
+    elif not PyObject_CheckBuffer(out):
+        raise TypeError(f"out must be a writable buffer of bytes, not {type(out).__name__}")
+    PyObject_GetBuffer(out, &target, PyBUF_FORMAT | PyBUF_STRIDES)
+    try:
+        if target.readonly:
+            raise TypeError("out must be a writable buffer, not a read-only one")
+        if target.itemsize != 1:
+            raise TypeError(f"out must hold bytes, not items of size {target.itemsize}")
+        if target.len != 32 * count:
+            raise ValueError(f"out must have {32 * count} bytes (32 per deck), got {target.len}")
+        if not PyBuffer_IsContiguous(&target, b"C"):
+            raise ValueError("out must be C-contiguous")
+        s[0], s[1], s[2], s[3] = gen._s0, gen._s1, gen._s2, gen._s3
+        with nogil:
+            _deal_loop(s, <uint8_t *>target.buf, count)
+        gen._s0, gen._s1, gen._s2, gen._s3 = s[0], s[1], s[2], s[3]
+        return out
+    finally:
+        PyBuffer_Release(&target)

@@ -23,6 +23,9 @@ The kernels:
 from __future__ import annotations
 
 import os
+import sys
+import zlib
+from array import array
 from collections import Counter
 from collections.abc import Iterable
 from itertools import combinations, repeat
@@ -125,14 +128,19 @@ def evaluate_mask(mask: int, suit_tiebreak: bool = True) -> int:
     ...
     ValueError: hand mask 0x7 has 3 cards, expected 5
     """
-    if type(mask) is not int:
+    if type(mask) is int:
+        value = _BY_MASK.get(mask)
+        if value is not None:
+            return value if suit_tiebreak else value & ~3
+        if mask < 0 or mask > _DECK:
+            raise ValueError(f"hand mask {mask:#x} has bits outside the 32-card deck")
+    else:
         _check_deck_mask(mask, "hand mask")
-    elif mask < 0 or mask > _DECK:
-        raise ValueError(f"hand mask {mask:#x} has bits outside the 32-card deck")
     n = mask.bit_count()
     if n != 5:
         raise ValueError(f"hand mask {mask:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
-    return _evaluate(mask, suit_tiebreak)
+    value = _by_mask()[mask]  # first call: load the table
+    return value if suit_tiebreak else value & ~3
 
 
 def evaluate_codes(codes: Iterable[int], suit_tiebreak: bool = True) -> int:
@@ -154,6 +162,14 @@ def evaluate_codes(codes: Iterable[int], suit_tiebreak: bool = True) -> int:
     ...
     ValueError: duplicate card code 4
     """
+    if (type(codes) is tuple or type(codes) is list) and len(codes) == 5:
+        a, b, c, d, e = codes
+        if type(a) is type(b) is type(c) is type(d) is type(e) is int:
+            bit = _CODE_BIT
+            if a in bit and b in bit and c in bit and d in bit and e in bit:
+                value = _BY_MASK.get(bit[a] | bit[b] | bit[c] | bit[d] | bit[e])
+                if value is not None:
+                    return value if suit_tiebreak else value & ~3
     items = _tuple_of(codes, "codes")
     if len(items) != 5:
         raise ValueError(f"expected 5 card codes, got {len(items)}")
@@ -167,7 +183,73 @@ def evaluate_codes(codes: Iterable[int], suit_tiebreak: bool = True) -> int:
         if mask & bit:
             raise ValueError(f"duplicate card code {code}")
         mask |= bit
-    return _evaluate(mask, suit_tiebreak)
+    value = _by_mask()[mask]  # first call: load the table
+    return value if suit_tiebreak else value & ~3
+
+
+# The table behind evaluate_mask: mask -> value (R2.4 on) of all C(32, 5) hands, loaded on
+# first use (about 0.1 s) from the package file _hand_values.zlib, which holds, zlib-compressed,
+# the 2,520 distinct values (uint32, little-endian, ascending) and then, for each hand in the
+# order of itertools.combinations(range(32), 5), the index of its value (uint16, little-endian).
+# tools/make_hand_values.py writes the file from _evaluate, the sort-and-count evaluator below,
+# and the tests check the table against an independent evaluator.
+_BY_MASK: dict[int, int] = {}
+_CODE_BIT = {code: 1 << code for code in range(32)}
+_U32_CODE = "I" if array("I").itemsize == 4 else "L"
+_NATIVE_LITTLE = sys.byteorder == "little"
+_HAND_VALUES_FILE = "_hand_values.zlib"
+
+
+def _by_mask() -> dict[int, int]:
+    """The mask -> value table, loaded on the first call."""
+    global _BY_MASK
+    if not _BY_MASK:
+        _BY_MASK = _load_hand_values()
+    return _BY_MASK
+
+
+def _load_hand_values() -> dict[int, int]:
+    import pkgutil
+
+    raw = pkgutil.get_data(__package__ or "pokerdraw32", _HAND_VALUES_FILE)
+    if raw is None:  # pragma: no cover - a loader without get_data
+        raise RuntimeError(f"cannot read the package file {_HAND_VALUES_FILE}")
+    data = zlib.decompress(raw)
+    values = array(_U32_CODE)
+    values.frombytes(data[: 4 * 2520])
+    index = array("H")
+    index.frombytes(data[4 * 2520 :])
+    if not _NATIVE_LITTLE:  # pragma: no cover - big-endian machines
+        values.byteswap()
+        index.byteswap()
+    if len(values) != 2520 or len(index) != 201376:
+        raise RuntimeError(f"the package file {_HAND_VALUES_FILE} is damaged")
+    bits = [1 << code for code in range(32)]
+    masks = [
+        abcd | bit
+        for a in range(28)
+        for b in range(a + 1, 29)
+        for ab in (bits[a] | bits[b],)
+        for c in range(b + 1, 30)
+        for abc in (ab | bits[c],)
+        for d in range(c + 1, 31)
+        for abcd in (abc | bits[d],)
+        for bit in bits[d + 1 :]
+    ]
+    return dict(zip(masks, map(values.__getitem__, index)))
+
+
+def _hand_values_blob() -> bytes:
+    """The uncompressed content of _hand_values.zlib, computed by _evaluate (about 1 s)."""
+    by_hand = [_evaluate(sum(1 << code for code in hand), True) for hand in combinations(range(32), 5)]
+    distinct = sorted(set(by_hand))
+    position = {value: i for i, value in enumerate(distinct)}
+    values = array(_U32_CODE, distinct)
+    index = array("H", [position[value] for value in by_hand])
+    if not _NATIVE_LITTLE:  # pragma: no cover - big-endian machines
+        values.byteswap()
+        index.byteswap()
+    return values.tobytes() + index.tobytes()
 
 
 def _evaluate(mask: int, suit_tiebreak: bool) -> int:
@@ -533,7 +615,6 @@ def split_pots(
     return returned, result, winnings
 
 
-
 # --------------------------------------------------------------------------------------
 # Kernel 4: exact draw odds (R6.1, R2)
 
@@ -683,3 +764,224 @@ def strength_score(value: int, suit_tiebreak: bool = True) -> int:
     if score is None:
         raise ValueError(f"{value} is not the value of a 5-card hand (suit_tiebreak {'on' if suit_tiebreak else 'off'})")
     return score
+
+
+# --------------------------------------------------------------------------------------
+# Kernel 5: batches (evaluate_many R2, deal_many R11)
+
+__all__ += ["deal_many", "evaluate_many"]
+
+_ROW_BIT = [1 << code for code in range(256)]  # a byte -> its card bit (bits above 31: not a card)
+
+
+def _native_format(fmt: str) -> str:
+    """The struct code of a one-item native-order format ('' if it is something else)."""
+    if fmt[:1] in ("@", "=") or fmt[:1] == "<" and _NATIVE_LITTLE or fmt[:1] in (">", "!") and not _NATIVE_LITTLE:
+        fmt = fmt[1:]
+    return fmt if len(fmt) == 1 else ""
+
+
+def _row_problem(i: int, row: int | list[int]) -> str:
+    """The message for a bad row: its 5 codes (a list) or its mask (an int)."""
+    if isinstance(row, int):
+        n = row.bit_count()
+        return f"row {i}: hand mask {row:#x} has {n} card{'' if n == 1 else 's'}, expected 5"
+    for code in row:
+        if code > 31:
+            return f"row {i}: card code {code} is not 0..31"
+    seen = set()
+    for code in row:
+        if code in seen:
+            return f"row {i}: card code {code} appears twice"
+        seen.add(code)
+    raise AssertionError("row is valid")  # pragma: no cover
+
+
+def _check_out(target: memoryview, n: int) -> None:
+    code = _native_format(target.format)
+    if target.readonly:
+        raise TypeError("out must be a writable buffer, not a read-only one")
+    if not (code in ("I", "L") and target.itemsize == 4):
+        raise TypeError(f"out must hold uint32, not format {target.format!r} with itemsize {target.itemsize}")
+    if target.ndim != 1 or target.shape[0] != n:  # type: ignore[index]
+        raise ValueError(f"out must be 1-D with {n} items, got shape {target.shape}")
+    if n > 1 and target.strides[0] != 4:  # type: ignore[index]
+        raise ValueError("out must be C-contiguous")
+
+
+def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> Any:
+    """Values of many 5-card hands at once (R2): ``evaluate_mask`` of each row, in order.
+
+    ``hands`` is any object with the buffer protocol (numpy array, ``bytes``,
+    ``bytearray``, ``array.array``, ``memoryview``, ...), in one of two layouts:
+
+    * card codes, uint8 (format ``B``): a 2-D buffer of shape ``(N, 5)``, or a 1-D one
+      of ``5 * N`` codes (row ``i`` is items ``5 * i`` to ``5 * i + 4``); the codes of
+      a row are distinct, ``0..31``, in any order;
+    * card masks, uint32 (itemsize 4, format ``I`` or ``L``, native byte order): a 1-D
+      buffer of ``N`` masks with exactly 5 bits set.
+
+    Any strides are accepted (C-contiguous input is fastest). The compiled kernels
+    release the GIL while they work, so threads evaluating different batches run in
+    parallel.
+
+    :param hands: the ``N`` hands, as above.
+    :param out: optional writable C-contiguous 1-D buffer of ``N`` uint32 (format ``I``
+        or ``L``, itemsize 4) that receives the values; it is returned. If the call
+        raises, its content is unspecified.
+    :param suit_tiebreak: R2.4; false zeroes the suit field, so equal ranks tie.
+    :returns: ``out`` if given; else a numpy ``uint32`` array if ``hands`` is a numpy
+        array; else an ``array.array('I')``. Item ``i`` is the packed value of row ``i``
+        (see :func:`evaluate_mask`).
+    :raises TypeError: ``hands`` or ``out`` is not a buffer, holds the wrong item type,
+        or ``out`` is read-only.
+    :raises ValueError: a wrong shape or size, or a bad row: a card code above 31, a
+        card twice, or a mask without exactly 5 bits. The message names the first bad
+        row, as in ``row 17: card code 40 is not 0..31``.
+
+    >>> values = evaluate_many(bytes([31, 27, 23, 19, 15,  0, 1, 2, 4, 5]))  # Ah Kh Qh Jh Th; 7s 7c 7d 8s 8c
+    >>> [value >> 22 for value in values], values[0] == evaluate_mask(0x88888000)
+    ([8, 5], True)
+    >>> evaluate_many(bytes([0, 1, 2, 3, 40]))
+    Traceback (most recent call last):
+    ...
+    ValueError: row 0: card code 40 is not 0..31
+    """
+    try:
+        view = memoryview(hands)
+    except TypeError:
+        raise TypeError(
+            f"hands must be a buffer of uint8 card codes or uint32 masks, not {type(hands).__name__}"
+        ) from None
+    with view:
+        code = _native_format(view.format)
+        shape = view.shape or ()
+        if code == "B" and view.itemsize == 1:
+            codes = True
+            if view.ndim == 2:
+                if shape[1] != 5:
+                    raise ValueError(f"hands must have shape (N, 5), got {shape}")
+            elif view.ndim == 1:
+                if shape[0] % 5:
+                    raise ValueError(f"hands holds {shape[0]} card codes, not a multiple of 5")
+            else:
+                raise ValueError(f"hands of card codes must be 1-D or 2-D, got shape {shape}")
+            data: Any = view.tobytes()
+            n = len(data) // 5
+        elif code in ("I", "L") and view.itemsize == 4:
+            codes = False
+            if view.ndim != 1:
+                raise ValueError(f"hands of masks must be 1-D, got shape {shape}")
+            data = array(_U32_CODE)
+            data.frombytes(view.tobytes())
+            n = len(data)
+        else:
+            raise TypeError(
+                f"hands must hold uint8 card codes or uint32 masks, not format {view.format!r} "
+                f"with itemsize {view.itemsize}"
+            )
+    if out is None:
+        np = sys.modules.get("numpy")
+        result: Any = np.empty(n, dtype=np.uint32) if np is not None and isinstance(hands, np.ndarray) else None
+    else:
+        try:
+            target = memoryview(out)
+        except TypeError:
+            raise TypeError(f"out must be a writable buffer of uint32, not {type(out).__name__}") from None
+        with target:
+            _check_out(target, n)
+        result = out
+    get = _by_mask().get
+    if codes:
+        bit = _ROW_BIT
+        rows = iter(data)
+        values: list[Any] = [
+            get(bit[a] | bit[b] | bit[c] | bit[d] | bit[e]) for a, b, c, d, e in zip(rows, rows, rows, rows, rows)
+        ]
+    else:
+        values = list(map(get, data))
+    if None in values:
+        bad = values.index(None)
+        raise ValueError(_row_problem(bad, list(data[5 * bad : 5 * bad + 5]) if codes else data[bad]))
+    if not suit_tiebreak:
+        values = [value & ~3 for value in values]
+    packed = array(_U32_CODE, values)
+    if result is None:
+        return packed
+    with memoryview(result) as target:
+        target.cast("B")[:] = memoryview(packed).cast("B")
+    return result
+
+
+def deal_many(rng: Rng, n: int, out: Any = None) -> Any:
+    """``n`` shuffled 32-card decks from ``rng`` (R11): the same cards, in the same order,
+    and the same final state of ``rng``, as ``n`` calls of ``rng.shuffled(0xFFFFFFFF)``.
+
+    Deck ``d`` is bytes ``32 * d`` to ``32 * d + 31`` of the result, one card code each.
+
+    :param rng: an :class:`Rng` of this implementation.
+    :param n: number of decks, ``0 <= n <= 2**40``.
+    :param out: optional writable C-contiguous buffer of ``32 * n`` bytes (any shape,
+        itemsize 1, e.g. a numpy ``uint8`` array of shape ``(n, 32)``); it is returned.
+    :returns: ``out`` if given, else a new ``bytearray`` of ``32 * n`` card codes.
+    :raises TypeError: ``rng`` is not an :class:`Rng`, ``n`` is not an int, or ``out``
+        is not a writable buffer of bytes.
+    :raises ValueError: ``n`` is out of range, or ``out`` has the wrong size or is not
+        C-contiguous.
+
+    >>> one, other = Rng(5), Rng(5)
+    >>> decks = deal_many(one, 2)
+    >>> list(decks[:32]) == other.shuffled(0xFFFFFFFF) and list(decks[32:]) == other.shuffled(0xFFFFFFFF)
+    True
+    >>> one.getstate() == other.getstate()
+    True
+    """
+    if not isinstance(rng, Rng):
+        raise TypeError(f"rng must be an Rng, not {type(rng).__name__}")
+    if not _is_int(n):
+        raise TypeError(f"n must be an int, not {type(n).__name__}")
+    if n < 0 or n > 1 << 40:
+        raise ValueError(f"n must be in 0 <= n <= 2**40, got {n}")
+    target = None
+    if out is not None:
+        try:
+            target = memoryview(out)
+        except TypeError:
+            raise TypeError(f"out must be a writable buffer of bytes, not {type(out).__name__}") from None
+        with target:
+            if target.readonly:
+                raise TypeError("out must be a writable buffer, not a read-only one")
+            if target.itemsize != 1:
+                raise TypeError(f"out must hold bytes, not items of size {target.itemsize}")
+            if target.nbytes != 32 * n:
+                raise ValueError(f"out must have {32 * n} bytes (32 per deck), got {target.nbytes}")
+            if not target.c_contiguous:
+                raise ValueError("out must be C-contiguous")
+    decks = bytearray(32 * n)
+    s0, s1, s2, s3 = rng._s0, rng._s1, rng._s2, rng._s3
+    shifts = [64 - i.bit_length() for i in range(32)]
+    start = list(range(32))
+    for deck in range(0, 32 * n, 32):
+        cards = start[:]
+        for i in range(31, 0, -1):
+            shift = shifts[i]
+            while True:  # below(i + 1), with next_u64 inlined
+                r = (s1 * 5) & _U64
+                r = ((((r << 7) | (r >> 57)) * 9) & _U64) >> shift
+                t = (s1 << 17) & _U64
+                s2 ^= s0
+                s3 ^= s1
+                s1 ^= s2
+                s0 ^= s3
+                s2 ^= t
+                s3 = ((s3 << 45) & _U64) | (s3 >> 19)
+                if r <= i:
+                    break
+            cards[i], cards[r] = cards[r], cards[i]
+        decks[deck : deck + 32] = bytes(cards)
+    rng._s0, rng._s1, rng._s2, rng._s3 = s0, s1, s2, s3
+    if out is None:
+        return decks
+    with memoryview(out) as target:
+        target.cast("B")[:] = decks
+    return out

@@ -68,3 +68,11 @@ if TYPE_CHECKING or IMPLEMENTATION == "python":
     from ._core_py import draw_outcomes, draw_summary, strength_score
 else:
     from ._core import draw_outcomes, draw_summary, strength_score
+
+# Kernel 5, batches (evaluate_many R2, deal_many R11): from the module chosen above.
+__all__ += ["deal_many", "evaluate_many"]
+
+if TYPE_CHECKING or IMPLEMENTATION == "python":
+    from ._core_py import deal_many, evaluate_many
+else:
+    from ._core import deal_many, evaluate_many
