@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable
+from fractions import Fraction
 from math import comb
 from types import ModuleType
 from typing import Any
@@ -242,3 +243,154 @@ def test_parity(core: ModuleType, pure: ModuleType, outcome: Callable[..., tuple
 def test_strength_score_parity(core: ModuleType, pure: ModuleType, outcome: Callable[..., tuple[Any, Any]],
                                value: int, tiebreak: bool) -> None:
     assert outcome(core.strength_score, value, tiebreak) == outcome(pure.strength_score, value, tiebreak)
+
+
+# ---------------------------------------------------------------------------------------
+# the façade: pokerdraw32.draw_odds
+
+
+def test_draw_odds_all_31_discards() -> None:
+    import pokerdraw32
+    from pokerdraw32 import HandCategory, draw_odds
+
+    assert pokerdraw32.draw_odds is draw_odds and "draw_odds" in pokerdraw32.__all__
+    odds = draw_odds("Ah Ad 7c 8s 9d")
+    assert len(odds.options) == 31                                    # C(5,0..4) = 1 + 5 + 10 + 10 + 5
+    assert sorted(o.draws for o in odds.options) == [0] + [1] * 5 + [2] * 10 + [3] * 10 + [4] * 5
+    assert len({frozenset(o.discard) for o in odds.options}) == 31
+    for o in odds.options:
+        assert o.combinations == comb(27, o.draws)
+        assert sum(o.probabilities.values()) == 1
+        assert set(o.keep) | set(o.discard) == set(odds.hand) and not set(o.keep) & set(o.discard)
+    strengths = [o.expected_strength for o in odds.options]
+    assert strengths == sorted(strengths, reverse=True)               # ranked best first
+    best = odds.best
+    assert [str(c) for c in best.discard] == ["7c", "8s", "9d"]
+    assert best.at_least(HandCategory.THREE_OF_A_KIND) == Fraction(644, 2925)   # ACES_DRAW_THREE
+    assert best.probability(HandCategory.TWO_PAIR) == Fraction(702, 2925)
+    assert best.probability(HandCategory.FOUR_OF_A_KIND) == Fraction(25, 2925)
+    pat = odds.option("")
+    assert pat.combinations == 1 and pat.probability(HandCategory.ONE_PAIR) == 1
+    assert pat.expected_strength == Fraction(pat.score, 2 * NHANDS)
+
+
+def test_draw_odds_dead_cards_and_selected_discards() -> None:
+    from pokerdraw32 import HandCategory, draw_odds
+
+    odds = draw_odds("Ah Kh Jh 8h 7s", dead="Qh 9h", discards=["7s", [], "Ah Kh"])
+    assert odds.unseen == 25 and len(odds.options) == 3
+    o = odds.option("7s")
+    assert o.combinations == 25 and o.counts == FLUSH_DRAW_DEAD[4]
+    assert o.probability(HandCategory.FLUSH) == Fraction(2, 25)
+    assert draw_odds("Ah Kh Jh 8h 7s", discards=["7s"]).best.probability(HandCategory.FLUSH) == Fraction(4, 27)
+
+
+def test_expected_strength_is_the_mean_percentile() -> None:
+    from pokerdraw32 import draw_odds
+    from pokerdraw32._kernels import draw_outcomes, strength_score
+
+    odds = draw_odds("Ks Kd Jc Jh 9s", discards=["9s", "Jc Jh 9s"], suit_tiebreak=False)
+    for o in odds.options:
+        total, counts = draw_outcomes(mask("Ks Kd Jc Jh 9s"), sum(1 << c for c in o.discard), 0, False)
+        mean = sum(Fraction(n * strength_score(v, False), 2 * NHANDS) for v, n in counts.items()) / total
+        assert o.expected_strength == mean and 0 < mean < 1
+
+
+def test_draw_odds_result_is_immutable_and_json_friendly() -> None:
+    import dataclasses
+    import json
+
+    from pokerdraw32 import draw_odds
+
+    odds = draw_odds("Ah Ad 7c 8s 9d", dead="Kc", discards=["7c 8s 9d", ""])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        odds.options = ()  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        odds.best.score = 0  # type: ignore[misc]
+    data = json.loads(json.dumps(odds.to_dict()))
+    assert data["hand"] == "Ah Ad 7c 8s 9d" and data["dead"] == "Kc" and data["unseen"] == 26
+    first = data["options"][0]
+    assert first["discard"] == "7c 8s 9d" and first["combinations"] == comb(26, 3)
+    assert Fraction(first["expected_strength_exact"]) == odds.best.expected_strength
+    assert sum(Fraction(c["exact"]) for c in first["categories"].values()) == 1
+    assert list(first["categories"])[0] == "STRAIGHT_FLUSH"
+    text = str(odds)
+    assert "pair of aces" in text and "7c 8s 9d" in text and "(stand pat)" in text and "dead Kc" in text
+    assert "three of a kind" in str(odds.best)
+
+
+@pytest.mark.parametrize(("kwargs", "exc", "message"), [
+    ({"hand": "Ah Ad 7c 8s"}, "InvalidCardError", "a hand has exactly 5 cards, got 4"),
+    ({"hand": "Ah Ad 7c 8s 6d"}, "InvalidCardError", "'6d'"),
+    ({"hand": "Ah Ah 7c 8s 9d"}, "InvalidCardError", "Ah"),
+    ({"dead": "Kc Ah"}, "InvalidCardError", "dead card Ah is in the hand Ah Ad 7c 8s 9d"),
+    ({"discards": ["Kc"]}, "InvalidCardError", "discard Kc: Kc is not in the hand Ah Ad 7c 8s 9d"),
+    ({"discards": ["Ah Ad 7c 8s 9d"]}, "PokerDraw32Error",
+     "discard Ah Ad 7c 8s 9d has 5 cards: at most 4 may be discarded [R6.1]"),
+    ({"discards": ["7c 8s", "8s 7c"]}, "PokerDraw32Error", "discard 8s 7c is listed twice"),
+    ({"discards": ["", ()]}, "PokerDraw32Error", "discard (stand pat) is listed twice"),
+    ({"discards": []}, "PokerDraw32Error", "no discards given"),
+    ({"discards": "7c 8s"}, "TypeError", "discards must be a list of discards"),
+    ({"suit_tiebreak": 1}, "TypeError", "suit_tiebreak must be True or False, got 1"),
+    ({"dead": "7s 7d 7h 8c 8d 8h 9s 9c 9h Ts Tc Td Th Js Jc Jd Jh Qs Qc Qd Qh Ks Kc Kd Kh As"}, "PokerDraw32Error",
+     "only 1 unseen cards, too few to draw 4"),
+])
+def test_draw_odds_errors(kwargs: dict[str, Any], exc: str, message: str) -> None:
+    import pokerdraw32
+
+    args = {"hand": "Ah Ad 7c 8s 9d", **kwargs}
+    with pytest.raises(getattr(pokerdraw32, exc) if exc != "TypeError" else TypeError) as info:
+        pokerdraw32.draw_odds(args.pop("hand"), **args)
+    assert message in str(info.value)
+    if exc != "TypeError":
+        assert isinstance(info.value, ValueError)
+
+
+# ---------------------------------------------------------------------------------------
+# the command: pokerdraw32 odds
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    import io
+
+    from pokerdraw32.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_cli_odds_text() -> None:
+    code, out, err = run_cli("odds", "Ah Ad 7c 8s 9d", "--dead", "Kc Kd", "--top", "3")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "Ah Ad 7c 8s 9d: pair of aces, nine of diamonds kicker"
+    assert "25 unseen cards, dead Kc Kd; 31 discards" in lines[1]
+    table = [ln for ln in lines[4:] if ln[:3].strip().isdigit()]
+    assert len(table) == 3 and table[0].split()[1:5] == ["7c", "8s", "9d", "3"]
+    assert table[0].split()[5] == str(comb(25, 3))
+    assert lines[-1] == "  ... 28 more"
+
+
+def test_cli_odds_json() -> None:
+    import json
+
+    code, out, _ = run_cli("odds", "Ah Kh Jh 8h 7s", "--json")
+    data = json.loads(out)
+    assert code == 0 and len(data["options"]) == 31
+    by_discard = {o["discard"]: o for o in data["options"]}
+    assert by_discard["7s"]["categories"]["FLUSH"]["exact"] == "4/27"
+    assert by_discard[""]["categories"]["HIGH_CARD"]["probability"] == 1.0
+    code, out, _ = run_cli("odds", "Ah Kh Jh 8h 7s", "--json", "--top", "2", "--no-suit-tiebreak")
+    data = json.loads(out)
+    assert len(data["options"]) == 2 and data["suit_tiebreak"] is False
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["odds", "Ah Ad 7c 8s"], "5 cards"),
+    (["odds", "Ah Ad 7c 8s 9d", "--dead", "Ad"], "dead card Ad is in the hand"),
+    (["odds", "Ah Ad 7c 8s 9d", "--top", "0"], "--top 0"),
+])
+def test_cli_odds_errors(argv: list[str], needle: str) -> None:
+    code, out, err = run_cli(*argv)
+    assert code == 2 and out == "" and needle in err and err.startswith("pokerdraw32 odds: error:")

@@ -11,11 +11,11 @@ True
 
 from ._kernels import IMPLEMENTATION, Rng
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
-from .batch import deal_many, evaluate_many
 from .cards import DECK, Card, Rank, Suit, cards_to_mask, format_cards, mask_to_cards, parse_card, parse_cards
 from .errors import DealError, IllegalActionError, InvalidCardError, PokerDraw32Error, RulesError
 from .evaluation import HandCategory, HandRank, evaluate
 from .hand import DealRequest, Hand, HandResult, Pot
+from .odds import DrawOdds, DrawOption, draw_odds
 from .rules import CLASSIC, PRESETS, TWO_BLIND, Rules, SecondRoundFirst, Structure
 
 __version__ = "0.1.0"
@@ -46,12 +46,13 @@ __all__ = [
     "HandCategory",
     "HandRank",
     "evaluate",
-    "evaluate_many",
-    "deal_many",
     "DealRequest",
     "Hand",
     "HandResult",
     "Pot",
+    "DrawOdds",
+    "DrawOption",
+    "draw_odds",
     "CLASSIC",
     "PRESETS",
     "TWO_BLIND",

@@ -1,4 +1,4 @@
-"""The ``pokerdraw32`` command: ``simulate``, ``eval`` and ``play``.
+"""The ``pokerdraw32`` command: ``simulate``, ``eval``, ``odds`` and ``play``.
 
 Run ``pokerdraw32 --help`` or ``pokerdraw32 COMMAND --help``.
 """
@@ -19,6 +19,7 @@ from .bots import Bot, RandomBot, RuleBot
 from .cards import format_cards
 from .errors import PokerDraw32Error
 from .evaluation import evaluate
+from .odds import draw_odds
 from .hand import Hand
 from .rules import PRESETS, Rules, Structure
 from .simulate import simulate
@@ -69,6 +70,18 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("hands", nargs="+", metavar="CARDS", help='a hand, e.g. "Ah Kd 7c 8s 9h" or AhKd7c8s9h')
     ev.add_argument("--no-suit-tiebreak", action="store_true", help="R2.4 off: equal ranks tie")
     ev.add_argument("--json", action="store_true", help="print JSON on stdout")
+
+    odds = sub.add_parser("odds", help="exact draw odds of every discard (R6.1)",
+                          description="For each of the 31 legal discards of a 5-card hand, enumerate every "
+                                      "replacement from the unseen cards: exact probability of each final "
+                                      "category and expected final strength (mean percentile among all "
+                                      "201,376 hands), best first.")
+    odds.add_argument("hand", metavar="CARDS", help='the hand, e.g. "Ah Ad 7c 8s 9d"')
+    odds.add_argument("--dead", default="", metavar="CARDS",
+                      help='cards known to be out and not drawable, e.g. "Kc Kd"')
+    odds.add_argument("--top", type=int, default=None, metavar="N", help="show only the N best discards")
+    odds.add_argument("--no-suit-tiebreak", action="store_true", help="R2.4 off: equal ranks tie")
+    odds.add_argument("--json", action="store_true", help="print one JSON object on stdout")
 
     play = sub.add_parser("play", help="play against bots in the terminal",
                           description="You play seat 0 against bots; you see only your own cards.")
@@ -143,6 +156,23 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         tie = any(o.value == r.value for j, o in enumerate(ranks) if j != i)
         out.write(f"{format_cards(r.cards)}  {r.category.name:<15} {r.value:>9}  {r.description}"
                   f"{'  (tie)' if tie else ''}\n")
+    return 0
+
+
+# ------------------------------------------------------------------------------------------- odds
+
+def _cmd_odds(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.top is not None and args.top < 1:
+        raise PokerDraw32Error(f"--top {args.top}: show at least one discard")
+    result = draw_odds(args.hand, dead=args.dead, suit_tiebreak=not args.no_suit_tiebreak)
+    if args.json:
+        data = result.to_dict()
+        if args.top is not None:
+            data["options"] = data["options"][: args.top]
+        json.dump(data, out)
+        out.write("\n")
+        return 0
+    out.write(result.format(args.top) + "\n")
     return 0
 
 
@@ -313,6 +343,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
             code = _cmd_simulate(args, out, err)
         elif args.command == "eval":
             code = _cmd_eval(args, out, err)
+        elif args.command == "odds":
+            code = _cmd_odds(args, out, err)
         else:
             code = _cmd_play(args, out, err, inp)
         out.flush()     # inside the try: a closed pipe is reported here, not at exit
