@@ -11,6 +11,7 @@ True
 
 from ._kernels import IMPLEMENTATION, Rng
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
+from .batch import deal_many, evaluate_many
 from .cards import DECK, Card, Rank, Suit, cards_to_mask, format_cards, mask_to_cards, parse_card, parse_cards
 from .errors import DealError, IllegalActionError, InvalidCardError, PokerDraw32Error, RulesError
 from .evaluation import HandCategory, HandRank, evaluate
@@ -46,6 +47,8 @@ __all__ = [
     "HandCategory",
     "HandRank",
     "evaluate",
+    "evaluate_many",
+    "deal_many",
     "DealRequest",
     "Hand",
     "HandResult",
