@@ -4,8 +4,8 @@
     python bench/odds.py --repeats 11 --hand "Ah Kh Jh 8h 7s"
 
 Each subject runs in a fresh process (``POKERDRAW32_NO_EXTENSIONS`` set per subject).  In
-each process one untimed warm-up call builds what is built lazily (the pure twin's strength
-table, about 0.7 s; reported separately as "first call"), then ``pokerdraw32.draw_odds(hand)``
+each process one call loads what is loaded lazily (the pure twin's evaluation table and
+strength scores; reported separately as "first call"), then ``pokerdraw32.draw_odds(hand)``
 is timed REPEATS times; the figure is the median.  Targets (issue 3): under 10 ms compiled,
 under 2 s pure.
 """
