@@ -1,0 +1,157 @@
+"""Hand simulation speed: pokerdraw32 (compiled, pure) vs PokerKit on the same 32-card draw scenarios.
+
+    python bench/simulate.py                         # ours only
+    python bench/simulate.py --peers /path/to/python # + PokerKit, if installed there
+
+Scenarios (no-limit, blinds 1/2 and the over blind 4 at 4-5 players, stacks 200):
+
+* ``3p-pat``: 3 players, everybody checks or calls both rounds, everybody stands pat;
+* ``5p-draw4``: 5 players, check/call, every player discards 4 (the stub runs out, R6.2).
+
+PokerKit plays the variant of ``shared/research/engines.md`` A.3 (a 32-card deck, flush above
+full house, A-7-8-9-T lowest straight, blinds/straddle (1, 2, 4) at 5 players).  Each subject runs
+in a fresh process for ``--seconds`` per repeat; the figure is the median of ``--repeat``
+repeats; ratios are between figures of this run only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+OURS = r"""
+import json, sys, time
+from pokerdraw32 import IMPLEMENTATION, Hand, Rng, Rules
+from pokerdraw32.actions import ActionKind
+players, discard, seconds, repeat = PLAYERS, DISCARD, SECONDS, REPEAT
+rules = Rules()
+rng = Rng(1)
+rates = []
+for _ in range(repeat):
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        h = Hand(rules, [200] * players, n % players, rng=rng)
+        while h.actor is not None:
+            legal = h.legal_actions()
+            if ActionKind.DISCARD in legal.kinds:
+                h.discard(legal.hole_cards[:discard])
+            elif ActionKind.CHECK in legal.kinds:
+                h.check()
+            else:
+                h.call()
+        n += 1
+    rates.append(n / (time.perf_counter() - t0))
+print(json.dumps({"name": IMPLEMENTATION, "rates": rates}))
+"""
+
+POKERKIT = r"""
+import json, random, time, warnings
+from collections import Counter
+from pokerkit import Automation, BettingStructure, Card, Opening, Rank, State, Street, Suit
+from pokerkit.hands import CombinationHand
+from pokerkit.lookups import Label, Lookup
+warnings.simplefilter("ignore")
+RANKS_32 = (Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
+DECK_32 = tuple(Card(r, s) for r in RANKS_32 for s in Suit if s != Suit.UNKNOWN)
+
+class ThirtyTwoLookup(Lookup):
+    rank_order = RANKS_32
+    def _add_entries(self):
+        self._add_multisets(Counter({1: 5}), (False,), Label.HIGH_CARD)
+        self._add_multisets(Counter({2: 1, 1: 3}), (False,), Label.ONE_PAIR)
+        self._add_multisets(Counter({2: 2, 1: 1}), (False,), Label.TWO_PAIR)
+        self._add_multisets(Counter({3: 1, 1: 2}), (False,), Label.THREE_OF_A_KIND)
+        self._add_straights(5, (False,), Label.STRAIGHT)
+        self._add_multisets(Counter({3: 1, 2: 1}), (False,), Label.FULL_HOUSE)
+        self._add_multisets(Counter({1: 5}), (True,), Label.FLUSH)
+        self._add_multisets(Counter({4: 1, 1: 1}), (False,), Label.FOUR_OF_A_KIND)
+        self._add_straights(5, (True,), Label.STRAIGHT_FLUSH)
+
+class ThirtyTwoHand(CombinationHand):
+    lookup = ThirtyTwoLookup(); low = False; card_count = 5
+
+autos = tuple(a for a in Automation if a is not Automation.RUNOUT_COUNT_SELECTION)
+players, discard, seconds, repeat = PLAYERS, DISCARD, SECONDS, REPEAT
+blinds = (1, 2, 4) if players >= 4 else (1, 2)
+random.seed(1)
+rates = []
+for _ in range(repeat):
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        s = State(autos, DECK_32, (ThirtyTwoHand,),
+                  (Street(False, (False,) * 5, 0, False, Opening.POSITION, 2, None),
+                   Street(True, (), 0, True, Opening.POSITION, 2, None)),
+                  BettingStructure.NO_LIMIT, True, 0, blinds, 0, 200, players)
+        while s.status:
+            if s.can_stand_pat_or_discard():
+                i = s.stand_patter_or_discarder_index
+                s.stand_pat_or_discard(s.hole_cards[i][:discard])
+            elif s.can_check_or_call():
+                s.check_or_call()
+            else:
+                raise RuntimeError("stuck")
+        n += 1
+    rates.append(n / (time.perf_counter() - t0))
+import pokerkit
+print(json.dumps({"name": "pokerkit " + pokerkit.__version__ if hasattr(pokerkit, "__version__") else "pokerkit",
+                  "rates": rates}))
+"""
+
+SCENARIOS = {"3p-pat": (3, 0), "5p-draw4": (5, 4)}
+
+
+def run(python: str, code: str, env: dict[str, str], **params: object) -> dict[str, object] | None:
+    src = "\n".join(f"{k} = {v!r}" for k, v in params.items()) + "\n" + code
+    cmd = [python, "-c", src]
+    if sys.platform.startswith("linux") and subprocess.run(["which", "taskset"], capture_output=True,
+                                                           check=False).returncode == 0:
+        cmd = ["taskset", "-c", "1", *cmd]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        print(f"  (skipped: {proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else 'failed'})")
+        return None
+    out: dict[str, object] = json.loads(proc.stdout)
+    return out
+
+
+def median(xs: list[float]) -> float:
+    return sorted(xs)[len(xs) // 2]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--peers", metavar="PYTHON", help="a Python with pokerkit installed")
+    ap.add_argument("--seconds", type=float, default=2.0, help="time per repeat (default 2)")
+    ap.add_argument("--repeat", type=int, default=5, help="repeats per subject (default 5)")
+    args = ap.parse_args()
+    base = {k: v for k, v in os.environ.items() if k != "POKERDRAW32_NO_EXTENSIONS"}
+    results: dict[str, dict[str, float]] = {}
+    for scenario, (players, discard) in SCENARIOS.items():
+        params = {"PLAYERS": players, "DISCARD": discard, "SECONDS": args.seconds, "REPEAT": args.repeat}
+        row: dict[str, float] = {}
+        for label, env in (("compiled", base), ("pure", dict(base, POKERDRAW32_NO_EXTENSIONS="1"))):
+            r = run(sys.executable, OURS, env, **params)
+            if r is not None:
+                row[f"pokerdraw32 {r['name']}" if label == "compiled" else "pokerdraw32 python"] = median(r["rates"])
+        if args.peers:
+            r = run(args.peers, POKERKIT, base, **params)
+            if r is not None:
+                row[str(r["name"])] = median(r["rates"])
+        results[scenario] = row
+        print(f"{scenario}: {players} players, check/call, each discards {discard}")
+        for name, rate in row.items():
+            print(f"  {name:<24} {rate:>10,.0f} hands/s")
+        peer = next((v for k, v in row.items() if k.startswith("pokerkit")), None)
+        if peer:
+            for name, rate in row.items():
+                if not name.startswith("pokerkit"):
+                    print(f"  {name} / pokerkit: {rate / peer:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
