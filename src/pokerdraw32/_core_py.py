@@ -415,9 +415,24 @@ class Rng:
         """
         if not isinstance(cards, list):
             raise TypeError(f"cards must be a list, not {type(cards).__name__}")
+        # the hot path of every deal: below(i + 1) with next_u64 inlined, the state in locals
+        s0, s1, s2, s3 = self._s0, self._s1, self._s2, self._s3
         for i in range(len(cards) - 1, 0, -1):
-            j = self.below(i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
+            shift = 64 - i.bit_length()
+            while True:
+                r = (s1 * 5) & _U64
+                r = ((((r << 7) | (r >> 57)) * 9) & _U64) >> shift
+                t = (s1 << 17) & _U64
+                s2 ^= s0
+                s3 ^= s1
+                s1 ^= s2
+                s0 ^= s3
+                s2 ^= t
+                s3 = ((s3 << 45) & _U64) | (s3 >> 19)
+                if r <= i:
+                    break
+            cards[i], cards[r] = cards[r], cards[i]
+        self._s0, self._s1, self._s2, self._s3 = s0, s1, s2, s3
 
     def shuffled(self, mask: int) -> list[int]:
         """The card codes of ``mask`` in a uniformly random order (the deck; R6.2 reshuffles).
@@ -962,28 +977,11 @@ def deal_many(rng: Rng, n: int, out: Any = None) -> Any:
             if not target.c_contiguous:
                 raise ValueError("out must be C-contiguous")
     decks = bytearray(32 * n)
-    s0, s1, s2, s3 = rng._s0, rng._s1, rng._s2, rng._s3
-    shifts = [64 - i.bit_length() for i in range(32)]
     start = list(range(32))
     for deck in range(0, 32 * n, 32):
         cards = start[:]
-        for i in range(31, 0, -1):
-            shift = shifts[i]
-            while True:  # below(i + 1), with next_u64 inlined
-                r = (s1 * 5) & _U64
-                r = ((((r << 7) | (r >> 57)) * 9) & _U64) >> shift
-                t = (s1 << 17) & _U64
-                s2 ^= s0
-                s3 ^= s1
-                s1 ^= s2
-                s0 ^= s3
-                s2 ^= t
-                s3 = ((s3 << 45) & _U64) | (s3 >> 19)
-                if r <= i:
-                    break
-            cards[i], cards[r] = cards[r], cards[i]
+        rng.shuffle(cards)
         decks[deck : deck + 32] = bytes(cards)
-    rng._s0, rng._s1, rng._s2, rng._s3 = s0, s1, s2, s3
     if out is None:
         return decks
     with memoryview(out) as target:
