@@ -1,4 +1,5 @@
-"""Benchmarks: compiled vs pure kernels, measured in the same run.
+"""Simulation with bots: compiled vs pure kernels, measured in the same run (evaluation speed:
+bench/evaluate.py; against PokerKit: bench/simulate.py).
 
     python bench/run.py            # all subjects
     python bench/run.py --quick    # fewer repeats
@@ -15,26 +16,6 @@ import json
 import os
 import subprocess
 import sys
-
-EVAL = r"""
-import itertools, random, time
-from pokerdraw32._kernels import IMPLEMENTATION, evaluate_mask
-masks = []
-for combo in itertools.combinations(range(32), 5):
-    m = 0
-    for c in combo:
-        m |= 1 << c
-    masks.append(m)
-random.Random(1).shuffle(masks)
-masks = masks[:N]
-best = []
-for _ in range(REPEATS):
-    t = time.perf_counter()
-    for m in masks:
-        evaluate_mask(m)
-    best.append(len(masks) / (time.perf_counter() - t))
-print(json.dumps({"impl": IMPLEMENTATION, "per_s": sorted(best)[len(best) // 2]}))
-"""
 
 SIM = r"""
 import time
@@ -61,7 +42,6 @@ def main() -> None:
     args = ap.parse_args()
     rep = 3 if args.quick else 5
     subjects = [
-        ("evaluate_mask, one call per hand", EVAL, {"N": 200_000, "REPEATS": rep}, "hands/s"),
         ("simulate, 5 players, rule bots", SIM, {"PLAYERS": 5, "N": 1000 if args.quick else 3000, "REPEATS": rep,
                                                  "BOTS": "rule"}, "hands/s"),
         ("simulate, 3 players, mixed bots", SIM, {"PLAYERS": 3, "N": 1000 if args.quick else 3000, "REPEATS": rep,

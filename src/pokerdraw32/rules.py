@@ -160,18 +160,6 @@ class Rules:
         """L, the largest blind with ``players`` dealt in (R3.3)."""
         return self.blinds(players)[-1]
 
-    def min_buy_in(self) -> int:
-        """Default minimum buy-in (R10.1)."""
-        if self.structure is Structure.FIXED_LIMIT:
-            return 10 * 2 * self.largest_blind(5 if self.over_blind else 2)
-        return 20 * self.sb
-
-    def max_buy_in(self) -> int | None:
-        """Default maximum buy-in (R10.1); ``None`` = no maximum (fixed-limit)."""
-        if self.structure is Structure.FIXED_LIMIT:
-            return None
-        return 100 * self.big_blind
-
     # --- construction helpers -----------------------------------------------------------
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed, validated again.
