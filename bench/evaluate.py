@@ -193,10 +193,7 @@ def main() -> None:
         for impl, flag in (("compiled", "0"), ("pure", "1")):
             env = {**os.environ, "POKERDRAW32_NO_EXTENSIONS": flag}
             for name in list(OURS)[:4]:
-                if impl == "pure" and name.startswith("evaluate_many"):
-                    runs = max(1, repeat // 2)
-                else:
-                    runs = repeat
+                runs = max(1, repeat // 2) if impl == "pure" and name.startswith("evaluate_many") else repeat
                 results[f"{impl}: {name}"] = run([sys.executable, script, str(n), str(runs), name], env)
         results.update(c_loop(n, repeat, tmp))
         if args.peers:
@@ -221,13 +218,16 @@ def main() -> None:
 
     print()
     ratios = [
-        ("compiled evaluate_many rows / C loop rows", "compiled: evaluate_many(uint8 rows)", "C loop, uint8 rows"),
-        ("compiled evaluate_many masks / C loop masks", "compiled: evaluate_many(uint32 masks)", "C loop, uint32 masks"),
+        ("compiled evaluate_many rows / C loop rows",
+         "compiled: evaluate_many(uint8 rows)", "C loop, uint8 rows"),
+        ("compiled evaluate_many masks / C loop masks",
+         "compiled: evaluate_many(uint32 masks)", "C loop, uint32 masks"),
     ]
     for label in list(OURS)[:4]:
         ratios.append((f"compiled / pure, {label}", f"compiled: {label}", f"pure: {label}"))
     for peer in PEERS:
-        ratios.append((f"compiled evaluate_codes / {peer}", "compiled: evaluate_codes(tuple) per call", f"peer: {peer}"))
+        ratios.append(
+            (f"compiled evaluate_codes / {peer}", "compiled: evaluate_codes(tuple) per call", f"peer: {peer}"))
         ratios.append((f"pure evaluate_codes / {peer}", "pure: evaluate_codes(tuple) per call", f"peer: {peer}"))
         ratios.append((f"pure evaluate_mask / {peer}", "pure: evaluate_mask(int) per call", f"peer: {peer}"))
     for label, a, b in ratios:

@@ -64,7 +64,7 @@ def assert_final(h: Hand, expected: Sequence[int]) -> None:
     assert list(h.result.stacks) == list(expected)
     assert list(h.stacks) == list(expected)
     assert sum(h.result.stacks) == sum(h.starting_stacks)
-    assert list(h.result.net) == [e - s for e, s in zip(expected, h.starting_stacks)]
+    assert list(h.result.net) == [e - s for e, s in zip(expected, h.starting_stacks, strict=False)]
     assert sum(h.result.net) == 0
     assert h.pot == 0
 

@@ -140,7 +140,7 @@ def test_messages_for_all_in_voter_and_short_call() -> None:
         h.check()
     h.call()
     assert h.phase.value == "draw"
-    with pytest.raises(IllegalActionError, match="R6.1"):
+    with pytest.raises(IllegalActionError, match=r"R6\.1"):
         h.fold()
 
 
@@ -166,7 +166,7 @@ def test_play_survives_odd_input() -> None:
 @pytest.mark.parametrize("argv", [["play", "--stack", "0"], ["play", "--hands", "-1"],
                                   ["simulate", "--stack", str(2**60), "--no-progress"]])
 def test_cli_bad_numbers_exit_2(argv: list[str]) -> None:
-    code, out, err = run(*argv)
+    code, _out, err = run(*argv)
     assert code == 2 and "error" in err
 
 

@@ -28,7 +28,7 @@ def test_card_code_layout() -> None:
         assert Card(code) is card
         assert card.mask == 1 << code
         assert Card(str(card)) is card
-        assert eval(repr(card)) is card  # noqa: S307 - repr round-trips
+        assert eval(repr(card)) is card
         assert pickle.loads(pickle.dumps(card)) is card
 
 

@@ -73,7 +73,7 @@ def test_simulate_text_report() -> None:
                                   ["simulate", "--hands", "-1"], ["simulate", "--seed", "-5"],
                                   ["simulate", "--stack", "0"], ["simulate", "--sb", "0"]])
 def test_simulate_bad_arguments(argv: list[str]) -> None:
-    code, out, err = run(*argv, "--no-progress")
+    code, _out, err = run(*argv, "--no-progress")
     assert code == 2 and "error" in err
 
 

@@ -35,10 +35,8 @@ def run(tests: list[doctest.DocTest]) -> None:
 
 @pytest.mark.parametrize("name", ["pokerdraw32", *MODULES])
 def test_module_doctests(name: str, request: pytest.FixtureRequest) -> None:
-    if name == "pokerdraw32._core":
-        module = request.getfixturevalue("core")  # skips (or errors) as the kernel tests do
-    else:
-        module = importlib.import_module(name)
+    # the compiled module comes from the fixture: it skips (or errors) as the kernel tests do
+    module = request.getfixturevalue("core") if name == "pokerdraw32._core" else importlib.import_module(name)
     run(doctest.DocTestFinder().find(module))
 
 

@@ -190,9 +190,9 @@ def test_r6_2_reshuffle_folded_off_folded_cards_stay_dead():
 
 def test_r6_2_reshuffle_folded_only_with_option():
     """The option decides alone: classic with it on behaves like two-blind for the pile."""
-    folded, received, h = _fold_then_draw_four(CLASSIC.replace(reshuffle_folded=True), 3)
+    _, _, h = _fold_then_draw_four(CLASSIC.replace(reshuffle_folded=True), 3)
     assert next(e for e in h.events if e.kind is EventKind.RESHUFFLE).amount == 9
-    folded, received, h = _fold_then_draw_four(TWO_BLIND.replace(reshuffle_folded=False), 3)
+    _folded, _received, h = _fold_then_draw_four(TWO_BLIND.replace(reshuffle_folded=False), 3)
     assert next(e for e in h.events if e.kind is EventKind.RESHUFFLE).amount == 4
 
 
@@ -205,7 +205,7 @@ def test_r6_1_discard_count_limits(bad):
         assert h.phase is Phase.DRAW
         return
     before = snapshot(h)
-    with pytest.raises(IllegalActionError, match="R6.1"):
+    with pytest.raises(IllegalActionError, match=r"R6\.1"):
         h.discard([DECK[c] for c in held(h, h.actor)])                  # 5 cards: never
     assert snapshot(h) == before
 
@@ -296,7 +296,7 @@ def test_explicit_draw_deal_errors_after_the_stub_is_exhausted():
     with pytest.raises(DealError, match=str(DECK[intruder])):
         h.deal([DECK[c] for c in h.stub[:3]] + [DECK[intruder]])
     assert snapshot(h) == before
-    with pytest.raises(DealError, match="R6.2"):                 # own discard
+    with pytest.raises(DealError, match=r"R6\.2"):                 # own discard
         h.deal([DECK[c] for c in h.stub[:3]] + [DECK[throw1[0]]])
     assert snapshot(h) == before
     new1 = h.stub[3:7]
@@ -311,19 +311,19 @@ def test_explicit_draw_deal_errors_after_the_stub_is_exhausted():
     stub3 = [DECK[c] for c in h.stub]
     before = snapshot(h)
     bad = [
-        (stub3 + [DECK[throw2[0]]], DealError, str(DECK[throw2[0]])),    # own discard (R6.2)
-        (stub3 + [DECK[held(h, 2)[0]]], DealError, str(DECK[held(h, 2)[0]])),   # own kept card
-        (stub3 + [DECK[held(h, 4)[0]]], DealError, str(DECK[held(h, 4)[0]])),   # someone's card
-        (stub3[:2] + [DECK[throw1[0]], DECK[throw1[1]]], DealError, "stub"),  # stub first
+        ([*stub3, DECK[throw2[0]]], DealError, str(DECK[throw2[0]])),    # own discard (R6.2)
+        ([*stub3, DECK[held(h, 2)[0]]], DealError, str(DECK[held(h, 2)[0]])),   # own kept card
+        ([*stub3, DECK[held(h, 4)[0]]], DealError, str(DECK[held(h, 4)[0]])),   # someone's card
+        ([*stub3[:2], DECK[throw1[0]], DECK[throw1[1]]], DealError, "stub"),  # stub first
         (stub3, DealError, "4"),                                          # wrong count
-        (stub3 + ["6h"], InvalidCardError, "6h"),
-        (stub3 + [stub3[0]], InvalidCardError, str(stub3[0])),           # duplicate
+        ([*stub3, "6h"], InvalidCardError, "6h"),
+        ([*stub3, stub3[0]], InvalidCardError, str(stub3[0])),           # duplicate
     ]
     for cards, exc, named in bad:
         with pytest.raises(exc, match=named):
             h.deal(cards)
         assert snapshot(h) == before, cards
-    h.deal(stub3 + [DECK[throw1[2]]])
+    h.deal([*stub3, DECK[throw1[2]]])
     ev = h.events[-1]
     assert ev.kind is EventKind.DEAL_DRAW and ev.get("reshuffled") is True
     assert [e.amount for e in h.events if e.kind is EventKind.RESHUFFLE] == [4]
@@ -371,7 +371,7 @@ def test_stacked_deck_must_be_the_whole_deck():
     with pytest.raises((DealError, InvalidCardError)):
         Hand(CLASSIC, [100, 100], 0, deck=DECK[:31])
     with pytest.raises(InvalidCardError):
-        Hand(CLASSIC, [100, 100], 0, deck=list(DECK[:31]) + [DECK[0]])
+        Hand(CLASSIC, [100, 100], 0, deck=[*list(DECK[:31]), DECK[0]])
     h = Hand(CLASSIC, [100, 100], 0, deck=parse_cards(" ".join(str(c) for c in reversed(DECK))))
     assert held(h, 1) == [31, 29, 27, 25, 23]
 

@@ -130,7 +130,7 @@ def check_result(h: Hand, total: int) -> None:
     assert r is not None and h.phase is Phase.COMPLETE
     assert sum(r.stacks) == total and list(r.stacks) == list(h.stacks)    # R9.5
     assert sum(r.net) == 0
-    assert list(r.net) == [a - b for a, b in zip(r.stacks, h.starting_stacks)]
+    assert list(r.net) == [a - b for a, b in zip(r.stacks, h.starting_stacks, strict=False)]
     assert all(s >= 0 for s in r.stacks)
     live = {s for s in range(h.n) if not h.folded[s]}
     assert live
@@ -177,7 +177,7 @@ def check_result(h: Hand, total: int) -> None:
             won[s] += share
         for s in [x for x in clockwise(h.button + 1, h.n) if x in pot.winners][:odd]:
             won[s] += 1
-    assert list(r.stacks) == [a - c + w for a, c, w in zip(h.starting_stacks, h.contrib, won)]
+    assert list(r.stacks) == [a - c + w for a, c, w in zip(h.starting_stacks, h.contrib, won, strict=False)]
 
 
 # ----------------------------------------------------------------------------- the log against RULES.md
@@ -327,7 +327,7 @@ def check_log(h: Hand) -> None:
             acted[s] = (to_match, serial)
         if withdrawn == s:
             withdrawn = None
-    assert stack == [a - c for a, c in zip(h.starting_stacks, h.contrib)]
+    assert stack == [a - c for a, c in zip(h.starting_stacks, h.contrib, strict=False)]
     # R5.2, R7.1: the first player with chips to act is the first such seat left of the
     # largest blind (or of the button)
     active_r1 = [x for x in clockwise(lb_seat + 1, n) if h.starting_stacks[x] > 0 and
@@ -475,7 +475,7 @@ def play_hand(rules, stacks, button, seed, play_seed, *, illegal_rate=0.1, log=N
             if h.phase in (Phase.FIRST_ROUND, Phase.SECOND_ROUND) and x < 0.09:
                 if h.stacks[h.actor] == 0:                # an all-in voter has no raise to lose
                     before = state(h)
-                    with pytest.raises(IllegalActionError, match="R7.3"):
+                    with pytest.raises(IllegalActionError, match=r"R7\.3"):
                         h.withdraw_raise()
                     assert state(h) == before
                     continue

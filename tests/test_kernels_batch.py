@@ -274,9 +274,9 @@ def test_deal_many_errors(kernels: ModuleType, rng: Any, n: Any, out: Any, error
 
 
 def test_deal_many_wants_its_own_rng(core: ModuleType, pure: ModuleType) -> None:
-    with pytest.raises(TypeError, match="^rng must be an Rng, not Rng$"):
+    with pytest.raises(TypeError, match=r"^rng must be an Rng, not Rng$"):
         core.deal_many(pure.Rng(1), 1)
-    with pytest.raises(TypeError, match="^rng must be an Rng, not Rng$"):
+    with pytest.raises(TypeError, match=r"^rng must be an Rng, not Rng$"):
         pure.deal_many(core.Rng(1), 1)
 
 

@@ -151,7 +151,7 @@ def test_core_equals_pure_on_every_hand(core: ModuleType, pure: ModuleType, suit
 
 @pytest.mark.parametrize("suit_tiebreak", [True, False], ids=["suits", "nosuits"])
 def test_order_matches_naive_evaluator(kernels: ModuleType, suit_tiebreak: bool) -> None:
-    keys = naive_keys() if suit_tiebreak else [key[:2] + (0,) for key in naive_keys()]
+    keys = naive_keys() if suit_tiebreak else [(*key[:2], 0) for key in naive_keys()]
     pairs = set(zip(all_values(kernels, suit_tiebreak), keys, strict=True))
     # a bijection between distinct values and distinct keys ...
     assert len(pairs) == len({v for v, _ in pairs}) == len({k for _, k in pairs})

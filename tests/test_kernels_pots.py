@@ -113,7 +113,7 @@ def test_worked_case(kernels: ModuleType, name: str) -> None:
     before = copy.deepcopy(args)
     assert kernels.split_pots(*args) == expected
     assert args == before  # inputs untouched
-    returned, pots, winnings = expected
+    returned, _pots, winnings = expected
     assert sum(returned) + sum(winnings) == sum(args[0]) + args[5]
 
 
@@ -141,7 +141,7 @@ def test_thirty_two_seats(kernels: ModuleType) -> None:
 
 def test_large_amounts(kernels: ModuleType) -> None:
     big = MAX_AMOUNT
-    returned, pots, winnings = kernels.split_pots([big, big], [1, 2], 0b11, 0, 0, big)
+    _returned, pots, winnings = kernels.split_pots([big, big], [1, 2], 0b11, 0, 0, big)
     assert pots == [(3 * big, 0b11, 0b10, False)] and winnings == [0, 3 * big]
 
 
@@ -174,7 +174,7 @@ def test_core_equals_pure(core: ModuleType, pure: ModuleType, args: tuple[Any, .
 @settings(max_examples=300, deadline=None)
 @given(args=pot_args())
 def test_pot_invariants(kernels: ModuleType, args: tuple[Any, ...]) -> None:
-    contributions, strengths, live, sharers, first, dead = args
+    contributions, strengths, live, sharers, _first, dead = args
     before = copy.deepcopy(args)
     returned, pots, winnings = kernels.split_pots(*args)
     assert args == before
@@ -223,7 +223,7 @@ def test_odd_chips_in_seat_order(kernels: ModuleType, amount: int, winners: int,
     if len(seats) == 1:
         contributions[(seats[0] + 1) % n] = amount  # keep the pot contested
     dead = amount  # makes the odd chips vary
-    _, pots, winnings = kernels.split_pots(contributions, [0] * n, winners, winners, first, dead)
+    _, _pots, winnings = kernels.split_pots(contributions, [0] * n, winners, winners, first, dead)
     total = sum(contributions) + dead
     share, odd = divmod(total, len(seats))
     order = [s for s in list(range(first, n)) + list(range(first)) if winners >> s & 1]

@@ -313,7 +313,7 @@ def test_draw_odds_result_is_immutable_and_json_friendly() -> None:
     assert first["discard"] == "7c 8s 9d" and first["combinations"] == comb(26, 3)
     assert Fraction(first["expected_strength_exact"]) == odds.best.expected_strength
     assert sum(Fraction(c["exact"]) for c in first["categories"].values()) == 1
-    assert list(first["categories"])[0] == "STRAIGHT_FLUSH"
+    assert next(iter(first["categories"])) == "STRAIGHT_FLUSH"
     text = str(odds)
     assert "pair of aces" in text and "7c 8s 9d" in text and "(stand pat)" in text and "dead Kc" in text
     assert "three of a kind" in str(odds.best)

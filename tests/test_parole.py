@@ -7,9 +7,6 @@ stack of every seat and chip conservation (R9.5).
 from __future__ import annotations
 
 import pytest
-
-from pokerdraw32 import ActionKind, EventKind, Hand, IllegalActionError, Phase, Rules
-
 import scenario
 from scenario import (
     CLASSIC,
@@ -24,6 +21,8 @@ from scenario import (
     shows,
     stand_pat_all,
 )
+
+from pokerdraw32 import ActionKind, EventKind, Hand, IllegalActionError, Phase, Rules
 
 HANDS = [QUADS, FLUSH, FULL, TRIPS, PAIR]
 
@@ -85,7 +84,7 @@ def test_r8_1_an_active_player_declines_by_betting():
     for seat in (3, 0):
         legal = h.legal_actions()
         assert legal.seat == seat and ActionKind.SPLIT not in legal.kinds
-        with pytest.raises(IllegalActionError, match="R8.1"):
+        with pytest.raises(IllegalActionError, match=r"R8\.1"):
             h.split(seat=seat)
         h.call(seat=seat)
     assert h.result.showdown

@@ -8,19 +8,6 @@ stack of every seat and chip conservation (R9.5).
 from __future__ import annotations
 
 import pytest
-
-from pokerdraw32 import (
-    ActionKind,
-    EventKind,
-    Hand,
-    HandCategory,
-    IllegalActionError,
-    Phase,
-    Rules,
-    RulesError,
-    evaluate,
-)
-
 from scenario import (
     CLASSIC,
     FLUSH,
@@ -37,6 +24,18 @@ from scenario import (
     kinds_of,
     new_hand,
     stand_pat_all,
+)
+
+from pokerdraw32 import (
+    ActionKind,
+    EventKind,
+    Hand,
+    HandCategory,
+    IllegalActionError,
+    Phase,
+    Rules,
+    RulesError,
+    evaluate,
 )
 
 
@@ -654,7 +653,7 @@ def test_r6_3_draw_timeout_stands_pat_then_no_bet_or_raise():
     h.check(seat=0)
     legal = h.legal_actions()
     assert legal.seat == 1 and legal.kinds == {ActionKind.CHECK, ActionKind.FOLD}   # no bet, no split
-    with pytest.raises(IllegalActionError, match="R6.3"):
+    with pytest.raises(IllegalActionError, match=r"R6\.3"):
         h.bet(2, seat=1)
     h.check(seat=1)
     h.bet(10, seat=2)

@@ -21,7 +21,7 @@ ENV_VARS = ("POKERDRAW32_NO_EXTENSIONS", "POKERDRAW32_REQUIRE_EXTENSIONS", "CIBU
 
 
 def public_methods(cls: type) -> list[str]:
-    return sorted(name for name in dir(cls) if not name.startswith("_")) + ["__reduce__", "__setstate__"]
+    return [*sorted(name for name in dir(cls) if not name.startswith("_")), "__reduce__", "__setstate__"]
 
 
 def parameters(function: object) -> list[tuple[str, object, object]]:

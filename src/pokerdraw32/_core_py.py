@@ -236,7 +236,7 @@ def _load_hand_values() -> dict[int, int]:
         for abcd in (abc | bits[d],)
         for bit in bits[d + 1 :]
     ]
-    return dict(zip(masks, map(values.__getitem__, index)))
+    return dict(zip(masks, map(values.__getitem__, index), strict=False))
 
 
 def _hand_values_blob() -> bytes:
@@ -781,7 +781,8 @@ def strength_score(value: int, suit_tiebreak: bool = True) -> int:
         raise TypeError(f"value must be an int, not {type(value).__name__}")
     score = _score_table(suit_tiebreak).get(value)
     if score is None:
-        raise ValueError(f"{value} is not the value of a 5-card hand (suit_tiebreak {'on' if suit_tiebreak else 'off'})")
+        state = "on" if suit_tiebreak else "off"
+        raise ValueError(f"{value} is not the value of a 5-card hand (suit_tiebreak {state})")
     return score
 
 
@@ -795,7 +796,7 @@ _ROW_BIT = [1 << code for code in range(256)]  # a byte -> its card bit (bits ab
 
 def _native_format(fmt: str) -> str:
     """The struct code of a one-item native-order format ('' if it is something else)."""
-    if fmt[:1] in ("@", "=") or fmt[:1] == "<" and _NATIVE_LITTLE or fmt[:1] in (">", "!") and not _NATIVE_LITTLE:
+    if fmt[:1] in ("@", "=") or (fmt[:1] == "<" and _NATIVE_LITTLE) or (fmt[:1] in (">", "!") and not _NATIVE_LITTLE):
         fmt = fmt[1:]
     return fmt if len(fmt) == 1 else ""
 
@@ -915,7 +916,7 @@ def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> An
         bit = _ROW_BIT
         rows = iter(data)
         values: list[Any] = [
-            get(bit[a] | bit[b] | bit[c] | bit[d] | bit[e]) for a, b, c, d, e in zip(rows, rows, rows, rows, rows)
+            get(bit[a] | bit[b] | bit[c] | bit[d] | bit[e]) for a, b, c, d, e in zip(*(rows,) * 5, strict=False)
         ]
     else:
         values = list(map(get, data))

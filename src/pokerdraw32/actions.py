@@ -16,7 +16,7 @@ from typing import Any
 from .cards import Card, CardsLike, format_cards, parse_cards
 from .errors import MAX_CHIPS, IllegalActionError, shown
 
-__all__ = ["ActionKind", "Action", "LegalActions", "EventKind", "Event", "Phase"]
+__all__ = ["Action", "ActionKind", "Event", "EventKind", "LegalActions", "Phase"]
 
 
 class Phase(Enum):

@@ -88,7 +88,7 @@ def choose_discards(cards: tuple[Card, ...]) -> tuple[Card, ...]:
         return ()
     ranks = [c >> 2 for c in cards]
     if cat >= 1:                                     # pairs / trips: keep the matched cards
-        return tuple(c for c, r in zip(cards, ranks) if ranks.count(r) == 1)
+        return tuple(c for c, r in zip(cards, ranks, strict=False) if ranks.count(r) == 1)
     suits = [c & 3 for c in cards]
     for suit in range(4):
         if suits.count(suit) == 4:                   # four to a flush
@@ -135,12 +135,11 @@ class RuleBot(Bot):
         first = legal.phase is Phase.FIRST_ROUND
         strong = cat >= 3 or (cat == 2 and top >= 4) or (first and cat == 1 and top >= 6 and roll < 30)
         medium = cat >= 1 or (first and len(choose_discards(cards)) == 1)
-        if strong or roll < 5:
-            if legal.min_to is not None and legal.max_to is not None:
-                kind = ActionKind.BET if ActionKind.BET in kinds else ActionKind.RAISE
-                target = hand.bets[legal.seat] + legal.call_amount + max(1, hand.pot // 2)
-                target = max(legal.min_to, min(legal.max_to, target))
-                return Action(kind, target)
+        if (strong or roll < 5) and legal.min_to is not None and legal.max_to is not None:
+            kind = ActionKind.BET if ActionKind.BET in kinds else ActionKind.RAISE
+            target = hand.bets[legal.seat] + legal.call_amount + max(1, hand.pot // 2)
+            target = max(legal.min_to, min(legal.max_to, target))
+            return Action(kind, target)
         if ActionKind.SPLIT in kinds and not strong and cat <= 1:
             return Action.split()
         if ActionKind.CHECK in kinds:

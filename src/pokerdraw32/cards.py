@@ -12,7 +12,7 @@ A set of cards is a 32-bit mask with bit ``code`` set.
 >>> parse_cards("10h 7S ♠A")
 Traceback (most recent call last):
 ...
-pokerdraw32.errors.InvalidCardError: bad card '♠A': expected a rank (7 8 9 T/10 J Q K A) then a suit (h d c s or ♥ ♦ ♣ ♠) [R1.3]
+pokerdraw32.errors.InvalidCardError: bad card '♠A': expected a rank (7 8 9 T/10 J Q K A) then a suit (...) [R1.3]
 >>> format_cards(parse_cards("10h 7S A♠"))
 'Th 7s As'
 >>> len(DECK), DECK[0], DECK[-1]
@@ -24,22 +24,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from enum import IntEnum
-from typing import Union
+from typing import ClassVar
 
 from .errors import InvalidCardError, shown
 
 __all__ = [
-    "Rank",
-    "Suit",
-    "Card",
     "DECK",
     "FULL_MASK",
+    "Card",
     "CardsLike",
+    "Rank",
+    "Suit",
+    "cards_to_mask",
+    "format_cards",
+    "mask_to_cards",
     "parse_card",
     "parse_cards",
-    "format_cards",
-    "cards_to_mask",
-    "mask_to_cards",
 ]
 
 
@@ -103,7 +103,7 @@ class Card(int):
     """
 
     __slots__ = ()
-    _cache: dict[int, Card] = {}
+    _cache: ClassVar[dict[int, Card]] = {}
 
     def __new__(cls, code: int | str) -> Card:
         if isinstance(code, str):
@@ -173,7 +173,7 @@ _SPLIT_RE = re.compile(r"[\s,]+")
 _RUN_RE = re.compile(r"(?:(?:10|[0-9TJQKA])[SCDH♠♣♦♥♤♧♢♡])+", re.IGNORECASE)
 _ONE_RE = re.compile(r"(10|[0-9TJQKA])([SCDH♠♣♦♥♤♧♢♡])", re.IGNORECASE)
 
-CardsLike = Union[str, Iterable[Union["Card", int, str]]]
+CardsLike = str | Iterable[Card | int | str]
 """Anything accepted as a set of cards: a string (``"Ah Kd 7c"`` or ``"AhKd7c"``) or an
 iterable of :class:`Card`, int codes or card strings."""
 

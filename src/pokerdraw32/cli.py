@@ -19,12 +19,12 @@ from .bots import Bot, RandomBot, RuleBot
 from .cards import format_cards
 from .errors import PokerDraw32Error
 from .evaluation import evaluate
-from .odds import draw_odds
 from .hand import Hand
+from .odds import draw_odds
 from .rules import PRESETS, Rules, Structure
 from .simulate import simulate
 
-__all__ = ["main", "build_parser"]
+__all__ = ["build_parser", "main"]
 
 
 def _rules_from(args: argparse.Namespace) -> Rules:

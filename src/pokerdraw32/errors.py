@@ -10,11 +10,11 @@ from __future__ import annotations
 
 __all__ = [
     "MAX_CHIPS",
-    "PokerDraw32Error",
-    "InvalidCardError",
-    "RulesError",
-    "IllegalActionError",
     "DealError",
+    "IllegalActionError",
+    "InvalidCardError",
+    "PokerDraw32Error",
+    "RulesError",
     "shown",
 ]
 

@@ -30,7 +30,7 @@ from ._kernels import evaluate_mask
 from .cards import Card, CardsLike, Rank, Suit, format_cards, parse_cards
 from .errors import InvalidCardError
 
-__all__ = ["HandCategory", "HandRank", "evaluate", "category_of", "describe_value"]
+__all__ = ["HandCategory", "HandRank", "category_of", "describe_value", "evaluate"]
 
 
 class HandCategory(IntEnum):

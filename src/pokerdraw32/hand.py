@@ -51,7 +51,7 @@ from .errors import MAX_CHIPS, DealError, IllegalActionError, RulesError, shown
 from .evaluation import HandRank
 from .rules import Rules, SecondRoundFirst, Structure
 
-__all__ = ["Hand", "Pot", "DealRequest", "HandResult"]
+__all__ = ["DealRequest", "Hand", "HandResult", "Pot"]
 
 _ROUND_PHASES = (Phase.FIRST_ROUND, Phase.SECOND_ROUND)
 _PRIVATE_EVENTS = frozenset({EventKind.DEAL_HOLE, EventKind.DEAL_DRAW, EventKind.DISCARD})
@@ -240,7 +240,7 @@ class Hand:
 
     def _post_blinds(self) -> None:
         names = ("small", "big", "over")
-        for i, (seat, amount) in enumerate(zip(self.blind_seats, self.rules.blinds(self.n))):
+        for i, (seat, amount) in enumerate(zip(self.blind_seats, self.rules.blinds(self.n), strict=False)):
             paid = min(amount, self.stacks[seat])   # R4.5
             self._put(seat, paid)
             self._log(EventKind.POST_BLIND, seat, paid, info=(("blind", names[i]), ("all_in", self.stacks[seat] == 0)))
@@ -1017,7 +1017,7 @@ class Hand:
         out = []
         for ev in self.events:
             if ev.cards and ev.seat != seat and ev.kind in _PRIVATE_EVENTS:
-                ev = Event(ev.kind, ev.seat, ev.amount, (), ev.info + (("hidden", len(ev.cards)),))
+                ev = Event(ev.kind, ev.seat, ev.amount, (), (*ev.info, ("hidden", len(ev.cards))))
             out.append(ev)
         return out
 

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from .errors import MAX_CHIPS, RulesError, shown
 
-__all__ = ["Structure", "SecondRoundFirst", "Rules", "PRESETS", "CLASSIC", "TWO_BLIND"]
+__all__ = ["CLASSIC", "PRESETS", "TWO_BLIND", "Rules", "SecondRoundFirst", "Structure"]
 
 
 class Structure(Enum):

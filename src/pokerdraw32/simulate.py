@@ -54,7 +54,7 @@ class SimulationResult:
     @property
     def net(self) -> list[int]:
         """Each seat's result in chips: final stack minus everything bought in."""
-        return [f - b for f, b in zip(self.final_stacks, self.bought_in)]
+        return [f - b for f, b in zip(self.final_stacks, self.bought_in, strict=False)]
 
     @property
     def hands_per_second(self) -> float:
