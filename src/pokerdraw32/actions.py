@@ -113,15 +113,15 @@ class Action:
 
     @classmethod
     def fold(cls) -> Action:
-        return cls(ActionKind.FOLD)
+        return _CONSTANT[ActionKind.FOLD] if cls is Action else cls(ActionKind.FOLD)
 
     @classmethod
     def check(cls) -> Action:
-        return cls(ActionKind.CHECK)
+        return _CONSTANT[ActionKind.CHECK] if cls is Action else cls(ActionKind.CHECK)
 
     @classmethod
     def call(cls) -> Action:
-        return cls(ActionKind.CALL)
+        return _CONSTANT[ActionKind.CALL] if cls is Action else cls(ActionKind.CALL)
 
     @classmethod
     def bet(cls, amount: int) -> Action:
@@ -135,11 +135,11 @@ class Action:
 
     @classmethod
     def split(cls) -> Action:
-        return cls(ActionKind.SPLIT)
+        return _CONSTANT[ActionKind.SPLIT] if cls is Action else cls(ActionKind.SPLIT)
 
     @classmethod
     def decline(cls) -> Action:
-        return cls(ActionKind.DECLINE)
+        return _CONSTANT[ActionKind.DECLINE] if cls is Action else cls(ActionKind.DECLINE)
 
     @classmethod
     def discard(cls, cards: CardsLike = ()) -> Action:
@@ -148,11 +148,11 @@ class Action:
 
     @classmethod
     def stand_pat(cls) -> Action:
-        return cls(ActionKind.DISCARD, None, ())
+        return _CONSTANT[ActionKind.DISCARD] if cls is Action else cls(ActionKind.DISCARD, None, ())
 
     @classmethod
     def timeout(cls) -> Action:
-        return cls(ActionKind.TIMEOUT)
+        return _CONSTANT[ActionKind.TIMEOUT] if cls is Action else cls(ActionKind.TIMEOUT)
 
     @classmethod
     def parse(cls, text: str) -> Action:
@@ -198,6 +198,13 @@ class Action:
         if self.kind is ActionKind.DISCARD:
             d["cards"] = [str(c) for c in self.cards]
         return d
+
+
+# Argument-free actions are immutable values: the class methods hand out one shared instance each.
+_CONSTANT: dict[ActionKind, Action] = {
+    kind: Action(kind) for kind in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.SPLIT,
+                                    ActionKind.DECLINE, ActionKind.DISCARD, ActionKind.TIMEOUT)
+}
 
 
 @dataclass(frozen=True)
@@ -315,3 +322,25 @@ class Event:
         parts.extend(f"{k}={v}" for k, v in self.info)
         return " ".join(parts)
 
+
+# Fast constructors for the hand state machine, which builds these records at every step.  They
+# skip the dataclass __init__ (one object.__setattr__ per field) and set the instance dict in one
+# step; the hand passes values that are already validated.  Same objects as the public
+# constructors: equal, hashable, immutable.
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _event(kind: EventKind, seat: int | None = None, amount: int | None = None, cards: tuple[Card, ...] = (),
+           info: tuple[tuple[str, Any], ...] = ()) -> Event:
+    ev = _new(Event)
+    _set(ev, "__dict__", {"kind": kind, "seat": seat, "amount": amount, "cards": cards, "info": info})
+    return ev
+
+
+def _legal(seat: int, phase: Phase, kinds: frozenset[ActionKind], call_amount: int = 0, min_to: int | None = None,
+           max_to: int | None = None, max_discard: int = 0, hole_cards: tuple[Card, ...] = ()) -> LegalActions:
+    la = _new(LegalActions)
+    _set(la, "__dict__", {"seat": seat, "phase": phase, "kinds": kinds, "call_amount": call_amount,
+                          "min_to": min_to, "max_to": max_to, "max_discard": max_discard, "hole_cards": hole_cards})
+    return la

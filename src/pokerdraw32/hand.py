@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._kernels import Rng, evaluate_mask, split_pots
-from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
+from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase, _event, _legal
 from .cards import DECK, FULL_MASK, Card, CardsLike, format_cards, parse_cards
 from .errors import MAX_CHIPS, DealError, IllegalActionError, RulesError, shown
 from .evaluation import HandRank
@@ -55,6 +55,18 @@ __all__ = ["DealRequest", "Hand", "HandResult", "Pot"]
 
 _ROUND_PHASES = (Phase.FIRST_ROUND, Phase.SECOND_ROUND)
 _PRIVATE_EVENTS = frozenset({EventKind.DEAL_HOLE, EventKind.DEAL_DRAW, EventKind.DISCARD})
+_CARD = DECK.__getitem__
+
+# The legal-action sets of a betting round, precomputed: index = (owe > 0) | split << 1 | bet << 2 | raise << 3.
+_F, _K, _C, _B, _R, _S = (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BET, ActionKind.RAISE,
+                          ActionKind.SPLIT)
+_ROUND_KINDS = tuple(
+    frozenset({_F, _C if i & 1 else _K} | ({_S} if i & 2 else set()) | ({_B} if i & 4 else set())
+              | ({_R} if i & 8 else set()))
+    for i in range(16)
+)
+_DRAW_KINDS = frozenset({ActionKind.DISCARD})
+_VOTE_KINDS = frozenset({ActionKind.SPLIT, ActionKind.DECLINE})
 
 
 @dataclass(frozen=True)
@@ -248,7 +260,7 @@ class Hand:
     # ------------------------------------------------------------------ helpers
     def _log(self, kind: EventKind, seat: int | None = None, amount: int | None = None,
              cards: Iterable[int] = (), info: tuple[tuple[str, Any], ...] = ()) -> Event:
-        ev = Event(kind, seat, amount, tuple(map(DECK.__getitem__, cards)) if cards else (), info)
+        ev = _event(kind, seat, amount, tuple(map(_CARD, cards)) if cards else (), info)
         self.events.append(ev)
         return ev
 
@@ -556,25 +568,25 @@ class Hand:
         p = self.actor
         if p is None or self.pending_deal is not None:
             return None
-        hole = tuple(DECK[c] for c in self.hole[p])
-        if self.phase is Phase.DRAW:
-            return LegalActions(p, self.phase, frozenset({ActionKind.DISCARD}), max_discard=4, hole_cards=hole)
-        if self.stacks[p] == 0:   # all-in player answering the Parole offer (R8.2)
-            return LegalActions(p, self.phase, frozenset({ActionKind.SPLIT, ActionKind.DECLINE}), hole_cards=hole)
-        kinds = {ActionKind.FOLD}
+        hole = tuple(map(_CARD, self.hole[p]))
+        phase = self.phase
+        if phase is Phase.DRAW:
+            return _legal(p, phase, _DRAW_KINDS, 0, None, None, 4, hole)
+        stack = self.stacks[p]
+        if stack == 0:   # all-in player answering the Parole offer (R8.2)
+            return _legal(p, phase, _VOTE_KINDS, 0, None, None, 0, hole)
         owe = self.to_match - self.bets[p]
-        call = min(owe, self.stacks[p])
-        if owe <= 0:
-            kinds.add(ActionKind.CHECK)
-            if self.offer_open and not self.no_raise[p]:
-                kinds.add(ActionKind.SPLIT)
+        if owe > 0:
+            index = 1
+            call = owe if owe < stack else stack
         else:
-            kinds.add(ActionKind.CALL)
+            index = 2 if self.offer_open and not self.no_raise[p] else 0
+            call = 0
         lo_hi = self._raise_bounds(p)
-        if lo_hi is not None:
-            kinds.add(ActionKind.BET if self.to_match == 0 else ActionKind.RAISE)
-            return LegalActions(p, self.phase, frozenset(kinds), call, lo_hi[0], lo_hi[1], hole_cards=hole)
-        return LegalActions(p, self.phase, frozenset(kinds), call, hole_cards=hole)
+        if lo_hi is None:
+            return _legal(p, phase, _ROUND_KINDS[index], call, None, None, 0, hole)
+        index |= 8 if self.to_match else 4
+        return _legal(p, phase, _ROUND_KINDS[index], call, lo_hi[0], lo_hi[1], 0, hole)
 
     def _raise_bounds(self, p: int) -> tuple[int, int] | None:
         """(min, max) total round bet for a bet or raise by ``p``, or None if not allowed (R3.4, R3.5)."""
@@ -582,7 +594,11 @@ class Hand:
             return None                                  # R7.3
         if self.phase is Phase.SECOND_ROUND and self.no_raise[p]:
             return None                                  # R6.3
-        if not any(self._active(i) for i in range(self.n) if i != p):
+        folded, stacks = self.folded, self.stacks
+        for i in range(self.n):
+            if i != p and not folded[i] and stacks[i] > 0:
+                break
+        else:
             return None                                  # nobody could answer a raise
         if self.acted[p] and self.acted_serial[p] == self.reopen_serial \
                 and self.to_match - self.last_level[p] < self.raise_size:
