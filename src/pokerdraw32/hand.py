@@ -48,7 +48,7 @@ from ._kernels import Rng, evaluate_mask, split_pots
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase, _event, _legal
 from .cards import DECK, FULL_MASK, Card, CardsLike, format_cards, parse_cards
 from .errors import MAX_CHIPS, DealError, IllegalActionError, RulesError, shown
-from .evaluation import HandRank
+from .evaluation import describe_value
 from .rules import Rules, SecondRoundFirst, Structure
 
 __all__ = ["DealRequest", "Hand", "HandResult", "Pot"]
@@ -121,8 +121,12 @@ class HandResult:
     showdown: bool
 
 
+_SEAT_SETS = tuple(tuple(i for i in range(5) if mask >> i & 1) for mask in range(32))
+
+
 def _bits(mask: int) -> tuple[int, ...]:
-    return tuple(i for i in range(32) if mask >> i & 1)
+    """The seats of a seat bit set (at most 5 seats)."""
+    return _SEAT_SETS[mask]
 
 
 class Hand:
@@ -308,8 +312,26 @@ class Hand:
             self.pending_deal = None
 
     def _run_dealer(self) -> None:
-        while self.auto_deal and self.pending_deal is not None:
+        if not self.auto_deal:
+            return
+        if self._hole_index == 0 and self.pending_deal is not None:
+            self._deal_all_holes()
+        while self.pending_deal is not None:
             self._deal_from_stub()
+
+    def _deal_all_holes(self) -> None:
+        """R5.1 from the untouched stub, all at once: one card at a time starting left of the
+        button, so seat k in deal order gets every n-th card of the first 5n (the same events
+        and stub as dealing seat by seat)."""
+        n, stub = self.n, self.stub
+        for k, seat in enumerate(self._deal_order):
+            cards = stub[k:5 * n:n]
+            self.hole[seat] = cards
+            self._log(EventKind.DEAL_HOLE, seat, None, cards)
+        self.stub = stub[5 * n:]
+        self._hole_index = n
+        self.pending_deal = None
+        self._start_round(Phase.FIRST_ROUND)
 
     def _deal_from_stub(self) -> None:
         req = self.pending_deal
@@ -514,9 +536,13 @@ class Hand:
 
     def _return_uncalled(self) -> None:
         """R9.2: the part of the largest bet nobody matched goes back to its maker."""
-        order = sorted(range(self.n), key=lambda i: self.contrib[i], reverse=True)
-        top, second = order[0], order[1]
-        extra = self.contrib[top] - self.contrib[second]
+        contrib = self.contrib
+        top = 0
+        for i in range(1, self.n):
+            if contrib[i] > contrib[top]:
+                top = i
+        second = max(c for i, c in enumerate(contrib) if i != top)
+        extra = contrib[top] - second
         if extra > 0:
             self.stacks[top] += extra
             self.contrib[top] -= extra
@@ -957,8 +983,9 @@ class Hand:
                 if can_win or not self.rules.muck_losers:
                     shown[s] = tuple(DECK[c] for c in sorted(self.hole[s], reverse=True))
                     best_shown[s] = strengths[s]
-                    self._log(EventKind.SHOW, s, None, shown[s],
-                              (("hand", HandRank(shown[s], strengths[s]).description), ("value", strengths[s])))
+                    # with the suit tie-break on, the value names the deciding suit itself
+                    described = describe_value(strengths[s], None if self.rules.suit_tiebreak else shown[s])
+                    self._log(EventKind.SHOW, s, None, shown[s], (("hand", described), ("value", strengths[s])))
                 else:
                     self._log(EventKind.MUCK, s)
         for s in range(n):
