@@ -144,6 +144,8 @@ class Action:
     @classmethod
     def discard(cls, cards: CardsLike = ()) -> Action:
         """Discard the given cards (R6.1); ``discard()`` stands pat."""
+        if cls is Action and isinstance(cards, tuple) and not cards:
+            return _CONSTANT[ActionKind.DISCARD]
         return cls(ActionKind.DISCARD, None, parse_cards(cards))
 
     @classmethod
