@@ -1139,7 +1139,7 @@ def equity_trials(
         raise TypeError(f"trials must be an int, not {type(trials).__name__}")
     if trials < 0 or trials > _MAX_TRIALS:
         raise ValueError(f"trials must be in 0 <= trials <= 2**40, got {trials}")
-    kept, k, unseen = _draw_args(hand, discard, excluded)
+    _, k, unseen = _draw_args(hand, discard, excluded)
     for name, value in (("opponents", opponents), ("policy", policy), ("position", position), ("folded", folded)):
         if not _is_int(value):
             raise TypeError(f"{name} must be an int, not {type(value).__name__}")

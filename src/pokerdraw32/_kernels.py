@@ -76,3 +76,11 @@ if TYPE_CHECKING or IMPLEMENTATION == "python":
     from ._core_py import deal_many, evaluate_many
 else:
     from ._core import deal_many, evaluate_many
+
+# Kernel 6, Monte Carlo equity (R6.1, R6.2, R2, R9.4): from the module chosen above.
+__all__ += ["equity_trials", "rule_discard"]
+
+if TYPE_CHECKING or IMPLEMENTATION == "python":
+    from ._core_py import equity_trials, rule_discard
+else:
+    from ._core import equity_trials, rule_discard
