@@ -313,6 +313,34 @@ class Event:
             d[k] = v
         return d
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Event:
+        """Rebuild an event from :meth:`to_dict` output (for example after a JSON round trip):
+        ``Event.from_dict(json.loads(json.dumps(ev.to_dict()))) == ev``.
+
+        Lists in the details come back as tuples, as the engine logs them.
+
+        :raises ValueError: not a dict, an unknown ``kind``, a bad seat, amount or card.
+        """
+        if not isinstance(data, dict):
+            raise ValueError(f"an event must be a dict, got {shown(data)}")
+        try:
+            kind = EventKind(data["kind"])
+        except (KeyError, ValueError, TypeError):
+            raise ValueError(f"event has no valid kind: {shown(data.get('kind'))}") from None
+        seat = data.get("seat")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 5):
+            raise ValueError(f"{kind.value} event: seat {shown(seat)} is not a seat 0..4")
+        amount = data.get("amount")
+        if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)
+                                   or abs(amount) > MAX_CHIPS):
+            raise ValueError(f"{kind.value} event: amount {shown(amount)} is not a number of chips [R3.2]")
+        cards = data.get("cards", [])
+        if not isinstance(cards, list):
+            raise ValueError(f"{kind.value} event: cards must be a list, got {shown(cards)}")
+        info = tuple((k, _tupled(v)) for k, v in data.items() if k not in _EVENT_FIELDS)
+        return cls(kind, seat, amount, parse_cards(cards, allow_duplicates=False), info)
+
     def __str__(self) -> str:
         parts = [self.kind.value]
         if self.seat is not None:
@@ -323,6 +351,13 @@ class Event:
             parts.append(format_cards(self.cards))
         parts.extend(f"{k}={v}" for k, v in self.info)
         return " ".join(parts)
+
+
+_EVENT_FIELDS = frozenset({"kind", "seat", "amount", "cards"})
+
+
+def _tupled(value: Any) -> Any:
+    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
 
 
 # Fast constructors for the hand state machine, which builds these records at every step.  They

@@ -40,6 +40,7 @@ Rulings where RULES.md leaves a meeting of two rules open:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -56,6 +57,9 @@ __all__ = ["DealRequest", "Hand", "HandResult", "Pot"]
 _ROUND_PHASES = (Phase.FIRST_ROUND, Phase.SECOND_ROUND)
 _PRIVATE_EVENTS = frozenset({EventKind.DEAL_HOLE, EventKind.DEAL_DRAW, EventKind.DISCARD})
 _CARD = DECK.__getitem__
+# mutable list attributes of a Hand (copied by clone)
+_LIST_STATE = ("stacks", "bets", "contrib", "folded", "discarded", "pile", "muck", "events", "acted", "acted_serial",
+               "last_level", "no_raise", "draw_order", "_own_discards", "stub", "_deal_order")
 
 # The legal-action sets of a betting round, precomputed: index = (owe > 0) | split << 1 | bet << 2 | raise << 3.
 _F, _K, _C, _B, _R, _S = (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BET, ActionKind.RAISE,
@@ -1023,8 +1027,30 @@ class Hand:
             "parole_open": self.offer_open,
             "shown": [] if r is None else [{"seat": s, "cards": [str(c) for c in cs]} for s, cs in
                                            sorted(r.shown.items())],
-            "pots": [] if r is None else [p.to_dict() for p in r.pots],
+            "pots": self._pots_now() if r is None else [p.to_dict() for p in r.pots],
+            "stub_count": len(self.stub),
+            "serial": len(self.events),
         }
+
+    def _pots_now(self) -> list[dict[str, Any]]:
+        """The main pot and the side pots so far (R9.1), current bets included: one pot per all-in
+        level of a live player, then the pot the players still betting contest."""
+        n, contrib, folded, stacks = self.n, self.contrib, self.folded, self.stacks
+        live = [s for s in range(n) if not folded[s]]
+        levels = sorted({contrib[s] for s in live if stacks[s] == 0 and contrib[s] > 0})
+        if any(stacks[s] > 0 for s in live) or not levels:
+            levels.append(max(contrib))
+        pots: list[dict[str, Any]] = []
+        prev = 0
+        for level in levels:
+            amount = sum(min(c, level) - min(c, prev) for c in contrib)
+            if level == levels[-1]:
+                amount += sum(c - level for c in contrib if c > level)      # folded chips above the top
+            if amount > 0:
+                # a player still betting may yet match every level
+                pots.append({"amount": amount, "eligible": [s for s in live if contrib[s] >= level or stacks[s] > 0]})
+            prev = level
+        return pots
 
     def public_view(self) -> dict[str, Any]:
         """What everyone at the table may see, as JSON-serialisable data: stacks, bets, pot, button,
@@ -1046,23 +1072,108 @@ class Hand:
         v["legal"] = legal.to_dict() if legal is not None and legal.seat == seat else None
         return v
 
-    def events_for(self, seat: int | None = None) -> list[Event]:
+    def events_for(self, seat: int | None = None, start: int = 0) -> list[Event]:
         """The event log as seat ``seat`` may see it (``None``: as an onlooker sees it).
 
         :attr:`events` is the dealer's full record, with every card; never send it to players.
         Here other players' hole cards, discards and replacement cards are removed (their
         number stays in ``info["hidden"]``); shown hands stay.
 
-        :raises IllegalActionError: no such seat.
+        :param start: index of the first event wanted (a client that has ``k`` events asks for
+            ``start=k``; :meth:`public_view` gives the current count as ``serial``).
+        :raises IllegalActionError: no such seat, or a bad ``start``.
         """
         if seat is not None:
             self._check_seat(seat)
+        if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= len(self.events):
+            raise IllegalActionError(f"start {shown(start)} is not an event index 0..{len(self.events)}")
         out = []
-        for ev in self.events:
+        for ev in self.events[start:]:
             if ev.cards and ev.seat != seat and ev.kind in _PRIVATE_EVENTS:
                 ev = Event(ev.kind, ev.seat, ev.amount, (), (*ev.info, ("hidden", len(ev.cards))))
             out.append(ev)
         return out
+
+    # ------------------------------------------------------------------ persistence and search
+    def snapshot(self) -> dict[str, Any]:
+        """The complete state as versioned, JSON-serialisable data, for :meth:`restore`.
+
+        Holds every card and the stub order: the dealer's record, never for players.  See
+        :mod:`pokerdraw32.snapshot` for the format.
+        """
+        from .snapshot import snapshot
+        return snapshot(self)
+
+    @classmethod
+    def restore(cls, data: dict[str, Any]) -> Hand:
+        """The hand saved by :meth:`snapshot`; it continues exactly as the saved one would.
+
+        :raises SnapshotError: another format or version, or a bad field (named); cards that are
+            not the deck once each (R1.1) or chips that do not add up (R9.5).
+        """
+        from .snapshot import restore
+        return restore(data)
+
+    def clone(self) -> Hand:
+        """An independent copy that continues identically (same stub, pile and generator state):
+        for search.  Immutable parts (rules, events, cards) are shared; about 10 µs."""
+        new = Hand.__new__(Hand)
+        d = self.__dict__.copy()
+        for name in _LIST_STATE:
+            d[name] = d[name].copy()
+        d["hole"] = [cards.copy() for cards in self.hole]
+        d["_round_robin"] = [cards.copy() for cards in self._round_robin]
+        d["rng"] = copy.copy(self.rng)
+        new.__dict__ = d
+        return new
+
+    def determinize(self, seat: int, seed: int | None = None) -> Hand:
+        """A clone in which every card ``seat`` cannot see is dealt again at random: the other
+        players' hole cards, their discards, the dead cards and the stub order (for research:
+        determinization for imperfect-information search).
+
+        What ``seat`` knows stays: its own cards and discards, how many cards each player holds
+        and discarded, cards shown at showdown, and every chip.  The hidden cards are drawn
+        uniformly from the cards ``seat`` has not seen (the players' actions are not used to
+        weight them).  The clone's generator is seeded with ``seed`` (``None``: from the OS), and
+        its log is :meth:`events_for` ``seat``, so it holds no card the seat could not know.
+
+        :raises IllegalActionError: no such seat.
+        """
+        self._check_seat(seat)
+        new = self.clone()
+        new.rng = Rng(seed)
+        new.events = self.events_for(seat)
+        new._legal_key = -1
+        known = set(self.hole[seat])
+        for ev in self.events:
+            if ev.seat == seat and ev.kind in _PRIVATE_EVENTS:
+                known.update(int(c) for c in ev.cards)
+        if self.result is not None:
+            for cards in self.result.shown.values():
+                known.update(int(c) for c in cards)
+        # Where a hidden card may be.  The seat knows where its own discards are while they lie in
+        # the discard pile (or dead): they stay.  Once reshuffled into the stub (R6.2) they may be in
+        # the stub or another player's hand, like any card the seat has never seen; but never in the
+        # pile or among the dead cards, which only hold cards the seat has not seen.
+        dead = [new.pile, new.muck, new._own_discards]
+        live = [new.hole[s] for s in range(self.n) if s != seat and not (self.result and s in self.result.shown)]
+        unseen = [c for place in dead for c in place if c not in known]
+        unseen += [c for place in live for c in place if c not in known]
+        unseen += [c for c in new.stub if c not in known]
+        roaming = [c for place in live for c in place if c in known] + [c for c in new.stub if c in known]
+        pool = new.rng.shuffled(sum(1 << c for c in unseen))
+        for place in dead:
+            for i, c in enumerate(place):
+                if c not in known:
+                    place[i] = pool.pop()
+        pool = new.rng.shuffled(sum(1 << c for c in pool + roaming))
+        for place in live:
+            for i in range(len(place)):
+                place[i] = pool.pop()
+        new.stub = pool
+        new._round_robin = []
+        return new
 
     def __repr__(self) -> str:
         return (f"<Hand {self.phase.value} button={self.button} stacks={self.stacks} pot={self.pot} "

@@ -188,6 +188,24 @@ class Rules:
         kwargs.update(changes)
         return cls(**kwargs)
 
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> Rules:
+        """Rebuild Rules from :meth:`options` output (e.g. read back from JSON).
+
+        >>> r = Rules.preset("two-blind", structure="pot-limit")
+        >>> Rules.from_options(r.options()) == r
+        True
+
+        :raises RulesError: not a dict, an unknown option name or an invalid value.
+        """
+        if not isinstance(options, dict):
+            raise RulesError(f"rules options must be a dict, got {shown(options)}")
+        changes = dict(options)
+        _check_option_names(changes)
+        if not changes.get("over_blind", True):
+            changes.pop("ob", None)   # derived, not set, when the over blind is off (R4.2)
+        return cls(**changes)
+
     def options(self) -> dict[str, object]:
         """All fields as plain JSON-friendly data."""
         out: dict[str, object] = {}

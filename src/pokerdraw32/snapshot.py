@@ -1,0 +1,254 @@
+"""Versioned JSON snapshots of a hand in progress, and their restoration.
+
+A server persists a hand with :meth:`Hand.snapshot() <pokerdraw32.hand.Hand.snapshot>` and, after a
+restart, continues it with :meth:`Hand.restore() <pokerdraw32.hand.Hand.restore>`: the restored
+hand is equal in every respect to the saved one (stub order, discard pile, the generator's state,
+the event log), so it continues identically, action for action and card for card.
+
+The snapshot is plain JSON data (``json.dumps`` works as is).  It holds every card, including
+the stub order: it is the dealer's record, never for players (send them
+:meth:`~pokerdraw32.hand.Hand.view` instead).  Cards are written as text (``"Ah"``), the
+generator's 256-bit state as four 16-digit hex strings (JSON numbers above 2**53 are not safe
+in every language).
+
+Format ``pokerdraw32/hand``, version :data:`SNAPSHOT_VERSION`.  Reading checks the format
+name and the version first: a snapshot from another version is rejected with a message naming
+both versions, never misread.  Then every field is checked for its type and range, the cards
+must be all 32 exactly once (R1.1), and the chips must add up to the starting stacks (R9.5);
+the first problem is reported by :class:`SnapshotError`.
+
+>>> import json
+>>> from pokerdraw32 import Hand, Rules
+>>> h = Hand(Rules(), [100, 100, 100], button=0, seed=1)
+>>> _ = h.call()
+>>> text = json.dumps(h.snapshot())
+>>> again = Hand.restore(json.loads(text))
+>>> again.events == h.events and again.stub == h.stub and again.actor == h.actor
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import __version__
+from ._kernels import Rng
+from .actions import Event, Phase
+from .cards import DECK, parse_card
+from .errors import MAX_CHIPS, PokerDraw32Error
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .hand import Hand
+
+__all__ = ["SNAPSHOT_FORMAT", "SNAPSHOT_VERSION", "SnapshotError", "restore", "snapshot"]
+
+SNAPSHOT_FORMAT = "pokerdraw32/hand"
+SNAPSHOT_VERSION = 1
+"""Version of the snapshot layout; raised whenever a field is added, removed or changes meaning."""
+
+# Hand attributes saved as they are, by kind.
+_INTS = ("n", "button", "to_match", "raise_size", "full_level", "bet_count", "reopen_serial", "votes", "voted",
+         "draw_index", "_hole_index", "largest_blind")
+_OPTIONAL_SEATS = ("actor", "aggressor", "raise_withdrawn")
+_BOOLS = ("auto_deal", "offer_open")
+_INT_LISTS = ("stacks", "bets", "contrib", "acted_serial", "last_level")
+_BOOL_LISTS = ("folded", "acted", "no_raise")
+_SEAT_LISTS = ("draw_order", "_deal_order", "blind_seats")
+_CARD_LISTS = ("stub", "pile", "muck", "_own_discards")
+
+
+class SnapshotError(PokerDraw32Error):
+    """A snapshot that cannot be restored: wrong format or version, or a bad field (named)."""
+
+
+def snapshot(hand: Hand) -> dict[str, Any]:
+    """The complete state of ``hand`` as JSON-serialisable data (see the module docstring)."""
+    h = hand.__dict__
+    data: dict[str, Any] = {"format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION, "engine": __version__,
+                            "rules": hand.rules.options()}
+    for name in (*_INTS, *_OPTIONAL_SEATS, *_BOOLS, *_INT_LISTS, *_BOOL_LISTS, *_SEAT_LISTS):
+        value = h[name]
+        data[name.lstrip("_")] = list(value) if isinstance(value, (list, tuple)) else value
+    data["starting_stacks"] = list(hand.starting_stacks)
+    data["phase"] = hand.phase.value
+    data["discarded"] = list(hand.discarded)
+    for name in _CARD_LISTS:
+        data[name.lstrip("_")] = [str(DECK[c]) for c in h[name]]
+    data["hole"] = [[str(DECK[c]) for c in cards] for cards in hand.hole]
+    data["round_robin"] = [[str(DECK[c]) for c in cards] for cards in hand._round_robin]
+    req = hand.pending_deal
+    data["pending_deal"] = None if req is None else {"seat": req.seat, "count": req.count, "kind": req.kind}
+    data["rng"] = [f"{word:016x}" for word in hand.rng.getstate()]
+    data["events"] = [ev.to_dict() for ev in hand.events]
+    res = hand.result
+    data["result"] = None if res is None else {
+        "pots": [pot.to_dict() for pot in res.pots],
+        "shown": {str(seat): [str(c) for c in cards] for seat, cards in res.shown.items()},
+        "showdown": res.showdown,
+    }
+    return data
+
+
+def restore(data: Any) -> Hand:
+    """Rebuild the hand saved by :func:`snapshot`.
+
+    :raises SnapshotError: another format or version, or the first bad field, by name.
+    """
+    from .hand import DealRequest, Hand, HandResult, Pot
+
+    if not isinstance(data, dict):
+        raise SnapshotError(f"a snapshot is a JSON object, got {type(data).__name__}")
+    if data.get("format") != SNAPSHOT_FORMAT:
+        raise SnapshotError(f"not a hand snapshot: format is {data.get('format')!r}, expected {SNAPSHOT_FORMAT!r}")
+    version = data.get("version")
+    if version != SNAPSHOT_VERSION:
+        raise SnapshotError(f"snapshot version {version!r} (written by pokerdraw32 {data.get('engine', '?')}) "
+                            f"cannot be read: this pokerdraw32 {__version__} reads version {SNAPSHOT_VERSION} only")
+    r = _Reader(data)
+    try:
+        rules = Rules.from_options(r.field("rules", dict))
+    except PokerDraw32Error as exc:
+        raise SnapshotError(f"snapshot field 'rules': {exc}") from None
+    n = r.integer("n", 2, 5)
+    state: dict[str, Any] = {"rules": rules, "n": n}
+    for name in _INTS:
+        if name != "n":
+            state[name] = r.integer(name.lstrip("_"), 0, MAX_CHIPS)
+    for name in _OPTIONAL_SEATS:
+        value = r.field(name, (int, type(None)))
+        if value is not None:
+            value = r.integer(name, 0, n - 1)
+        state[name] = value
+    for name in _BOOLS:
+        state[name] = r.field(name, bool)
+    for name in _INT_LISTS:
+        state[name] = r.int_list(name, n)
+    for name in _BOOL_LISTS:
+        state[name] = [r.check(name, v, bool) for v in r.list_of(name, n)]
+    for name in _SEAT_LISTS:
+        seats = r.list_of(name.lstrip("_"), None)
+        state[name] = [r.seat(name, v, n) for v in seats]
+    state["blind_seats"] = tuple(state["blind_seats"])
+    state["starting_stacks"] = tuple(r.int_list("starting_stacks", n))
+    state["discarded"] = [None if v is None else r.check("discarded", v, int) for v in r.list_of("discarded", n)]
+    try:
+        state["phase"] = Phase(r.field("phase", str))
+    except ValueError:
+        raise SnapshotError(f"snapshot field 'phase': unknown phase {data['phase']!r}") from None
+    for name in _CARD_LISTS:
+        state[name] = r.cards(name.lstrip("_"))
+    state["hole"] = [r.cards("hole", v) for v in r.list_of("hole", n)]
+    state["_round_robin"] = [r.cards("round_robin", v) for v in r.list_of("round_robin", None)]
+    req = r.field("pending_deal", (dict, type(None)))
+    if req is not None:
+        kind = req.get("kind")
+        if kind not in ("hole", "draw"):
+            raise SnapshotError(f"snapshot field 'pending_deal': kind {kind!r} is not 'hole' or 'draw'")
+        req = DealRequest(r.seat("pending_deal", req.get("seat"), n), r.check("pending_deal", req.get("count"), int),
+                          kind)
+    state["pending_deal"] = req
+    words = r.list_of("rng", 4)
+    try:
+        rng = Rng(0)
+        rng.setstate([int(r.check("rng", w, str), 16) for w in words])
+    except (TypeError, ValueError) as exc:
+        raise SnapshotError(f"snapshot field 'rng': {exc}") from None
+    state["rng"] = rng
+    try:
+        state["events"] = [Event.from_dict(ev) for ev in r.list_of("events", None)]
+    except ValueError as exc:
+        raise SnapshotError(f"snapshot field 'events': {exc}") from None
+    # the cards: all 32 exactly once (R1.1)
+    held = [*state["stub"], *state["pile"], *state["muck"], *state["_own_discards"]]
+    for cards in state["hole"]:
+        held.extend(cards)
+    if sorted(held) != list(range(32)):
+        seen: set[int] = set()
+        twice = sorted({c for c in held if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
+        missing = sorted(set(range(32)) - set(held))
+        raise SnapshotError("snapshot cards are not the 32-card deck once each [R1.1]: "
+                            f"twice {[str(DECK[c]) for c in twice]}, missing {[str(DECK[c]) for c in missing]}")
+    # the chips: conserved (R9.5)
+    start = sum(state["starting_stacks"])
+    now = sum(state["stacks"]) + (0 if state["phase"] is Phase.COMPLETE else sum(state["contrib"]))
+    if now != start:
+        raise SnapshotError(f"snapshot chips do not add up [R9.5]: the seats started with {start}, "
+                            f"the snapshot holds {now}")
+    hand = Hand.__new__(Hand)
+    hand.__dict__.update(state)
+    hand._legal = None
+    hand._legal_key = -1
+    hand.result = None
+    result = r.field("result", (dict, type(None)))
+    if (result is None) != (hand.phase is not Phase.COMPLETE):
+        raise SnapshotError("snapshot field 'result': present exactly when the phase is 'complete'")
+    if result is not None:
+        try:
+            pots = tuple(Pot(r.check("result", p["amount"], int), tuple(r.seat("result", s, n) for s in p["eligible"]),
+                             tuple(r.seat("result", s, n) for s in p["winners"]), r.check("result", p["shared"], bool))
+                         for p in r.check("result", result.get("pots"), list))
+            shown = {r.seat("result", int(seat), n): tuple(DECK[c] for c in r.cards("result", cards))
+                     for seat, cards in r.check("result", result.get("shown"), dict).items()}
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SnapshotError(f"snapshot field 'result': {exc!r}") from None
+        net = tuple(s - s0 for s, s0 in zip(hand.stacks, hand.starting_stacks, strict=True))
+        hand.result = HandResult(tuple(hand.stacks), net, pots, shown, r.check("result", result.get("showdown"), bool))
+    return hand
+
+
+class _Reader:
+    """Typed access to snapshot fields; every error names the field."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+
+    def field(self, name: str, types: type | tuple[type, ...]) -> Any:
+        if name not in self.data:
+            raise SnapshotError(f"snapshot field {name!r} is missing")
+        return self.check(name, self.data[name], types)
+
+    def check(self, name: str, value: Any, types: type | tuple[type, ...]) -> Any:
+        wanted = types if isinstance(types, tuple) else (types,)
+        if (isinstance(value, bool) and bool not in wanted) or not isinstance(value, wanted):
+            names = " or ".join("null" if t is type(None) else t.__name__ for t in wanted)
+            raise SnapshotError(f"snapshot field {name!r}: {value!r} is not {names}")
+        return value
+
+    def integer(self, name: str, lo: int, hi: int) -> int:
+        value = self.field(name, int)
+        if not lo <= value <= hi:
+            raise SnapshotError(f"snapshot field {name!r}: {value} is outside {lo}..{hi}")
+        return int(value)
+
+    def list_of(self, name: str, length: int | None) -> list[Any]:
+        value: list[Any] = self.field(name, list)
+        if length is not None and len(value) != length:
+            raise SnapshotError(f"snapshot field {name!r}: {len(value)} entries, expected {length}")
+        return value
+
+    def int_list(self, name: str, length: int) -> list[int]:
+        out = []
+        for v in self.list_of(name, length):
+            self.check(name, v, int)
+            if not 0 <= v <= MAX_CHIPS:
+                raise SnapshotError(f"snapshot field {name!r}: {v} is not a number of chips [R3.2]")
+            out.append(int(v))
+        return out
+
+    def seat(self, name: str, value: Any, n: int) -> int:
+        self.check(name, value, int)
+        if not 0 <= value < n:
+            raise SnapshotError(f"snapshot field {name!r}: seat {value} is not a seat 0..{n - 1}")
+        return int(value)
+
+    def cards(self, name: str, value: Any = None) -> list[int]:
+        items = self.list_of(name, None) if value is None else self.check(name, value, list)
+        out = []
+        for token in items:
+            self.check(name, token, str)
+            try:
+                out.append(int(parse_card(token)))
+            except PokerDraw32Error as exc:
+                raise SnapshotError(f"snapshot field {name!r}: {exc}") from None
+        return out
