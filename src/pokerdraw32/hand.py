@@ -41,7 +41,7 @@ Rulings where RULES.md leaves a meeting of two rules open:
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,6 +133,29 @@ def _bits(mask: int) -> tuple[int, ...]:
     return _SEAT_SETS[mask]
 
 
+def _check_posts(posts: object, n: int, largest: int) -> list[tuple[int, int, int]]:
+    """Validate ``posts`` (see :class:`Hand`): ``[(seat, live, dead)]`` by seat."""
+    if posts is None:
+        return []
+    if not isinstance(posts, Mapping):
+        raise RulesError(f"posts must map seats to (live, dead) chips, got {shown(posts)}")
+    out = []
+    for seat, amounts in posts.items():
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise RulesError(f"posts: {shown(seat)} is not a seat 0..{n - 1}")
+        if not isinstance(amounts, (tuple, list)) or len(amounts) != 2:
+            raise RulesError(f"posts: seat {seat} must post (live, dead) chips, got {shown(amounts)}")
+        live, dead = amounts
+        for what, v in (("live", live), ("dead", dead)):
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_CHIPS:
+                raise RulesError(f"posts: seat {seat}: {what} {shown(v)} is not a number of chips [R3.2]")
+        if live > largest:
+            raise RulesError(f"posts: seat {seat}: a live post of {live} is more than the largest blind {largest} "
+                             "[R10.2, R10.3]")
+        out.append((seat, int(live), int(dead)))
+    return sorted(out)
+
+
 class Hand:
     """One hand of 32-Card Draw.
 
@@ -146,6 +169,11 @@ class Hand:
         instead of a shuffled one; reshuffles (R6.2) still use the generator.
     :param auto_deal: deal automatically from the stub (default).  ``False``: every deal waits
         for :meth:`deal`.
+    :param posts: extra chips posted before the deal, beyond the blinds, as ``{seat: (live, dead)}``:
+        an entry bet (R10.2) or the blinds a returning player missed (R10.3).  Live chips count
+        toward the seat's first-round bet like a blind (at most L, R3.3); dead chips go to the main
+        pot and count toward nobody's bet (R9.1).  A short stack posts live chips first, then dead
+        ones, all-in at worst (R4.5).  Normally set by :class:`~pokerdraw32.table.Table`.
     :raises RulesError: for a bad number of seats, a bad stack or button.
     :raises InvalidCardError: for a bad stacked deck.
     """
@@ -160,6 +188,7 @@ class Hand:
         rng: Rng | None = None,
         deck: CardsLike | None = None,
         auto_deal: bool = True,
+        posts: Mapping[int, tuple[int, int]] | None = None,
     ) -> None:
         if not isinstance(rules, Rules):
             raise RulesError(f"rules must be a Rules object, got {type(rules).__name__}")
@@ -188,6 +217,7 @@ class Hand:
             raise RulesError(f"seed {shown(seed)} must be an int with 0 <= seed < 2**64 [R11.1]")
         if not isinstance(auto_deal, bool):
             raise RulesError(f"auto_deal must be True or False, got {shown(auto_deal)}")
+        extra = _check_posts(posts, n, rules.largest_blind(n))
         self.rules = rules
         self.n = n
         self.button = int(button)
@@ -207,6 +237,7 @@ class Hand:
         self.folded: list[bool] = [False] * n
         self.hole: list[list[int]] = [[] for _ in range(n)]
         self.discarded: list[int | None] = [None] * n  # number of cards discarded, None before the draw
+        self.dead = 0               # dead chips in the main pot (R10.3)
         self.pile: list[int] = []   # discard pile for R6.2 (others' discards, folded hands with the option)
         self.muck: list[int] = []   # dead cards
         self.events: list[Event] = []
@@ -242,6 +273,7 @@ class Hand:
         self.blind_seats = self._blind_seats()
         self.largest_blind = rules.largest_blind(n)
         self._post_blinds()
+        self._post_extra(extra)
         self._deal_order = [(button + 1 + i) % n for i in range(n)]
         self._hole_index = 0
         self._next_hole_deal()
@@ -265,6 +297,20 @@ class Hand:
             self._put(seat, paid)
             self._log(EventKind.POST_BLIND, seat, paid, info=(("blind", names[i]), ("all_in", self.stacks[seat] == 0)))
 
+    def _post_extra(self, posts: list[tuple[int, int, int]]) -> None:
+        """Entry bets and missed blinds (R10.2, R10.3): live chips first, then dead ones."""
+        for seat, live, dead in posts:
+            for what, chips in (("live", live), ("dead", dead)):
+                paid = min(chips, self.stacks[seat])
+                if not paid:
+                    continue
+                if what == "live":
+                    self._put(seat, paid)
+                else:
+                    self.stacks[seat] -= paid
+                    self.dead += paid
+                self._log(EventKind.POST_BLIND, seat, paid, info=(("blind", what), ("all_in", self.stacks[seat] == 0)))
+
     # ------------------------------------------------------------------ helpers
     def _log(self, kind: EventKind, seat: int | None = None, amount: int | None = None,
              cards: Iterable[int] = (), info: tuple[tuple[str, Any], ...] = ()) -> Event:
@@ -287,7 +333,7 @@ class Hand:
     @property
     def pot(self) -> int:
         """Chips in the pot now, current bets included (0 once the hand is over and the pots are awarded)."""
-        return 0 if self.phase is Phase.COMPLETE else sum(self.contrib)
+        return 0 if self.phase is Phase.COMPLETE else sum(self.contrib) + self.dead
 
     @property
     def live_seats(self) -> tuple[int, ...]:
@@ -970,7 +1016,7 @@ class Hand:
                         m |= 1 << c
                     strengths[s] = evaluate_mask(m, self.rules.suit_tiebreak)
         sharers = self.votes if (showdown and self.votes) else 0
-        returned, pots, winnings = split_pots(self.contrib, strengths, live, sharers, (self.button + 1) % n, 0)
+        returned, pots, winnings = split_pots(self.contrib, strengths, live, sharers, (self.button + 1) % n, self.dead)
         shown: dict[int, tuple[Card, ...]] = {}
         contested = False
         if showdown:
@@ -1043,7 +1089,7 @@ class Hand:
         pots: list[dict[str, Any]] = []
         prev = 0
         for level in levels:
-            amount = sum(min(c, level) - min(c, prev) for c in contrib)
+            amount = sum(min(c, level) - min(c, prev) for c in contrib) + (self.dead if not prev else 0)
             if level == levels[-1]:
                 amount += sum(c - level for c in contrib if c > level)      # folded chips above the top
             if amount > 0:

@@ -48,7 +48,7 @@ SNAPSHOT_VERSION = 1
 """Version of the snapshot layout; raised whenever a field is added, removed or changes meaning."""
 
 # Hand attributes saved as they are, by kind.
-_INTS = ("n", "button", "to_match", "raise_size", "full_level", "bet_count", "reopen_serial", "votes", "voted",
+_INTS = ("n", "button", "dead", "to_match", "raise_size", "full_level", "bet_count", "reopen_serial", "votes", "voted",
          "draw_index", "_hole_index", "largest_blind")
 _OPTIONAL_SEATS = ("actor", "aggressor", "raise_withdrawn")
 _BOOLS = ("auto_deal", "offer_open")
@@ -171,7 +171,7 @@ def restore(data: Any) -> Hand:
                             f"twice {[str(DECK[c]) for c in twice]}, missing {[str(DECK[c]) for c in missing]}")
     # the chips: conserved (R9.5)
     start = sum(state["starting_stacks"])
-    now = sum(state["stacks"]) + (0 if state["phase"] is Phase.COMPLETE else sum(state["contrib"]))
+    now = sum(state["stacks"]) + (0 if state["phase"] is Phase.COMPLETE else sum(state["contrib"]) + state["dead"])
     if now != start:
         raise SnapshotError(f"snapshot chips do not add up [R9.5]: the seats started with {start}, "
                             f"the snapshot holds {now}")
