@@ -16,6 +16,7 @@ from .cards import DECK, Card, Rank, Suit, cards_to_mask, format_cards, mask_to_
 from .errors import DealError, IllegalActionError, InvalidCardError, PokerDraw32Error, RulesError
 from .evaluation import HandCategory, HandRank, evaluate
 from .hand import DealRequest, Hand, HandResult, Pot
+from .history import HandHistory, HistoryError, HistoryWriter
 from .odds import DrawOdds, DrawOption, draw_odds
 from .rules import CLASSIC, PRESETS, TWO_BLIND, Rules, SecondRoundFirst, Structure
 
@@ -38,8 +39,11 @@ __all__ = [
     "EventKind",
     "Hand",
     "HandCategory",
+    "HandHistory",
     "HandRank",
     "HandResult",
+    "HistoryError",
+    "HistoryWriter",
     "IllegalActionError",
     "InvalidCardError",
     "LegalActions",

@@ -92,6 +92,7 @@ def simulate(
     stack: int | None = None,
     bots: Literal["rule", "random", "mixed"] = "mixed",
     progress: Callable[[int], None] | None = None,
+    on_hand: Callable[[Hand], None] | None = None,
 ) -> SimulationResult:
     """Play ``hands`` hands with ``players`` bots at one table.
 
@@ -107,6 +108,9 @@ def simulate(
     :param bots: ``"rule"`` (all :class:`~pokerdraw32.bots.RuleBot`), ``"random"`` (all
         :class:`~pokerdraw32.bots.RandomBot`) or ``"mixed"`` (alternating, rule-based first).
     :param progress: called with the number of hands just finished (for progress bars).
+    :param on_hand: called with each finished :class:`~pokerdraw32.hand.Hand`, e.g. a
+        :class:`~pokerdraw32.history.HistoryWriter`'s ``write`` to record every hand (the hands
+        share one generator, but a history records every card, so it replays without it).
     :raises ValueError: bad players, hands, stack or bots.
     """
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
@@ -152,6 +156,8 @@ def simulate(
                 categories[HandCategory(evaluate_mask(m) >> 22).name] += 1
         if any(p.shared for p in result.pots):
             parole += 1
+        if on_hand is not None:
+            on_hand(h)
         stacks = list(result.stacks)
         for s in range(players):
             if stacks[s] == 0:            # busted: re-buy so play continues

@@ -1,0 +1,452 @@
+"""Hand histories in the PHH format (phh-std), 32-Card Draw dialect: record, write, read, replay.
+
+:meth:`HandHistory.from_hand` records a :class:`~pokerdraw32.hand.Hand`; :meth:`HandHistory.dumps`
+writes a ``.phh`` document and :func:`dumps_all` / :class:`HistoryWriter` a ``.phhs`` file of
+numbered tables ``[1]``, ``[2]`` ...; :meth:`HandHistory.loads` / :func:`loads_all` /
+:func:`load_all` read them back, checking every field (:mod:`pokerdraw32.phh`), and
+:meth:`HandHistory.replay` plays the actions through the engine with explicit deals, so every
+rule is enforced again (R6.2's own-discard rule included).  The first problem raises
+:class:`~pokerdraw32.phh.HistoryError` naming the file, the hand and the action index.
+
+Actions (``pN`` = position N, ``p1`` left of the button, the button last; see :mod:`pokerdraw32.phh`):
+
+=====================  ===========================================================================
+``d dh pN AhAd7c8s9d``  hole cards (R5.1), and pN's replacements right after pN's discard (R6.1)
+``pN f``                fold
+``pN cc``               check, or call (all-in for less when short)
+``pN cbr X``            bet or raise **to** X, pN's total bet of the current round (R3.4)
+``pN sd`` / ``pN sd 7c8s``  stand pat / discard, in draw order (R6.1)
+``pN sp``               Parole: split, a check plus a vote (R8.1); all-in, acceptance (R8.2)
+``pN nsp``              an all-in player declines the Parole offer (R8.2)
+``pN to``               timeout: the engine applies its consequence, which is not written again:
+                        in the draw pN stands pat and may not bet or raise later (R6.3); in a
+                        betting round pN checks if nothing is owed, else folds; all-in, declines (R7.3)
+``d wr pN``             the server withdraws pN's right to raise for this turn (R7.3)
+``pN sm AhKh..`` / ``pN sm``  show / muck at showdown, in the engine's order (R9.3); optional,
+                        but when given they must be exactly what the engine does
+=====================  ===========================================================================
+
+Text after ``#`` in an action is commentary and is ignored; so are empty actions.
+
+>>> from pokerdraw32 import Hand, Rules
+>>> h = Hand(Rules(), [100, 100, 100], button=0, seed=1)
+>>> for action in ("c", "c", "k", "p", "p", "p", "k", "k", "k"):
+...     _ = h.act(action)
+>>> hh = HandHistory.from_hand(h)
+>>> hh.actions[:4]
+('d dh p1 QhKhTc7s8d', 'd dh p2 Ad9s9hKs8c', 'd dh p3 KdAc9d7h9c', 'p3 cc')
+>>> hh.actions[-3:]
+('p3 sm AcKd9d9c7h', 'p1 sm', 'p2 sm AdKs9h9s8c')
+>>> hh.seats, hh.finishing_stacks                  # seat 1 is p1 (small blind), the button seat 0 is p3
+((2, 3, 1), (98, 104, 98))
+>>> again = HandHistory.loads(hh.dumps()).replay()
+>>> again.events == h.events, again.result.stacks
+(True, (98, 98, 104))
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from .actions import Action, ActionKind, EventKind
+from .errors import PokerDraw32Error
+from .hand import Hand
+from .phh import (
+    HistoryError,
+    Where,
+    check_fields,
+    dumps_toml,
+    format_cards_word,
+    hand_tables,
+    parse_cards_word,
+    parse_toml,
+    position_seats,
+    rules_fields,
+    seats_button,
+)
+from .rules import Rules
+
+__all__ = ["HandHistory", "HistoryError", "HistoryWriter", "dumps_all", "load_all", "loads_all"]
+
+_PLAYER = re.compile(r"p([1-9][0-9]*)")
+_AMOUNT = re.compile(r"[0-9]{1,16}")
+_SIMPLE = {"f": ActionKind.FOLD, "sp": ActionKind.SPLIT, "nsp": ActionKind.DECLINE, "to": ActionKind.TIMEOUT}
+_CONSEQUENCES = frozenset({EventKind.DISCARD, EventKind.CHECK, EventKind.FOLD, EventKind.DECLINE})
+
+
+@dataclass(frozen=True)
+class HandHistory:
+    """One hand as PHH fields.  Per-player values are in position order (``p1`` first).
+
+    :ivar rules: the rules (from ``variant``, the blinds, ``_preset`` and ``_options``).
+    :ivar starting_stacks: stacks before the blinds.
+    :ivar actions: the action strings.
+    :ivar seats: physical seat numbers (``seats``); they fix the engine's seats and button on replay.
+    :ivar finishing_stacks: stacks after the hand, checked on replay when present.
+    :ivar hand: ``hand`` (number or name); ``table``, ``players``: the optional fields.
+    :ivar extra: every other optional or user-defined field, kept as read.
+    :ivar source: the file it was read from and ``number`` its hand number there (for errors only).
+    """
+
+    rules: Rules
+    starting_stacks: tuple[int, ...]
+    actions: tuple[str, ...]
+    seats: tuple[int, ...] | None = None
+    finishing_stacks: tuple[int, ...] | None = None
+    hand: int | str | None = None
+    table: int | str | None = None
+    players: tuple[str, ...] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    source: str | None = field(default=None, compare=False)
+    number: object = field(default=None, compare=False)
+
+    # ----------------------------------------------------------------------------- positions
+    @property
+    def players_count(self) -> int:
+        return len(self.starting_stacks)
+
+    @property
+    def button(self) -> int:
+        """The engine's button seat (from ``seats``; without it, seat ``n - 1``)."""
+        return seats_button(self.seats, self.players_count)
+
+    def engine_seats(self) -> tuple[int, ...]:
+        """The engine seat of each position ``p1 .. pn``."""
+        return position_seats(self.players_count, self.button)
+
+    # ----------------------------------------------------------------------------- recording
+    @classmethod
+    def from_hand(cls, hand: Hand, *, number: int | str | None = None, table: int | str | None = None,
+                  players: Iterable[str] | None = None, extra: Mapping[str, Any] | None = None) -> HandHistory:
+        """The history of ``hand`` (finished or not): every card it dealt, every action.
+
+        ``seats`` are the engine seats plus one, so a replay has the same seats and button
+        and logs the same events.  ``number`` is written as the ``hand`` field.
+        """
+        n, button = hand.n, hand.button
+        order = position_seats(n, button)
+        pos = {seat: i + 1 for i, seat in enumerate(order)}
+        actions: list[str] = []
+        timed_out: int | None = None
+        for ev in hand.events:
+            k = ev.kind
+            if timed_out is not None and k in _CONSEQUENCES:
+                assert ev.seat == timed_out
+                timed_out = None                 # the engine derives it from "pN to"
+                continue
+            p = f"p{pos[ev.seat]}" if ev.seat is not None else ""
+            if k is EventKind.DEAL_HOLE or k is EventKind.DEAL_DRAW:
+                actions.append(f"d dh {p} {format_cards_word(ev.cards)}")
+            elif k is EventKind.FOLD:
+                actions.append(f"{p} f")
+            elif k is EventKind.CHECK or k is EventKind.CALL:
+                actions.append(f"{p} cc")
+            elif k is EventKind.BET or k is EventKind.RAISE:
+                actions.append(f"{p} cbr {ev.amount}")
+            elif k is EventKind.SPLIT:
+                actions.append(f"{p} sp")
+            elif k is EventKind.DECLINE:
+                actions.append(f"{p} nsp")
+            elif k is EventKind.TIMEOUT:
+                actions.append(f"{p} to")
+                timed_out = ev.seat
+            elif k is EventKind.RAISE_WITHDRAWN:
+                actions.append(f"d wr {p}")
+            elif k is EventKind.DISCARD:
+                actions.append(f"{p} sd {format_cards_word(ev.cards)}" if ev.cards else f"{p} sd")
+            elif k is EventKind.SHOW:
+                actions.append(f"{p} sm {format_cards_word(ev.cards)}")
+            elif k is EventKind.MUCK:
+                actions.append(f"{p} sm")
+        finishing = None
+        if hand.result is not None:
+            finishing = tuple(hand.result.stacks[s] for s in order)
+        return cls(hand.rules, tuple(hand.starting_stacks[s] for s in order), tuple(actions),
+                   seats=tuple(s + 1 for s in order), finishing_stacks=finishing, hand=number, table=table,
+                   players=tuple(players) if players is not None else None, extra=dict(extra or {}))
+
+    # ----------------------------------------------------------------------------- documents
+    def to_document(self) -> dict[str, Any]:
+        """The PHH fields as a dict (TOML types), required fields first."""
+        n = self.players_count
+        fields = rules_fields(self.rules, n)
+        doc: dict[str, Any] = {k: fields[k] for k in ("variant", "antes", "blinds_or_straddles")}
+        for k in ("min_bet", "small_bet", "big_bet"):
+            if k in fields:
+                doc[k] = fields[k]
+        doc["starting_stacks"] = list(self.starting_stacks)
+        doc["actions"] = list(self.actions)
+        for k in ("hand", "table", "seats", "players", "finishing_stacks"):
+            value = getattr(self, k)
+            if value is not None:
+                doc[k] = list(value) if isinstance(value, tuple) else value
+        doc["_preset"] = fields["_preset"]
+        doc.update(self.extra)
+        if "_options" in fields:
+            doc["_options"] = fields["_options"]
+        return doc
+
+    @classmethod
+    def from_document(cls, doc: Mapping[str, Any], *, source: str | None = None,
+                      number: object = None) -> HandHistory:
+        """A history from one hand's PHH fields, every field checked (:func:`pokerdraw32.phh.check_fields`).
+
+        :raises HistoryError: the first bad field, located by ``source`` and ``number``.
+        """
+        values = check_fields(doc, Where(source, number))
+        return cls(**values, source=source, number=number)
+
+    def dumps(self) -> str:
+        """This hand as a ``.phh`` document (TOML)."""
+        return dumps_toml(self.to_document())
+
+    @classmethod
+    def loads(cls, text: str, *, source: str | None = None) -> HandHistory:
+        """One hand from a ``.phh`` document (or a ``.phhs`` file that holds exactly one hand).
+
+        :raises HistoryError: bad TOML, a bad field, or not exactly one hand.
+        """
+        hands = list(loads_all(text, source=source))
+        if len(hands) != 1:
+            raise Where(source).error(f"expected one hand, the file has {len(hands)}")
+        return hands[0]
+
+    # ----------------------------------------------------------------------------- replay
+    def replay(self, *, complete: bool = True) -> Hand:
+        """Play the actions through a new :class:`~pokerdraw32.hand.Hand` (``auto_deal=False``: every
+        card is dealt as written, R6.2 checked) and return it.
+
+        :param complete: the actions must finish the hand (default); ``False`` allows a partial hand.
+        :raises HistoryError: the first action that is malformed, out of turn or illegal (the
+            engine's message, with its rule id), showdown actions that differ from the engine's,
+            actions that end too early, or ``finishing_stacks`` that differ from the result.
+        """
+        where = Where(self.source, self.number)
+        order = self.engine_seats()
+        seat_pos = {seat: i + 1 for i, seat in enumerate(order)}
+        stacks = [0] * self.players_count
+        for i, seat in enumerate(order):
+            stacks[seat] = self.starting_stacks[i]
+        try:
+            h = Hand(self.rules, stacks, self.button, seed=0, auto_deal=False)
+        except PokerDraw32Error as e:
+            raise where.error(str(e), field="starting_stacks") from None
+        showdown: list[str] | None = None
+        shown = 0
+        for i, text in enumerate(self.actions):
+            words = text.split("#", 1)[0].split()
+            if not words:
+                continue
+            if h.is_complete:
+                if showdown is None:
+                    showdown = _showdown_actions(h, seat_pos)
+                if len(words) < 2 or words[1] != "sm":
+                    raise where.error("the hand is already over: only the showdown (pN sm) may follow",
+                                      index=i, action=text)
+                expected = showdown[shown] if shown < len(showdown) else None
+                if expected is None or _showdown_key(words) != _showdown_key(expected.split()):
+                    want = f"expected {expected!r}" if expected else "no more showdown actions"
+                    raise where.error(f"the showdown differs from the engine's: {want} (R9.3)", index=i, action=text)
+                shown += 1
+                continue
+            try:
+                _apply(h, words, order, seat_pos)
+            except PokerDraw32Error as e:
+                named = getattr(e, "seat", None)        # the engine's errors name engine seats
+                note = f" (seat {named} is p{seat_pos[named]})" if named in seat_pos else ""
+                raise where.error(f"{e}{note}", index=i, action=text) from None
+        if not h.is_complete:
+            if complete:
+                raise where.error(f"the actions end before the hand is over: {_next_step(h, seat_pos)}",
+                                  index=len(self.actions))
+            return h
+        if shown:
+            assert showdown is not None
+            if shown < len(showdown):
+                raise where.error(f"the showdown is incomplete: expected {showdown[shown]!r} (R9.3)",
+                                  index=len(self.actions))
+        assert h.result is not None
+        if self.finishing_stacks is not None:
+            final = tuple(h.result.stacks[s] for s in order)
+            if final != self.finishing_stacks:
+                diff = ", ".join(f"p{i + 1} {got} (file {want})" for i, (got, want)
+                                 in enumerate(zip(final, self.finishing_stacks, strict=True)) if got != want)
+                raise where.error(f"{list(self.finishing_stacks)} differ from the replay's {list(final)}: {diff} "
+                                  "(R9)", field="finishing_stacks")
+        return h
+
+    def summary(self, hand: Hand) -> dict[str, Any]:
+        """JSON-friendly result of ``hand`` (this history replayed), by position (1 = ``p1``):
+        ``hand``, ``finishing_stacks``, ``pots`` (amount, eligible, winners, shared) and ``winners``."""
+        assert hand.result is not None
+        order = self.engine_seats()
+        pos = {seat: i + 1 for i, seat in enumerate(order)}
+        pots = [{"amount": p.amount, "eligible": sorted(pos[s] for s in p.eligible),
+                 "winners": sorted(pos[s] for s in p.winners), "shared": p.shared} for p in hand.result.pots]
+        winners = sorted({pos[s] for p in hand.result.pots for s in p.winners})
+        number = self.number if self.number is not None else self.hand
+        return {"file": self.source, "hand": number, "finishing_stacks": [hand.result.stacks[s] for s in order],
+                "pots": pots, "winners": winners}
+
+
+def _showdown_actions(h: Hand, seat_pos: Mapping[int, int]) -> list[str]:
+    out = []
+    for ev in h.events:
+        if ev.kind is EventKind.SHOW or ev.kind is EventKind.MUCK:
+            assert ev.seat is not None
+            cards = f" {format_cards_word(ev.cards)}" if ev.kind is EventKind.SHOW else ""
+            out.append(f"p{seat_pos[ev.seat]} sm{cards}")
+    return out
+
+
+def _showdown_key(words: list[str]) -> tuple[str, object]:
+    """(player, shown cards as a set, or None for a muck) of a ``pN sm [cards]`` action: the cards
+    may come in any order."""
+    if len(words) == 3:
+        try:
+            return (words[0], frozenset(parse_cards_word(words[2])))
+        except PokerDraw32Error:
+            pass
+    return (words[0], None if len(words) == 2 else " ".join(words[2:]))
+
+
+def _next_step(h: Hand, seat_pos: Mapping[int, int]) -> str:
+    req = h.pending_deal
+    if req is not None:
+        return f"the dealer must deal {req.count} card(s) to p{seat_pos[req.seat]} (d dh p{seat_pos[req.seat]} ...)"
+    assert h.actor is not None
+    return f"p{seat_pos[h.actor]} is to act"
+
+
+def _player(word: str, order: tuple[int, ...]) -> int:
+    """The engine seat of the player word ``pN``."""
+    m = _PLAYER.fullmatch(word)
+    if m is None:
+        raise PokerDraw32Error(f"unknown actor {word!r}: expected d (the dealer) or p1..p{len(order)}")
+    k = int(m.group(1))
+    if k > len(order):
+        raise PokerDraw32Error(f"no player {word}: the hand has {len(order)} players (p1..p{len(order)})")
+    return order[k - 1]
+
+
+def _apply(h: Hand, words: list[str], order: tuple[int, ...], seat_pos: Mapping[int, int]) -> None:
+    """Apply one tokenised action to ``h``; raises PokerDraw32Error (the engine's, or a syntax error)."""
+    actor, verb, args = words[0], (words[1] if len(words) > 1 else ""), words[2:]
+    if actor == "d":
+        if verb == "dh":
+            if len(args) != 2:
+                raise PokerDraw32Error("expected d dh pN CARDS, e.g. 'd dh p1 AhAd7c8s9d'")
+            seat = _player(args[0], order)
+            req = h.pending_deal
+            if req is None:
+                raise PokerDraw32Error(f"no deal is pending: {_next_step(h, seat_pos)}")
+            if req.seat != seat:
+                raise PokerDraw32Error(f"the dealer deals to p{seat_pos[req.seat]} next, not {args[0]} "
+                                       f"[{'R5.1' if req.kind == 'hole' else 'R6.1'}]")
+            h.deal(parse_cards_word(args[1]))
+        elif verb == "wr":
+            if len(args) != 1:
+                raise PokerDraw32Error("expected d wr pN")
+            seat = _player(args[0], order)
+            if h.actor != seat or h.pending_deal is not None:
+                raise PokerDraw32Error(f"{args[0]} is not to act: {_next_step(h, seat_pos)} [R7.3]")
+            h.withdraw_raise()
+        elif verb == "db":
+            raise PokerDraw32Error("32-Card Draw has no board cards (d db)")
+        else:
+            raise PokerDraw32Error(f"unknown dealer action {verb!r}: expected dh (deal) or wr (withdraw a raise)")
+        return
+    seat = _player(actor, order)
+    if verb not in ("f", "cc", "cbr", "sd", "sp", "nsp", "to", "sm"):
+        raise PokerDraw32Error(f"unknown action {verb!r}: expected f, cc, cbr, sd, sp, nsp, to or sm")
+    if verb == "sm":
+        raise PokerDraw32Error(f"showdown before the hand is over: {_next_step(h, seat_pos)} [R9.3]")
+    if verb in ("cbr", "sd"):
+        if len(args) > 1 or (verb == "cbr" and not args):
+            raise PokerDraw32Error(f"expected {actor} cbr AMOUNT" if verb == "cbr" else f"expected {actor} sd [CARDS]")
+    elif args:
+        raise PokerDraw32Error(f"{verb} takes no argument, got {' '.join(args)!r}")
+    if h.pending_deal is not None or h.actor != seat:
+        who = "out of turn" if h.pending_deal is None else "before the deal"
+        rule = "R6.1" if h.pending_deal is not None or h.phase.value == "draw" else "R5.2"
+        raise PokerDraw32Error(f"{actor} acted {who}: {_next_step(h, seat_pos)} [{rule}]")
+    legal = h.legal_actions()
+    assert legal is not None
+    action: Action
+    if verb in _SIMPLE:
+        action = Action(_SIMPLE[verb])
+    elif verb == "cc":
+        action = Action.check() if ActionKind.CHECK in legal.kinds else Action.call()
+    elif verb == "sd":
+        action = Action.discard(parse_cards_word(args[0]) if args else ())
+    else:
+        if not _AMOUNT.fullmatch(args[0]):
+            raise PokerDraw32Error(f"cbr amount {args[0]!r} is not a whole number of chips [R3.2]")
+        kind = ActionKind.BET if ActionKind.BET in legal.kinds else ActionKind.RAISE
+        action = Action(kind, int(args[0]))
+    h.act(action, seat=seat)
+
+
+# --------------------------------------------------------------------------------------- files
+
+def loads_all(text: str, *, source: str | None = None) -> Iterator[HandHistory]:
+    """The hands of a ``.phh`` document (one) or a ``.phhs`` file (numbered tables, in file order).
+
+    Each hand's fields are checked when it is reached, so a bad hand is reported after the good
+    ones before it have been yielded; a ``.phh`` hand is hand 1.
+
+    :raises HistoryError: bad TOML, or the first bad field of a hand.
+    """
+    where = Where(source)
+    for name, table in hand_tables(parse_toml(text, where), where):
+        yield HandHistory.from_document(table, source=source, number=1 if name is None else int(name))
+
+
+def load_all(path: str | Path) -> Iterator[HandHistory]:
+    """The hands of the ``.phh`` or ``.phhs`` file at ``path`` (see :func:`loads_all`).
+
+    :raises OSError: the file cannot be read.
+    :raises HistoryError: it is not valid UTF-8 TOML, or a hand has a bad field.
+    """
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise Where(str(path)).error(f"not UTF-8 text: {e}") from None
+    yield from loads_all(text, source=str(path))
+
+
+def dumps_all(histories: Iterable[HandHistory]) -> str:
+    """A ``.phhs`` file: the hands as tables ``[1]``, ``[2]`` ..."""
+    return "\n".join(dumps_toml({str(i): hh.to_document()}) for i, hh in enumerate(histories, 1))
+
+
+class HistoryWriter:
+    """Writes hands to a ``.phhs`` stream as they finish: :meth:`write` a :class:`Hand` (recorded
+    with :meth:`HandHistory.from_hand`, its number as the ``hand`` field) or a :class:`HandHistory`.
+
+    >>> import io
+    >>> from pokerdraw32 import Hand, Rules
+    >>> out = io.StringIO()
+    >>> w = HistoryWriter(out)
+    >>> h = Hand(Rules(), [50, 50], button=0, seed=5)
+    >>> _ = h.fold()
+    >>> w.write(h); w.write(h)
+    >>> [hh.number for hh in loads_all(out.getvalue())], w.count
+    ([1, 2], 2)
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.count = 0
+
+    def write(self, hand: Hand | HandHistory) -> None:
+        self.count += 1
+        hh = hand if isinstance(hand, HandHistory) else HandHistory.from_hand(hand, number=self.count)
+        if self.count > 1:
+            self.stream.write("\n")
+        self.stream.write(dumps_toml({str(self.count): hh.to_document()}))
