@@ -17,7 +17,7 @@ from .errors import DealError, IllegalActionError, InvalidCardError, PokerDraw32
 from .evaluation import HandCategory, HandRank, evaluate
 from .hand import DealRequest, Hand, HandResult, Pot
 from .history import HandHistory, HistoryError, HistoryWriter
-from .odds import DrawOdds, DrawOption, draw_odds
+from .odds import POLICIES, DrawOdds, DrawOption, Equity, EquityTable, draw_odds, equity
 from .rules import CLASSIC, PRESETS, TWO_BLIND, Rules, SecondRoundFirst, Structure
 
 __version__ = "0.1.0"
@@ -26,6 +26,7 @@ __all__ = [
     "CLASSIC",
     "DECK",
     "IMPLEMENTATION",
+    "POLICIES",
     "PRESETS",
     "TWO_BLIND",
     "Action",
@@ -35,6 +36,8 @@ __all__ = [
     "DealRequest",
     "DrawOdds",
     "DrawOption",
+    "Equity",
+    "EquityTable",
     "Event",
     "EventKind",
     "Hand",
@@ -61,6 +64,7 @@ __all__ = [
     "cards_to_mask",
     "deal_many",
     "draw_odds",
+    "equity",
     "evaluate",
     "evaluate_many",
     "format_cards",
