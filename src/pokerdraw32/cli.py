@@ -20,7 +20,7 @@ from .cards import format_cards
 from .errors import PokerDraw32Error
 from .evaluation import evaluate
 from .hand import Hand
-from .odds import draw_odds
+from .odds import POLICIES, EquityTable, draw_odds, equity
 from .rules import PRESETS, Rules, Structure
 from .simulate import simulate
 
@@ -71,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--no-suit-tiebreak", action="store_true", help="R2.4 off: equal ranks tie")
     ev.add_argument("--json", action="store_true", help="print JSON on stdout")
 
-    odds = sub.add_parser("odds", help="exact draw odds of every discard (R6.1)",
+    odds = sub.add_parser("odds", help="exact draw odds of every discard (R6.1); Monte Carlo equity with --opponents",
                           description="For each of the 31 legal discards of a 5-card hand, enumerate every "
                                       "replacement from the unseen cards: exact probability of each final "
                                       "category and expected final strength (mean percentile among all "
@@ -82,6 +82,27 @@ def build_parser() -> argparse.ArgumentParser:
     odds.add_argument("--top", type=int, default=None, metavar="N", help="show only the N best discards")
     odds.add_argument("--no-suit-tiebreak", action="store_true", help="R2.4 off: equal ranks tie")
     odds.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    mc = odds.add_argument_group(
+        "Monte Carlo equity (with --opponents)",
+        "Play each discard out against K random hands that draw by a policy, through the draw with stub "
+        "exhaustion and reshuffle (R6.2) to the showdown: equity (mean pot share) with a Wilson confidence "
+        "interval, highest first. With --top N only the N discards of best expected strength are simulated.")
+    mc.add_argument("--opponents", type=int, default=None, metavar="K", help="number of opponents, 1-4 (R3.1)")
+    mc.add_argument("--trials", type=int, default=10_000, metavar="N", help="trials per discard (default 10000)")
+    mc.add_argument("--seed", type=int, default=None, metavar="S",
+                    help="seed (0 <= S < 2**64) for a reproducible run; default: from the OS, and printed")
+    mc.add_argument("--policy", choices=list(POLICIES), default="rule",
+                    help="how the opponents draw: " + "; ".join(f"{k}: {v}" for k, v in POLICIES.items())
+                    + " (default rule)")
+    mc.add_argument("--position", type=int, default=0, metavar="P",
+                    help="your place in the draw order, 0 (first, left of the button; default) to K (last, the button)")
+    mc.add_argument("--folded", type=int, default=0, metavar="F",
+                    help="players who folded before the draw, cards unknown (default 0; 1 + K + F <= 5)")
+    mc.add_argument("--reshuffle-folded", action="store_true",
+                    help="folded hands join the discard pile that is reshuffled when the stub runs out (R6.2 option)")
+    mc.add_argument("--discard", default=None, metavar="CARDS",
+                    help='simulate this discard only, e.g. "7c 8s 9d" ("pat" or "" stands pat)')
+    mc.add_argument("--confidence", type=float, default=0.95, metavar="C", help="interval level (default 0.95)")
 
     play = sub.add_parser("play", help="play against bots in the terminal",
                           description="You play seat 0 against bots; you see only your own cards.")
@@ -164,6 +185,14 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _cmd_odds(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.top is not None and args.top < 1:
         raise PokerDraw32Error(f"--top {args.top}: show at least one discard")
+    if args.opponents is not None:
+        return _cmd_equity(args, out)
+    for flag, value, default in (("--trials", args.trials, 10_000), ("--seed", args.seed, None),
+                                 ("--policy", args.policy, "rule"), ("--position", args.position, 0),
+                                 ("--folded", args.folded, 0), ("--reshuffle-folded", args.reshuffle_folded, False),
+                                 ("--discard", args.discard, None), ("--confidence", args.confidence, 0.95)):
+        if value != default:
+            raise PokerDraw32Error(f"{flag} is an equity option: add --opponents K (1-4)")
     result = draw_odds(args.hand, dead=args.dead, suit_tiebreak=not args.no_suit_tiebreak)
     if args.json:
         data = result.to_dict()
@@ -173,6 +202,31 @@ def _cmd_odds(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write("\n")
         return 0
     out.write(result.format(args.top) + "\n")
+    return 0
+
+
+def _cmd_equity(args: argparse.Namespace, out: TextIO) -> int:
+    """``odds --opponents K``: Monte Carlo equity of each discard (or of ``--discard``)."""
+    rules = Rules(reshuffle_folded=args.reshuffle_folded, suit_tiebreak=not args.no_suit_tiebreak)
+    seed = args.seed if args.seed is not None else Rng().next_u64()
+    if args.discard is not None:
+        if args.top is not None:
+            raise PokerDraw32Error("--top applies only without --discard (it picks the discards to simulate)")
+        discard = "" if args.discard.strip().lower() in ("pat", "-") else args.discard
+        one = equity(args.hand, args.opponents, discard=discard, trials=args.trials, seed=seed, policy=args.policy,
+                     position=args.position, dead=args.dead, folded=args.folded, rules=rules,
+                     confidence=args.confidence)
+        table = EquityTable(draw_odds(args.hand, dead=args.dead, discards=[discard],
+                                      suit_tiebreak=not args.no_suit_tiebreak), (one,))
+    else:
+        table = equity(args.hand, args.opponents, top=args.top, trials=args.trials, seed=seed, policy=args.policy,
+                       position=args.position, dead=args.dead, folded=args.folded, rules=rules,
+                       confidence=args.confidence)
+    if args.json:
+        json.dump(table.to_dict(), out)
+        out.write("\n")
+        return 0
+    out.write(table.format() + "\n")
     return 0
 
 

@@ -1,0 +1,580 @@
+"""A table session: seats, the button, blinds, buy-ins, sitting out and clocks (R4.1, R10).
+
+A :class:`Table` owns up to 5 numbered seats and runs consecutive hands with the hand state
+machine (:class:`~pokerdraw32.hand.Hand`).  Table seat numbers stay fixed for the session; a
+hand numbers the seats it deals in ``0 .. n-1`` clockwise (:attr:`Table.hand_seats` maps them),
+and every table method takes and gives table seat numbers.
+
+Between hands (:meth:`Table.start_hand`), precisely:
+
+* **Who is dealt in** (R10.2, R10.4): seated players who are not sitting out and have chips.  A
+  player who joined with ``wait=True`` is dealt in at the first hand in which the largest blind
+  falls on their seat (they post it); one who joined without waiting is dealt in at once and
+  posts an entry bet of L, live (a blind due at their seat counts toward it).  Players joining
+  before the first hand need neither.  A game never stalls: when fewer than two players would
+  be dealt in, waiting players are dealt in too.
+* **The button** (R4.1) moves clockwise from its last seat to the next seat dealt in to the new
+  hand; the blinds follow it (R4.2, R4.3): small, big and, with 4-5 players dealt in and the
+  option on, over blind, on the next seats dealt in clockwise.  So when a blind poster busts
+  or leaves, nobody posts for them: the next hand's blinds are simply the next players dealt
+  in after the new button.  Example, 4 players A (button), B (sb), C (bb), D (ob); B busts:
+  the button moves to C, D posts the small blind, A the big one, and with 3 players dealt in
+  there is no over blind.  If the button's own player leaves, the button still moves from that
+  seat to the next seat dealt in.
+* **Missed blinds** (R10.3): at each hand, a player sitting out (or busted, R10.4) whose seat
+  would have posted a blind had they been dealt in has missed it.  On their return they post:
+  missed only the small blind: bb live; the small and the big blind: bb live plus sb dead; all
+  three: ob live plus sb + bb dead.  In general the live part is the larger of bb and the
+  largest blind missed (never more than the current L), and the other blinds missed are dead.
+  Dead chips go to the main pot and count toward no bet.  A player whose seat returns straight
+  into the largest blind posts that blind only: the blinds have come round to them.
+
+Chips (R3.6, R10.1): buy-ins are checked against the table's minimum and maximum (defaults: no-
+limit and pot-limit 20·sb to 100·bb; fixed-limit 10 × the second-round bet 2·L, with L the
+largest blind of a full table, and no maximum); chips are added only between hands and never
+above the maximum; leaving pays the stack out.  The :attr:`Table.ledger` records every buy-in,
+addition, cash-out and each seat's result of each hand, and :meth:`Table.check_ledger` proves
+it balances: chips bought in minus chips paid out equals the chips on the table.
+
+Clocks without wall time (R6.3, R7.3): the table reads time only from the ``clock`` it is
+given (a callable returning seconds; a server passes :func:`time.monotonic`, tests a fake).
+Each decision gets a :class:`Deadline`; :meth:`Table.expire` applies what is due once the clock
+has passed it: after ``raise_time`` the player loses the right to raise for this turn (the
+10-second raise limit of source 001, R7.3), after ``decision_time`` the timeout rules apply:
+in the draw they stand pat and may not bet or raise later (R6.3), in a betting round they check
+if nothing is owed, else fold (R7.3), and an all-in player asked about Parole declines.
+
+>>> from pokerdraw32 import Rules
+>>> from pokerdraw32.table import Table
+>>> now = [0.0]
+>>> t = Table(Rules(), seed=1, clock=lambda: now[0], decision_time=30, raise_time=10)
+>>> for seat, name in enumerate(["ann", "bob", "cy"]):
+...     t.join(seat, name, 100)
+>>> h = t.start_hand()
+>>> t.button, t.actor, t.deadline
+(0, 0, Deadline(seat=0, raise_at=10.0, act_at=30.0))
+>>> now[0] = 31.0
+>>> str(t.expire(0))                     # R7.3: the button owed 2, so the timeout folds
+'fold seat 0'
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._kernels import Rng
+from .actions import Action, Event, Phase
+from .cards import CardsLike
+from .errors import MAX_CHIPS, PokerDraw32Error, RulesError, shown
+from .hand import Hand
+from .rules import Rules, Structure
+
+__all__ = ["Deadline", "LedgerEntry", "SeatState", "Table", "TableError"]
+
+_BLIND_NAMES = ("small", "big", "over")
+
+
+class TableError(PokerDraw32Error):
+    """A table operation that the rules or the table's state forbid; the table is unchanged.
+
+    :ivar seat: the table seat concerned, when there is one.
+    :ivar rule: the RULES.md rule id, when one applies (appended to the message).
+    """
+
+    def __init__(self, message: str, *, seat: int | None = None, rule: str | None = None) -> None:
+        super().__init__(f"{message} [{rule}]" if rule else message)
+        self.seat = seat
+        self.rule = rule
+
+
+@dataclass
+class SeatState:
+    """One occupied seat (read it through :meth:`Table.seat`; change it through the table).
+
+    :ivar seat: the table seat number.
+    :ivar name: the player's name.
+    :ivar stack: chips in front of the player (between hands; during a hand, before it began).
+    :ivar sitting_out: the player is away (R10.3); busted players (no chips) are also not dealt in (R10.4).
+    :ivar waiting: joined with ``wait=True`` and not yet dealt in: waits for the largest blind (R10.2).
+    :ivar entry_due: joined a running table without waiting: posts an entry bet of L when first dealt in (R10.2).
+    :ivar missed: blinds missed while away, by name (``"small"``, ``"big"``, ``"over"``) with their amount (R10.3).
+    :ivar leaving: leaves (and is paid out) when the running hand ends.
+    """
+
+    seat: int
+    name: str
+    stack: int
+    sitting_out: bool = False
+    waiting: bool = False
+    entry_due: bool = False
+    missed: dict[str, int] = field(default_factory=dict)
+    leaving: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "stack": self.stack, "sitting_out": self.sitting_out,
+                "waiting": self.waiting, "entry_due": self.entry_due, "missed": dict(self.missed),
+                "leaving": self.leaving}
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One line of the table's ledger.
+
+    :ivar kind: ``"buy_in"``, ``"add"`` (chips added between hands), ``"cash_out"`` or ``"hand"``.
+    :ivar seat: the table seat.
+    :ivar name: the player's name.
+    :ivar chips: chips brought (buy-in, add), paid out (cash-out), or the hand's net result for the
+        seat (negative: lost), in chips.
+    :ivar hand: the hand number (1 = first hand of the session) for ``"hand"`` lines, else the number
+        of hands played before the line.
+    """
+
+    kind: str
+    seat: int
+    name: str
+    chips: int
+    hand: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "name": self.name, "chips": self.chips, "hand": self.hand}
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When the player to act runs out of time, in the table clock's seconds.
+
+    :ivar seat: the table seat to act.
+    :ivar raise_at: from then on the player may no longer bet or raise this turn (R7.3), or ``None``.
+    :ivar act_at: from then on the timeout rules apply (R6.3, R7.3).
+    """
+
+    seat: int
+    raise_at: float | None
+    act_at: float
+
+
+class Table:
+    """A table session (see the module docstring for the exact rules).
+
+    :param rules: the :class:`~pokerdraw32.rules.Rules`.
+    :param seats: number of seats, 2 to 5 (R3.1).
+    :param seed: seed of the table's generator (every hand's shuffle comes from it, R11.1); ``None``:
+        from the OS.
+    :param min_buy_in: smallest buy-in in chips; default per R10.1.
+    :param max_buy_in: largest stack after a buy-in or an addition; default per R10.1 (``None`` for
+        fixed-limit: no maximum).
+    :param clock: a callable giving the time in seconds; default :func:`time.monotonic`.
+    :param decision_time: seconds a player has to act (R6.3, R7.3).
+    :param raise_time: seconds after which the player may no longer bet or raise this turn (R7.3);
+        ``None``: no separate raise limit.
+    :param history: keep every finished hand in :attr:`hands` (for :meth:`write_history`).
+    :raises RulesError: a bad setting (named).
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        seats: int = 5,
+        seed: int | None = None,
+        min_buy_in: int | None = None,
+        max_buy_in: int | None = None,
+        clock: Callable[[], float] | None = None,
+        decision_time: float = 30.0,
+        raise_time: float | None = None,
+        history: bool = True,
+    ) -> None:
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules must be a Rules object, got {shown(rules)}")
+        if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 5:
+            raise RulesError(f"a table has 2 to 5 seats, got {shown(seats)} [R3.1]")
+        default_min, default_max = default_buy_ins(rules)
+        lo = default_min if min_buy_in is None else _chips("min_buy_in", min_buy_in)
+        hi = default_max if max_buy_in is None else _chips("max_buy_in", max_buy_in)
+        if hi is not None and hi < lo:
+            raise RulesError(f"max_buy_in {hi} is below min_buy_in {lo} [R10.1]")
+        for name, value in (("decision_time", decision_time), ("raise_time", raise_time)):
+            if value is None and name == "raise_time":
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1e9:
+                raise RulesError(f"{name} must be a positive number of seconds, got {shown(value)}")
+        if clock is not None and not callable(clock):
+            raise RulesError(f"clock must be a callable returning seconds, got {shown(clock)}")
+        self.rules = rules
+        self.seat_count = seats
+        self.min_buy_in = lo
+        self.max_buy_in = hi
+        self.clock: Callable[[], float] = clock if clock is not None else time.monotonic
+        self.decision_time = float(decision_time)
+        self.raise_time = None if raise_time is None else float(raise_time)
+        self.rng = Rng(seed)
+        self.keep_history = bool(history)
+        self._seats: dict[int, SeatState] = {}
+        self.button: int | None = None
+        """Table seat of the button (``None`` before the first hand)."""
+        self.hand: Hand | None = None
+        """The hand being played, or ``None`` between hands."""
+        self.hand_seats: tuple[int, ...] = ()
+        """Table seat of each seat of the current (or last) hand: ``hand_seats[hand_seat]``."""
+        self.hand_count = 0
+        self.ledger: list[LedgerEntry] = []
+        self.hands: list[tuple[Hand, tuple[int, ...], tuple[str, ...]]] = []
+        """Finished hands with their table seats and player names (when ``history`` is on)."""
+        self.deadline: Deadline | None = None
+        """The current decision's :class:`Deadline`, or ``None`` when nobody is to act."""
+        self._settled = True
+
+    # ------------------------------------------------------------------ seats
+    def seat(self, seat: int) -> SeatState:
+        """A copy of the state of an occupied seat.
+
+        :raises TableError: no such seat, or the seat is empty.
+        """
+        s = self._occupied(seat)
+        return SeatState(s.seat, s.name, s.stack, s.sitting_out, s.waiting, s.entry_due, dict(s.missed), s.leaving)
+
+    @property
+    def occupied(self) -> tuple[int, ...]:
+        """Occupied seats, in seat order."""
+        return tuple(sorted(self._seats))
+
+    def join(self, seat: int, name: str, chips: int, *, wait: bool = False) -> None:
+        """Seat a player with a buy-in of ``chips`` (R10.1).
+
+        At a running table the player either posts an entry bet of L when dealt in at the next
+        hand (default) or, with ``wait=True``, waits until the largest blind reaches their seat
+        (R10.2).
+
+        :raises TableError: no such seat, the seat is taken, the name is used, or the buy-in is
+            outside the table's limits (R10.1).
+        """
+        self._check_seat_number(seat)
+        if seat in self._seats:
+            raise TableError(f"seat {seat} is taken by {self._seats[seat].name!r}", seat=seat)
+        if not isinstance(name, str) or not name.strip() or len(name) > 64:
+            raise TableError(f"seat {seat}: a player name is a non-empty string of at most 64 characters, got "
+                             f"{shown(name)}", seat=seat)
+        if any(s.name == name for s in self._seats.values()):
+            raise TableError(f"seat {seat}: the name {name!r} is already seated", seat=seat)
+        if not isinstance(wait, bool):
+            raise TableError(f"seat {seat}: wait must be True or False, got {shown(wait)}", seat=seat)
+        chips = self._buy_in_amount(seat, chips, 0)
+        running = self.button is not None
+        self._seats[seat] = SeatState(seat, name, chips, waiting=running and wait, entry_due=running and not wait)
+        self.ledger.append(LedgerEntry("buy_in", seat, name, chips, self.hand_count))
+
+    def add_chips(self, seat: int, chips: int) -> None:
+        """Add chips between hands (R3.6), never above the table's maximum (R10.1).  A busted
+        player (no chips) buys in again: at least the minimum buy-in.
+
+        :raises TableError: a hand is running with this seat dealt in, a bad amount, or the limit.
+        """
+        s = self._occupied(seat)
+        if self._in_hand(seat):
+            raise TableError(f"seat {seat}: chips may be added between hands only", seat=seat, rule="R3.6")
+        chips = self._buy_in_amount(seat, chips, s.stack)
+        s.stack += chips
+        self.ledger.append(LedgerEntry("add", seat, s.name, chips, self.hand_count))
+
+    def sit_out(self, seat: int) -> None:
+        """The player sits out from the next hand on (the running hand is played out); blinds their
+        seat would have posted are recorded as missed (R10.3)."""
+        s = self._occupied(seat)
+        s.sitting_out = True
+
+    def sit_in(self, seat: int) -> None:
+        """The player returns at the next hand and pays the blinds missed (R10.3)."""
+        s = self._occupied(seat)
+        s.sitting_out = False
+
+    def leave(self, seat: int) -> int | None:
+        """The player leaves and is paid out.
+
+        :returns: the chips paid out, or ``None`` when the seat is dealt in to the running hand:
+            it then leaves, paid out, when the hand ends (see :attr:`ledger`).
+        """
+        s = self._occupied(seat)
+        if self._in_hand(seat):
+            s.leaving = True
+            return None
+        return self._pay_out(s)
+
+    # ------------------------------------------------------------------ hands
+    def start_hand(self, *, deck: CardsLike | None = None) -> Hand:
+        """Move the button, post the blinds, entry bets and missed blinds, and deal (R4, R10).
+
+        :param deck: a stacked deck for this hand (all 32 cards, first dealt first; for tests and
+            replays); by default the table's generator shuffles.
+
+        :returns: the new :class:`~pokerdraw32.hand.Hand` (also :attr:`hand`).
+        :raises TableError: a hand is running, or fewer than two players can be dealt in.
+        """
+        if self.hand is not None and not self._settled:
+            raise TableError("a hand is running; finish it first")
+        plan = self._plan()
+        dealt, button, _blinds, posts, missed = plan
+        rules = self.rules
+        hand_index = {seat: i for i, seat in enumerate(dealt)}
+        hand_posts = {hand_index[seat]: amounts for seat, amounts in posts.items() if amounts != (0, 0)}
+        stacks = [self._seats[seat].stack for seat in dealt]
+        hand = Hand(rules, stacks, hand_index[button], rng=self.rng, deck=deck, posts=hand_posts or None)
+        # the hand is running: commit the plan
+        amount = {"small": rules.sb, "big": rules.big_blind, "over": rules.ob or 0}
+        for seat, names in missed.items():
+            s = self._seats[seat]
+            for blind_name in names:
+                s.missed.setdefault(blind_name, amount[blind_name])
+        for seat in dealt:
+            s = self._seats[seat]
+            s.waiting = s.entry_due = False
+            s.missed.clear()
+        self.button = button
+        self.hand = hand
+        self.hand_seats = tuple(dealt)
+        self.hand_count += 1
+        self._settled = False
+        self._after_step()
+        return hand
+
+    def _plan(self) -> tuple[list[int], int, list[int], dict[int, tuple[int, int]], dict[int, list[str]]]:
+        """Who is dealt in, the button, the blind seats, the posts and the blinds missed (no change)."""
+        seats = self._seats
+        active = [n for n, s in sorted(seats.items()) if not s.sitting_out and not s.waiting and s.stack > 0
+                  and not s.leaving]
+        waiting = [n for n, s in sorted(seats.items()) if not s.sitting_out and s.waiting and s.stack > 0
+                   and not s.leaving]
+        if len(active) + len(waiting) < 2:
+            raise TableError(f"a hand needs at least 2 players with chips who are not sitting out; "
+                             f"{len(active) + len(waiting)} can play", rule="R3.1")
+        # R4.1: the button moves to the next player dealt in; a player waiting for the largest blind
+        # (R10.2) is dealt in when it falls on their seat, and never takes the button on entering
+        button = self._next_button(active) if active else None
+        dealt = list(active)
+        for w in waiting:
+            group = sorted({*active, w})
+            if button is not None and len(group) >= 2 and self._blind_seats(group, button)[-1] == w:
+                dealt.append(w)
+        if len(dealt) < 2:
+            dealt = [*active, *waiting]                    # the game must not stall
+            button = self._next_button(sorted(dealt))
+        dealt.sort()
+        assert button is not None
+        blinds = self._blind_seats(dealt, button)
+        amounts = dict(zip(blinds, self.rules.blinds(len(dealt)), strict=False))
+        L = self.rules.largest_blind(len(dealt))
+        posts: dict[int, tuple[int, int]] = {}
+        for seat in dealt:
+            s = seats[seat]
+            due = amounts.get(seat, 0)
+            if s.entry_due and due < L:
+                posts[seat] = (L - due, 0)                                      # R10.2 entry bet
+            elif s.missed and due < L:
+                largest = max(s.missed.values())
+                live = min(max(self.rules.big_blind, largest), L)
+                dead = sum(s.missed.values()) - largest
+                posts[seat] = (max(0, live - due), dead)                         # R10.3
+        missed: dict[int, list[str]] = {}
+        for n, s in sorted(seats.items()):
+            if n in dealt or s.waiting or s.leaving:
+                continue
+            if s.sitting_out or s.stack == 0:
+                group = sorted({*dealt, n})
+                if len(group) > 5:
+                    continue
+                where = self._blind_seats(group, button)
+                if n in where:
+                    missed[n] = [_BLIND_NAMES[where.index(n)]]
+        return dealt, button, blinds, posts, missed
+
+    def _next_button(self, dealt: list[int]) -> int:
+        """R4.1: clockwise from the last button to the next seat dealt in (the first hand: the
+        lowest seat dealt in)."""
+        if self.button is None:
+            return dealt[0]
+        for i in range(1, self.seat_count + 1):
+            seat = (self.button + i) % self.seat_count
+            if seat in dealt:
+                return seat
+        return dealt[0]  # pragma: no cover - dealt is never empty
+
+    def _blind_seats(self, dealt: list[int], button: int) -> list[int]:
+        """Table seats posting the small, big (and over) blind among ``dealt`` (R4.2, R4.3)."""
+        order = sorted(dealt, key=lambda s: (s - button - 1) % self.seat_count)    # left of the button first
+        if len(dealt) == 2:
+            other = order[0] if order[0] != button else order[1]
+            return [button, other] if self.rules.heads_up_button_posts_small else [other, button]
+        return order[: len(self.rules.blinds(len(dealt)))]
+
+    # ------------------------------------------------------------------ play
+    @property
+    def actor(self) -> int | None:
+        """Table seat of the player to act, or ``None``."""
+        h = self.hand
+        if h is None or self._settled or h.actor is None or h.pending_deal is not None:
+            return None
+        return self.hand_seats[h.actor]
+
+    def act(self, seat: int, action: Action | str) -> Event:
+        """Apply the action of the player at table seat ``seat`` (see :meth:`Hand.act`).
+
+        :raises TableError: no hand is running, or ``seat`` is not dealt in.
+        :raises IllegalActionError: the action is not legal (the hand names the rule); nothing changes.
+        """
+        h = self._running_hand()
+        ev = h.act(action, self._hand_seat(seat))
+        self._after_step()
+        return ev
+
+    def expire(self, seat: int) -> Event:
+        """Apply what the clock has made due for the player to act at ``seat``: after the raise
+        limit, the loss of the right to raise this turn (R7.3); after the decision time, the
+        timeout rules (R6.3 in the draw, R7.3 in a betting round).
+
+        :raises TableError: ``seat`` is not to act, or nothing is due yet (the message gives the
+            deadlines and the clock's time); nothing changes.
+        """
+        h = self._running_hand()
+        d = self.deadline
+        if d is None or d.seat != seat:
+            raise TableError(f"seat {shown(seat)} is not to act (seat {self.actor} is)", seat=seat)
+        now = self.clock()
+        if now >= d.act_at:
+            ev = h.timeout(self._hand_seat(seat))
+            self._after_step()
+            return ev
+        if d.raise_at is not None and now >= d.raise_at:
+            ev = h.withdraw_raise()
+            self.deadline = Deadline(d.seat, None, d.act_at)
+            return ev
+        raise TableError(f"seat {seat}: nothing is due at {now:g}: " +
+                         (f"raise limit at {d.raise_at:g}, " if d.raise_at is not None else "") +
+                         f"decision deadline at {d.act_at:g}", seat=seat)
+
+    def _after_step(self) -> None:
+        h = self.hand
+        assert h is not None
+        if h.is_complete:
+            self.deadline = None
+            self._settle()
+            return
+        seat = self.actor
+        if seat is None:
+            self.deadline = None
+            return
+        now = self.clock()
+        betting = h.phase in (Phase.FIRST_ROUND, Phase.SECOND_ROUND) and h.stacks[h.actor or 0] > 0
+        raise_at = now + self.raise_time if self.raise_time is not None and betting else None
+        self.deadline = Deadline(seat, raise_at, now + self.decision_time)
+
+    def _settle(self) -> None:
+        h = self.hand
+        assert h is not None and h.result is not None
+        names = tuple(self._seats[seat].name for seat in self.hand_seats)
+        for i, seat in enumerate(self.hand_seats):
+            s = self._seats[seat]
+            s.stack = h.result.stacks[i]
+            self.ledger.append(LedgerEntry("hand", seat, s.name, h.result.net[i], self.hand_count))
+        if self.keep_history:
+            self.hands.append((h, self.hand_seats, names))
+        self._settled = True
+        for seat in self.hand_seats:
+            s = self._seats[seat]
+            if s.leaving:
+                self._pay_out(s)
+        self.check_ledger()
+
+    # ------------------------------------------------------------------ chips
+    @property
+    def chips_on_table(self) -> int:
+        """All chips at the table: every seated stack, plus the pot of a running hand."""
+        if self.hand is not None and not self._settled:
+            dealt = set(self.hand_seats)
+            return (sum(s.stack for n, s in self._seats.items() if n not in dealt) + sum(self.hand.stacks)
+                    + self.hand.pot)
+        return sum(s.stack for s in self._seats.values())
+
+    def check_ledger(self) -> None:
+        """Assert that the ledger balances: buy-ins + additions - cash-outs = chips on the table,
+        and each hand's results sum to zero (R9.5).
+
+        :raises TableError: the ledger does not balance (a bug: please report it).
+        """
+        brought = sum(e.chips for e in self.ledger if e.kind in ("buy_in", "add"))
+        paid = sum(e.chips for e in self.ledger if e.kind == "cash_out")
+        if brought - paid != self.chips_on_table:
+            raise TableError(f"ledger out of balance: {brought} bought in, {paid} paid out, "
+                             f"{self.chips_on_table} on the table [R9.5]")
+        per_hand: dict[int, int] = {}
+        for e in self.ledger:
+            if e.kind == "hand":
+                per_hand[e.hand] = per_hand.get(e.hand, 0) + e.chips
+        bad = {k: v for k, v in per_hand.items() if v}
+        if bad:
+            raise TableError(f"hand results do not sum to zero: {bad} [R9.5]")
+
+    def _pay_out(self, s: SeatState) -> int:
+        chips = s.stack
+        del self._seats[s.seat]
+        self.ledger.append(LedgerEntry("cash_out", s.seat, s.name, chips, self.hand_count))
+        return chips
+
+    def _buy_in_amount(self, seat: int, chips: object, stack: int) -> int:
+        if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips <= MAX_CHIPS:
+            raise TableError(f"seat {seat}: {shown(chips)} is not a positive number of chips", seat=seat,
+                             rule="R3.2")
+        if stack == 0 and chips < self.min_buy_in:
+            raise TableError(f"seat {seat}: a buy-in of {chips} is below the minimum {self.min_buy_in}", seat=seat,
+                             rule="R10.1")
+        if self.max_buy_in is not None and stack + chips > self.max_buy_in:
+            raise TableError(f"seat {seat}: {stack} + {chips} chips would exceed the maximum {self.max_buy_in}",
+                             seat=seat, rule="R10.1")
+        return int(chips)
+
+    # ------------------------------------------------------------------ helpers
+    def _check_seat_number(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seat_count:
+            raise TableError(f"no seat {shown(seat)} at this table (seats 0..{self.seat_count - 1})")
+        return seat
+
+    def _occupied(self, seat: object) -> SeatState:
+        n = self._check_seat_number(seat)
+        if n not in self._seats:
+            raise TableError(f"seat {n} is empty", seat=n)
+        return self._seats[n]
+
+    def _in_hand(self, seat: int) -> bool:
+        return self.hand is not None and not self._settled and seat in self.hand_seats
+
+    def _running_hand(self) -> Hand:
+        if self.hand is None or self._settled:
+            raise TableError("no hand is running; start one with start_hand()")
+        return self.hand
+
+    def _hand_seat(self, seat: object) -> int:
+        n = self._check_seat_number(seat)
+        if n not in self.hand_seats:
+            raise TableError(f"seat {n} is not dealt in to this hand", seat=n)
+        return self.hand_seats.index(n)
+
+    def __repr__(self) -> str:
+        seats = ", ".join(f"{n}:{s.name}={s.stack}" for n, s in sorted(self._seats.items()))
+        return f"<Table hands={self.hand_count} button={self.button} seats=[{seats}]>"
+
+
+def default_buy_ins(rules: Rules) -> tuple[int, int | None]:
+    """R10.1 defaults: (minimum, maximum) buy-in in chips.  No-limit and pot-limit: 20·sb and
+    100·bb; fixed-limit: 10 × the second-round bet (2·L, L the largest blind of a full table) and
+    no maximum."""
+    if rules.structure is Structure.FIXED_LIMIT:
+        return 10 * 2 * rules.largest_blind(5), None
+    return 20 * rules.sb, 100 * rules.big_blind
+
+
+def _chips(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_CHIPS:
+        raise RulesError(f"{name}={shown(value)} must be a positive number of chips [R10.1]")
+    return value

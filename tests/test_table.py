@@ -1,0 +1,478 @@
+"""Table sessions (R4.1, R10): joins, entry bets, waiting for the blind, missed blinds, busts,
+buy-in limits, clocks and the ledger, with the exact chips of every seat."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from scenario import FLUSH, FULL, HIGH, PAIR, QUADS, TRIPS
+
+from pokerdraw32 import EventKind, IllegalActionError, Phase, Rules
+from pokerdraw32.cards import DECK, parse_cards
+from pokerdraw32.table import Deadline, Table, TableError
+
+CLASSIC = Rules.preset("classic")       # sb 1, bb 2, ob 4
+TWO_BLIND = Rules.preset("two-blind")
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def table(players: int, stacks: int | list[int] = 100, rules: Rules = CLASSIC, **kw) -> Table:
+    kw.setdefault("seed", 1)
+    kw.setdefault("min_buy_in", 1)
+    t = Table(rules, **kw)
+    amounts = stacks if isinstance(stacks, list) else [stacks] * players
+    for seat in range(players):
+        t.join(seat, f"p{seat}", amounts[seat])
+    return t
+
+
+def stacks(t: Table) -> list[int | None]:
+    return [t.seat(s).stack if s in t.occupied else None for s in range(t.seat_count)]
+
+
+def posts(t: Table) -> list[tuple[int, int, str]]:
+    """(table seat, chips, blind/live/dead) of the running hand's posts."""
+    h = t.hand
+    assert h is not None
+    return [(t.hand_seats[e.seat], e.amount, e.get("blind")) for e in h.events if e.kind is EventKind.POST_BLIND]
+
+
+def fold_out(t: Table) -> int:
+    """Everyone folds in turn until one player is left; returns the winner's table seat."""
+    while t.actor is not None:
+        t.act(t.actor, "f")
+    h = t.hand
+    assert h is not None and h.result is not None
+    (winner,) = [t.hand_seats[i] for i in range(h.n) if not h.folded[i]]
+    return winner
+
+
+def stacked_deck(holes: list[str], button_index: int) -> list[str]:
+    """A 32-card deck that deals ``holes[i]`` to hand seat ``i`` (R5.1: one card at a time from
+    the seat left of the button), the other cards after."""
+    n = len(holes)
+    order = [(button_index + 1 + k) % n for k in range(n)]
+    cards = [[str(c) for c in parse_cards(holes[seat])] for seat in order]
+    top = [cards[k][j] for j in range(5) for k in range(n)]
+    rest = [str(c) for c in DECK if str(c) not in top]
+    return top + rest
+
+
+def play_to_showdown(t: Table) -> None:
+    """Check/call everything, everyone stands pat."""
+    h = t.hand
+    assert h is not None
+    while t.actor is not None:
+        legal = h.legal_actions()
+        assert legal is not None
+        if h.phase is Phase.DRAW:
+            t.act(t.actor, "p")
+        elif "check" in legal:
+            t.act(t.actor, "k")
+        elif "call" in legal:
+            t.act(t.actor, "c")
+        else:
+            t.act(t.actor, "n")
+
+
+# ----------------------------------------------------------------------------- R10.2
+def test_join_mid_game_posting_the_entry_bet():
+    t = table(3)
+    t.start_hand()
+    assert (t.button, posts(t)) == (0, [(1, 1, "small"), (2, 2, "big")])
+    assert fold_out(t) == 2
+    assert stacks(t)[:3] == [100, 99, 101]
+    t.join(3, "dan", 100)                            # posts an entry bet (default)
+    t.start_hand()
+    # R4.1: the button moves to seat 1; 4 dealt in: sb 2, bb 3, ob 0; dan's bb counts toward L=4
+    assert t.button == 1 and t.hand_seats == (0, 1, 2, 3)
+    assert posts(t) == [(2, 1, "small"), (3, 2, "big"), (0, 4, "over"), (3, 2, "live")]
+    assert fold_out(t) == 0
+    assert stacks(t)[:4] == [105, 99, 100, 96]
+    t.check_ledger()
+
+
+def test_join_waiting_for_the_largest_blind():
+    t = table(3)
+    t.start_hand()
+    fold_out(t)                                       # [100, 99, 101]
+    t.join(3, "dan", 100, wait=True)
+    assert t.seat(3).waiting
+    t.start_hand()                                    # button 1; with dan the ob would be seat 0: not yet
+    assert (t.button, t.hand_seats, posts(t)) == (1, (0, 1, 2), [(2, 1, "small"), (0, 2, "big")])
+    assert fold_out(t) == 0                           # [101, 99, 100]
+    t.start_hand()                                    # button 2; with dan the ob would be seat 1: not yet
+    assert (t.button, t.hand_seats, posts(t)) == (2, (0, 1, 2), [(0, 1, "small"), (1, 2, "big")])
+    assert fold_out(t) == 1                           # [100, 100, 100]
+    t.start_hand()                                    # button 0: dan's seat gets the over blind
+    assert (t.button, t.hand_seats) == (0, (0, 1, 2, 3))
+    assert posts(t) == [(1, 1, "small"), (2, 2, "big"), (3, 4, "over")]
+    assert not t.seat(3).waiting
+    assert fold_out(t) == 3
+    assert stacks(t) == [100, 99, 98, 103, None]
+    t.check_ledger()
+
+
+def test_first_hand_needs_no_entry_bet_and_a_lone_waiter_is_dealt_in():
+    t = Table(CLASSIC, seed=3, min_buy_in=1)
+    t.join(2, "a", 50)
+    t.join(4, "b", 50, wait=True)                     # before the first hand: nobody waits
+    assert not t.seat(4).waiting and not t.seat(4).entry_due
+    t.start_hand()
+    assert (t.button, t.hand_seats) == (2, (2, 4))
+    assert posts(t) == [(4, 1, "small"), (2, 2, "big")]     # R4.3: heads-up the button posts the big blind
+
+
+# ----------------------------------------------------------------------------- R10.3
+def five_handed() -> Table:
+    t = table(5)
+    t.start_hand()                                    # button 0: sb 1, bb 2, ob 3
+    assert posts(t) == [(1, 1, "small"), (2, 2, "big"), (3, 4, "over")]
+    assert fold_out(t) == 3
+    assert stacks(t) == [100, 99, 98, 103, 100]
+    return t
+
+
+def test_return_after_missing_the_small_blind_only():
+    t = five_handed()
+    t.sit_out(2)                                      # paid the big blind, sits out
+    t.start_hand()                                    # button 1: sb 3, bb 4, ob 0; seat 2 would have been sb
+    assert posts(t) == [(3, 1, "small"), (4, 2, "big"), (0, 4, "over")]
+    assert t.seat(2).missed == {"small": 1}
+    assert fold_out(t) == 0
+    assert stacks(t) == [103, 99, 98, 102, 98]
+    t.sit_in(2)
+    t.start_hand()                                    # button 2 (dealt in again): R10.3 posts bb live
+    assert t.button == 2
+    assert posts(t) == [(3, 1, "small"), (4, 2, "big"), (0, 4, "over"), (2, 2, "live")]
+    assert t.seat(2).missed == {}
+    assert fold_out(t) == 0
+    assert stacks(t) == [108, 99, 96, 101, 96]
+    t.check_ledger()
+
+
+def test_return_after_missing_the_small_and_big_blind():
+    t = five_handed()
+    t.sit_out(3)                                      # paid the over blind, sits out
+    t.start_hand()                                    # button 1, dealt 0 1 2 4: sb 2, bb 4, ob 0
+    assert posts(t) == [(2, 1, "small"), (4, 2, "big"), (0, 4, "over")]
+    assert fold_out(t) == 0
+    t.start_hand()                                    # button 2: sb 4, bb 0, ob 1
+    assert posts(t) == [(4, 1, "small"), (0, 2, "big"), (1, 4, "over")]
+    assert t.seat(3).missed == {"big": 2, "small": 1}
+    assert fold_out(t) == 1
+    assert stacks(t) == [101, 102, 97, 103, 97]
+    t.sit_in(3)
+    t.start_hand()                                    # button 3: bb live plus sb dead
+    assert t.button == 3
+    assert posts(t) == [(4, 1, "small"), (0, 2, "big"), (1, 4, "over"), (3, 2, "live"), (3, 1, "dead")]
+    assert t.hand.pot == 10 and t.hand.dead == 1 and t.hand.bets[t.hand_seats.index(3)] == 2
+    assert fold_out(t) == 1
+    assert stacks(t) == [99, 108, 97, 100, 96]
+    t.check_ledger()
+
+
+def test_return_after_missing_all_three_blinds():
+    t = five_handed()
+    t.sit_out(4)
+    for button, winner in ((1, 0), (2, 1), (3, 2)):  # seat 4 misses the over, big and small blind
+        t.start_hand()
+        assert t.button == button and t.hand_seats == (0, 1, 2, 3)
+        assert fold_out(t) == winner
+    assert t.seat(4).missed == {"over": 4, "big": 2, "small": 1}
+    assert stacks(t) == [100, 100, 100, 100, 100]
+    t.sit_in(4)
+    t.start_hand()                                    # button 4: ob live plus sb + bb dead
+    assert t.button == 4
+    assert posts(t) == [(0, 1, "small"), (1, 2, "big"), (2, 4, "over"), (4, 4, "live"), (4, 3, "dead")]
+    assert fold_out(t) == 2
+    assert stacks(t) == [99, 98, 110, 100, 93]
+    t.check_ledger()
+
+
+def test_returning_into_the_largest_blind_pays_only_that_blind():
+    t = five_handed()
+    t.sit_out(4)
+    for button in (1, 2, 3, 0):                       # seat 4 misses over, big and small; then nothing
+        t.start_hand()
+        assert t.button == button and t.hand_seats == (0, 1, 2, 3)
+        fold_out(t)
+    assert t.seat(4).missed == {"over": 4, "big": 2, "small": 1}
+    t.sit_in(4)
+    t.start_hand()                                    # button 1: sb 2, bb 3, ob 4: the blinds came round
+    assert t.button == 1
+    assert posts(t) == [(2, 1, "small"), (3, 2, "big"), (4, 4, "over")]
+    assert t.seat(4).missed == {}
+    fold_out(t)
+    t.check_ledger()
+
+
+# ----------------------------------------------------------------------------- R4.1 busts
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("role", ["small", "big", "button"])
+def test_bust_of_a_blind_or_the_button(players, role):
+    """The busted player is not dealt in (R10.4); the button moves to the next seat dealt in and the
+    blinds follow it (R4.1, R4.2): positions of the next two hands stated."""
+    # hand 1: button 0, sb 1, bb 2 (ob 3 with 4-5 players); the role's player holds exactly its blind
+    seat = {"button": 0, "small": 1, "big": 2}[role]
+    amounts = [100] * players
+    amounts[seat] = {"button": 0, "small": 1, "big": 2}[role] or 100
+    t = table(players, amounts)
+    if role == "button":
+        # the button goes all-in with its whole stack and loses to the largest blind's quads
+        L_seat = 3 if players >= 4 else 2
+        others = iter([TRIPS, PAIR, FULL, FLUSH])
+        t.start_hand(deck=stacked_deck([HIGH if s == 0 else QUADS if s == L_seat else next(others)
+                                        for s in range(players)], 0))
+        h = t.hand
+        while t.actor is not None:
+            actor = t.actor
+            legal = h.legal_actions()
+            if h.phase is Phase.DRAW:
+                t.act(actor, "p")
+            elif actor == 0 and h.phase is Phase.FIRST_ROUND:
+                t.act(actor, f"r {h.bets[0] + h.stacks[0]}")
+            elif actor == L_seat:
+                t.act(actor, "c" if "call" in legal else "k")
+            else:
+                t.act(actor, "f")
+        assert t.seat(0).stack == 0
+    else:
+        others = iter([TRIPS, PAIR, FULL, FLUSH])
+        holes = [HIGH if s == seat else QUADS if s == (seat + 1) % players else next(others) for s in range(players)]
+        t.start_hand(deck=stacked_deck(holes, 0))
+        play_to_showdown(t)
+        assert t.seat(seat).stack == 0
+    t.check_ledger()
+    left = [s for s in range(players) if s != seat]
+    expected = {
+        # (players, role): [(button, blinds) of hand 2, of hand 3]
+        (3, "small"): [(2, [0, 2]), (0, [2, 0])],           # heads-up: the button posts the big blind (R4.3)
+        (3, "big"): [(1, [0, 1]), (0, [1, 0])],
+        (3, "button"): [(1, [2, 1]), (2, [1, 2])],
+        (4, "small"): [(2, [3, 0]), (3, [0, 2])],           # 3 dealt in: no over blind
+        (4, "big"): [(1, [3, 0]), (3, [0, 1])],
+        (4, "button"): [(1, [2, 3]), (2, [3, 1])],
+        (5, "small"): [(2, [3, 4, 0]), (3, [4, 0, 2])],
+        (5, "big"): [(1, [3, 4, 0]), (3, [4, 0, 1])],
+        (5, "button"): [(1, [2, 3, 4]), (2, [3, 4, 1])],
+    }[(players, role)]
+    for button, blinds in expected:
+        t.start_hand()
+        assert t.hand_seats == tuple(left)
+        assert t.button == button
+        assert [p[0] for p in posts(t) if p[2] in ("small", "big", "over")] == blinds
+        fold_out(t)
+        t.check_ledger()
+    assert sum(s for s in stacks(t) if s is not None) == sum(amounts)
+
+
+def test_five_four_three_players_as_players_bust():
+    """The over blind disappears when fewer than 4 are dealt in (R4.2)."""
+    t = table(5, [100, 1, 100, 100, 100])
+    holes = [TRIPS, HIGH, QUADS, FULL, FLUSH]
+    t.start_hand(deck=stacked_deck(holes, 0))
+    play_to_showdown(t)
+    assert t.seat(1).stack == 0
+    t.start_hand()
+    assert len(t.hand_seats) == 4 and [p[2] for p in posts(t)] == ["small", "big", "over"]
+    fold_out(t)
+    t.leave(3)
+    t.start_hand()
+    assert len(t.hand_seats) == 3 and [p[2] for p in posts(t)] == ["small", "big"]
+    fold_out(t)
+    t.check_ledger()
+
+
+# ----------------------------------------------------------------------------- R10.1 chips
+def test_buy_in_limits_and_rebuys():
+    t = Table(CLASSIC, seed=1)                        # no-limit: 20·sb = 20 to 100·bb = 200
+    assert (t.min_buy_in, t.max_buy_in) == (20, 200)
+    with pytest.raises(TableError, match=r"buy-in of 19 is below the minimum 20 \[R10\.1\]"):
+        t.join(0, "a", 19)
+    with pytest.raises(TableError, match=r"0 \+ 201 chips would exceed the maximum 200 \[R10\.1\]"):
+        t.join(0, "a", 201)
+    t.join(0, "a", 150)
+    t.join(1, "b", 20)
+    with pytest.raises(TableError, match=r"150 \+ 51 chips would exceed the maximum 200 \[R10\.1\]"):
+        t.add_chips(0, 51)
+    t.add_chips(0, 50)
+    assert t.seat(0).stack == 200
+    t.start_hand()
+    with pytest.raises(TableError, match=r"chips may be added between hands only \[R3\.6\]"):
+        t.add_chips(1, 1)
+    fold_out(t)
+    t.add_chips(1, 1)
+    assert [e.kind for e in t.ledger] == ["buy_in", "buy_in", "add", "hand", "hand", "add"]
+    t.check_ledger()
+    fl = Table(Rules(structure="fixed-limit"))
+    assert (fl.min_buy_in, fl.max_buy_in) == (80, None)  # 10 × the second-round bet 2·L (L = 4)
+    pl = Table(Rules(structure="pot-limit", sb=5))
+    assert (pl.min_buy_in, pl.max_buy_in) == (100, 1000)
+
+
+def test_busted_player_rebuys_at_least_the_minimum():
+    t = Table(CLASSIC, seed=1, min_buy_in=20)
+    t.join(0, "a", 20)
+    t.join(1, "b", 20)
+    t.join(2, "c", 20)
+    t._seats[2].stack = 0     # as after a bust (chips moved to a: keep the ledger honest below)
+    t._seats[0].stack = 40
+    with pytest.raises(TableError, match=r"buy-in of 5 is below the minimum 20 \[R10\.1\]"):
+        t.add_chips(2, 5)
+    t.add_chips(2, 20)
+    t.start_hand()
+    assert t.hand_seats == (0, 1, 2)
+
+
+def test_leaving_pays_out_and_the_ledger_balances():
+    t = table(3)
+    t.start_hand()
+    assert t.leave(1) is None                         # dealt in: leaves when the hand ends
+    assert t.seat(1).leaving
+    fold_out(t)
+    assert 1 not in t.occupied
+    assert next(e for e in t.ledger if e.kind == "cash_out").chips == 99
+    assert t.leave(0) == 100
+    t.check_ledger()
+    assert t.chips_on_table == 101
+    with pytest.raises(TableError, match="at least 2 players"):
+        t.start_hand()
+
+
+# ----------------------------------------------------------------------------- clocks (R6.3, R7.3)
+def test_timeouts_in_each_phase_with_a_fake_clock():
+    clock = FakeClock()
+    t = table(3, clock=clock, decision_time=30, raise_time=10)
+    t.start_hand()
+    assert t.deadline == Deadline(0, 10.0, 30.0)
+    with pytest.raises(TableError, match="nothing is due at 0: raise limit at 10, decision deadline at 30"):
+        t.expire(0)
+    with pytest.raises(TableError, match=r"seat 1 is not to act \(seat 0 is\)"):
+        t.expire(1)
+    clock.now = 10
+    ev = t.expire(0)                                  # R7.3: the right to raise is withdrawn
+    assert ev.kind is EventKind.RAISE_WITHDRAWN
+    assert not {"raise", "bet"} & {k.value for k in t.hand.legal_actions().kinds}
+    assert t.deadline == Deadline(0, None, 30.0)
+    t.act(0, "c")
+    assert t.deadline == Deadline(1, 20.0, 40.0)
+    t.act(1, "c")
+    t.act(2, "k")
+    assert t.hand.phase is Phase.DRAW and t.deadline == Deadline(1, None, 40.0)   # no raise clock in the draw
+    clock.now = 40
+    t.expire(1)                                       # R6.3: stands pat, may not bet later
+    assert t.hand.discarded[1] == 0
+    t.act(2, "p")
+    t.act(0, "p")
+    assert t.hand.phase is Phase.SECOND_ROUND and t.actor == 0          # R7.1: left of the big blind
+    clock.now = 80
+    assert t.expire(0).kind is EventKind.CHECK        # R7.3: nothing owed -> check
+    assert {k.value for k in t.hand.legal_actions().kinds} == {"check", "fold"}   # R6.3: seat 1 may not bet
+    t.act(1, "k")
+    t.act(2, "b 4")
+    clock.now = 200
+    assert t.expire(0).kind is EventKind.FOLD         # R7.3: owes 4 -> fold
+    assert t.actor == 1
+    with pytest.raises(IllegalActionError, match=r"R6\.3"):
+        t.act(1, "r 8")                               # no raising after a draw timeout
+    t.act(1, "c")
+    assert t.hand is not None and t.hand.is_complete and t.deadline is None
+    t.check_ledger()
+
+
+# ----------------------------------------------------------------------------- bad input
+def test_bad_table_calls_change_nothing():
+    t = table(3)
+    before = (stacks(t), list(t.ledger))
+    for call, message in [
+        (lambda: t.join(1, "x", 50), "seat 1 is taken by 'p1'"),
+        (lambda: t.join(5, "x", 50), r"no seat 5 at this table \(seats 0\.\.4\)"),
+        (lambda: t.join(3, "p0", 50), "the name 'p0' is already seated"),
+        (lambda: t.join(3, "", 50), "a player name is a non-empty string"),
+        (lambda: t.join(3, "x", 0), r"0 is not a positive number of chips \[R3\.2\]"),
+        (lambda: t.join(3, "x", 2.5), r"2\.5 is not a positive number of chips"),
+        (lambda: t.add_chips(4, 5), "seat 4 is empty"),
+        (lambda: t.act(0, "c"), "no hand is running"),
+        (lambda: t.expire(0), "no hand is running"),
+        (lambda: t.sit_out(True), "no seat True"),
+    ]:
+        with pytest.raises(TableError, match=message):
+            call()
+        assert (stacks(t), list(t.ledger)) == before
+    t.start_hand()
+    with pytest.raises(TableError, match="a hand is running"):
+        t.start_hand()
+    with pytest.raises(IllegalActionError, match="out of turn"):
+        t.act(1, "c")
+    with pytest.raises(TableError, match="seat 3 is not dealt in to this hand"):
+        t.act(3, "c")
+    for bad in [dict(seats=6), dict(seats=1), dict(min_buy_in=0), dict(min_buy_in=50, max_buy_in=40),
+                dict(decision_time=0), dict(raise_time=-1), dict(clock=5)]:
+        with pytest.raises(ValueError):
+            Table(CLASSIC, **bad)
+
+
+# ----------------------------------------------------------------------------- random sessions
+@pytest.mark.parametrize("rules", [CLASSIC, TWO_BLIND, Rules(structure="pot-limit"),
+                                   Rules.preset("two-blind", structure="fixed-limit")])
+def test_random_sessions_keep_the_ledger_balanced(rules):
+    """Random joins, leaves, sit-outs, returns, rebuys and timeouts; after every hand the ledger
+    balances and nobody is dealt in with an empty stack (R10.4)."""
+    from pokerdraw32.bots import RandomBot
+
+    for session in range(12):
+        rnd = random.Random(session)
+        clock = FakeClock()
+        t = Table(rules, seed=session, clock=clock, decision_time=5, raise_time=2, min_buy_in=10, max_buy_in=300)
+        names = iter(f"p{i}" for i in range(1000))
+        bots = {}
+        hands = 0
+        for _step in range(60):
+            for seat in range(5):                     # between hands: the seats come and go
+                x = rnd.random()
+                if seat not in t.occupied:
+                    if x < 0.5:
+                        t.join(seat, next(names), rnd.randint(10, 300), wait=rnd.random() < 0.3)
+                        bots[seat] = RandomBot(rnd.getrandbits(32))
+                elif x < 0.05:
+                    t.leave(seat)
+                elif x < 0.12:
+                    t.sit_out(seat)
+                elif x < 0.3:
+                    t.sit_in(seat)
+                elif t.seat(seat).stack == 0 and x < 0.6:
+                    t.add_chips(seat, rnd.randint(10, 300))
+            try:
+                h = t.start_hand()
+            except TableError as exc:
+                assert "at least 2 players" in str(exc)
+                continue
+            hands += 1
+            assert all(t.seat(s).stack > 0 for s in t.hand_seats)      # R10.4
+            assert t.hand_seats == tuple(sorted(t.hand_seats))
+            while t.actor is not None:
+                seat = t.actor
+                x = rnd.random()
+                if x < 0.05:
+                    clock.now = t.deadline.act_at
+                    t.expire(seat)
+                elif x < 0.08 and t.deadline.raise_at is not None:
+                    clock.now = t.deadline.raise_at
+                    t.expire(seat)
+                else:
+                    if x < 0.1 and rnd.random() < 0.5:
+                        t.leave(seat)                  # leaves at the end of the hand
+                    t.act(seat, bots[seat].decide(h))
+                clock.now += 1
+            t.check_ledger()
+            assert h.is_complete
+        assert hands > 10
