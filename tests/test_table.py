@@ -476,3 +476,74 @@ def test_random_sessions_keep_the_ledger_balanced(rules):
             t.check_ledger()
             assert h.is_complete
         assert hands > 10
+
+
+# ----------------------------------------------------------------------------- session snapshots
+def test_session_snapshot_restores_and_continues_identically():
+    """A table restored from its JSON snapshot (between hands and in the middle of hands) runs on
+    exactly as the original: same seats, missed blinds, button, ledger, cards and deadlines."""
+    import json
+
+    from pokerdraw32.bots import RandomBot
+
+    rnd = random.Random(5)
+    clock = FakeClock()
+    a = Table(CLASSIC, seed=9, clock=clock, raise_time=3, decision_time=8, min_buy_in=10, max_buy_in=300)
+    for seat in range(4):
+        a.join(seat, f"p{seat}", rnd.randint(10, 300))
+    bots = {seat: RandomBot(seat) for seat in range(5)}
+
+    def twin(t: Table) -> Table:
+        b = Table.restore(json.loads(json.dumps(t.snapshot())), clock=clock)
+        assert b.snapshot() == t.snapshot()
+        return b
+
+    b = twin(a)
+    for hand in range(40):
+        if hand == 5:
+            for t in (a, b):
+                t.sit_out(1)
+        if hand == 9:
+            for t in (a, b):
+                t.join(4, "late", 100, wait=True)
+                t.sit_in(1)
+        for t in (a, b):
+            t.start_hand()
+        assert a.snapshot() == b.snapshot()
+        while a.actor is not None:
+            seat = a.actor
+            if rnd.random() < 0.2:
+                b = twin(a)
+            if rnd.random() < 0.05:
+                clock.now = a.deadline.act_at
+                evs = [t.expire(seat) for t in (a, b)]
+            else:
+                action = bots[seat].decide(a.hand)
+                evs = [t.act(seat, action) for t in (a, b)]
+            assert evs[0] == evs[1]
+            clock.now += 1
+        assert a.snapshot() == b.snapshot()
+        for t in (a, b):
+            for seat in t.occupied:
+                if t.seat(seat).stack == 0:
+                    t.add_chips(seat, 50)
+    assert [e.to_dict() for e in a.ledger] == [e.to_dict() for e in b.ledger]
+    assert b.seat(1).missed == {} and a.hand_count == 40
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda s: s.update(format="x"), "not a table snapshot"),
+    (lambda s: s.update(version=2), "table snapshot version 2 cannot be read"),
+    (lambda s: s.pop("ledger"), "bad or missing field"),
+    (lambda s: s["seats"][0].update(stack=5000), "ledger out of balance"),
+    (lambda s: s["seats"][0].update(seat=9), "no seat 9"),
+    (lambda s: s["rules"].update(sb=0), "sb"),
+])
+def test_bad_table_snapshots(change, message):
+    t = table(3)
+    t.start_hand()
+    fold_out(t)
+    snap = t.snapshot()
+    change(snap)
+    with pytest.raises(ValueError, match=message):
+        Table.restore(snap)

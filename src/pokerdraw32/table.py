@@ -75,6 +75,8 @@ from .rules import Rules, Structure
 __all__ = ["Deadline", "LedgerEntry", "SeatState", "Table", "TableError"]
 
 _BLIND_NAMES = ("small", "big", "over")
+TABLE_FORMAT = "pokerdraw32/table"
+TABLE_VERSION = 1
 
 
 class TableError(PokerDraw32Error):
@@ -533,6 +535,85 @@ class Table:
             raise TableError(f"seat {seat}: {stack} + {chips} chips would exceed the maximum {self.max_buy_in}",
                              seat=seat, rule="R10.1")
         return int(chips)
+
+    # ------------------------------------------------------------------ persistence
+    def snapshot(self) -> dict[str, Any]:
+        """The session as versioned, JSON-serialisable data: settings, seats (with missed blinds
+        and waiting state), button, ledger, the generator's state, the running hand's snapshot
+        (:meth:`Hand.snapshot`) and the current deadline.  Finished hands are not included (write
+        them with :meth:`write_history`); the clock is not data: give it to :meth:`restore`.
+
+        Holds the running hand's cards: the dealer's record, never for players.
+        """
+        h = self.hand
+        return {
+            "format": TABLE_FORMAT,
+            "version": TABLE_VERSION,
+            "rules": self.rules.options(),
+            "seat_count": self.seat_count,
+            "min_buy_in": self.min_buy_in,
+            "max_buy_in": self.max_buy_in,
+            "decision_time": self.decision_time,
+            "raise_time": self.raise_time,
+            "history": self.keep_history,
+            "seats": [s.to_dict() for _, s in sorted(self._seats.items())],
+            "button": self.button,
+            "hand_count": self.hand_count,
+            "ledger": [e.to_dict() for e in self.ledger],
+            "rng": [f"{word:016x}" for word in self.rng.getstate()],
+            "hand": None if h is None or self._settled else h.snapshot(),
+            "hand_seats": list(self.hand_seats),
+            "deadline": None if self.deadline is None else {
+                "seat": self.deadline.seat, "raise_at": self.deadline.raise_at, "act_at": self.deadline.act_at},
+        }
+
+    @classmethod
+    def restore(cls, data: dict[str, Any], *, clock: Callable[[], float] | None = None) -> Table:
+        """The session saved by :meth:`snapshot`, continuing exactly (same seats, button, ledger,
+        generator and running hand).
+
+        :raises TableError: another format or version, or a bad field (named); a ledger that does
+            not balance.
+        :raises SnapshotError: a bad running-hand snapshot.
+        """
+        if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
+            got = data.get("format") if isinstance(data, dict) else type(data).__name__
+            raise TableError(f"not a table snapshot: format {got!r}, expected {TABLE_FORMAT!r}")
+        if data.get("version") != TABLE_VERSION:
+            raise TableError(f"table snapshot version {data.get('version')!r} cannot be read: this pokerdraw32 "
+                             f"reads version {TABLE_VERSION} only")
+        try:
+            t = cls(Rules.from_options(data["rules"]), seats=data["seat_count"], min_buy_in=data["min_buy_in"],
+                    max_buy_in=data["max_buy_in"], clock=clock, decision_time=data["decision_time"],
+                    raise_time=data["raise_time"], history=data["history"], seed=0)
+            for sd in data["seats"]:
+                s = SeatState(**sd)
+                t._check_seat_number(s.seat)
+                if (not isinstance(s.stack, int) or isinstance(s.stack, bool) or not 0 <= s.stack <= MAX_CHIPS
+                        or not isinstance(s.missed, dict) or not isinstance(s.name, str)):
+                    raise TableError(f"table snapshot: bad seat {sd!r}")
+                t._seats[s.seat] = s
+            t.button = data["button"]
+            if t.button is not None:
+                t._check_seat_number(t.button)
+            t.hand_count = data["hand_count"]
+            t.ledger = [LedgerEntry(**e) for e in data["ledger"]]
+            t.rng.setstate([int(w, 16) for w in data["rng"]])
+            t.hand_seats = tuple(t._check_seat_number(x) for x in data["hand_seats"])
+            d = data["deadline"]
+            t.deadline = None if d is None else Deadline(d["seat"], d["raise_at"], d["act_at"])
+            if data["hand"] is not None:
+                t.hand = Hand.restore(data["hand"])
+                t.rng = t.hand.rng              # the hand deals from the table's generator
+                t._settled = False
+                if t.hand.n != len(t.hand_seats) or not all(x in t._seats for x in t.hand_seats):
+                    raise TableError("table snapshot: the running hand does not match its seats")
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            if isinstance(exc, PokerDraw32Error):
+                raise
+            raise TableError(f"table snapshot: bad or missing field: {exc!r}") from None
+        t.check_ledger()
+        return t
 
     # ------------------------------------------------------------------ helpers
     def _check_seat_number(self, seat: object) -> int:
