@@ -104,6 +104,21 @@ def withdraw_raise() -> Hand:
     return h
 
 
+def missed_blinds() -> Hand:
+    """The button returns having missed the small and the big blind: bb live plus sb dead."""
+    h = Hand(CLASSIC, [100] * 4, 0, seed=7, auto_deal=False, posts={0: (2, 1)})
+    holes = {0: FLUSH, 1: PAIR, 2: TRIPS, 3: HIGH}
+    while h.pending_deal is not None:
+        h.deal(holes[h.pending_deal.seat])
+    h.call(seat=0)                  # owes 4 - 2 live
+    h.call(seat=1)
+    h.call(seat=2)
+    h.check(seat=3)
+    stand_pat_all(h)
+    check_around(h)
+    return h
+
+
 def _all_in_four_handed(holes: dict[int, str]) -> Hand:
     h = new_hand(CLASSIC, [20, 100, 100, 100], 0, holes, seed=11)
     h.raise_to(20, seat=0)
@@ -181,6 +196,9 @@ GOLDEN: dict[str, tuple[Callable[[], Hand], list[int], str]] = {
     "r7_3_withdraw_raise.phh": (withdraw_raise, [112, 94, 94],
                                 "R7.3 the server withdraws a player's right to raise (d wr pN); a betting "
                                 "timeout folds"),
+    "r10_3_missed_blinds.phh": (missed_blinds, [96, 96, 96, 112],
+                                "R10.3 a returning player posts the big blind live and the small blind dead: "
+                                "_posts = [live, dead] by position"),
     "r8_2_parole_all_in_accepts.phh": (parole_all_in_accepts, [99, 101, 100, 20],
                                        "R8.2 Parole: an all-in player accepts (sp): every pot is shared"),
     "r8_2_parole_all_in_declines.phh": (parole_all_in_declines, [99, 80, 80, 61],

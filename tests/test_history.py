@@ -171,19 +171,26 @@ class ChaosBot:
 
 def test_round_trip_random_tables_options_timeouts():
     """engine -> PHH -> engine for 900 hands of random tables: every rules variant above, 2-5
-    players, random stacks and button, timeouts and withdrawn raises."""
+    players, random stacks and button, entry bets and missed blinds (R10.2, R10.3), timeouts and
+    withdrawn raises."""
     rng = random.Random(2024)
     hands = []
     for i in range(900):
         rules = RULES_VARIANTS[i % len(RULES_VARIANTS)]
         n = rng.randint(2, 5)
         stacks = [rng.randint(1, 25) * rules.sb for _ in range(n)]
-        h = Hand(rules, stacks, rng.randrange(n), seed=i)
+        posts = None
+        if rng.random() < 0.3:                      # a live entry bet and/or dead missed blinds
+            posts = {rng.randrange(n): (rng.choice([0, rules.big_blind, rules.largest_blind(n)]),
+                                        rng.choice([0, rules.sb, rules.sb + rules.big_blind]))}
+        h = Hand(rules, stacks, rng.randrange(n), seed=i, posts=posts)
         bot = ChaosBot(i)
         while not h.is_complete:
             bot.act(h)
         hands.append(h)
     kinds = {e.kind for h in hands for e in h.events}
+    posted = {e.get("blind") for h in hands for e in h.events if e.kind is EventKind.POST_BLIND}
+    assert {"live", "dead"} <= posted
     assert {EventKind.TIMEOUT, EventKind.RAISE_WITHDRAWN, EventKind.SPLIT, EventKind.DECLINE,
             EventKind.RESHUFFLE, EventKind.MUCK} <= kinds
     assert_round_trip(hands)
@@ -207,10 +214,16 @@ def test_optional_and_user_fields_survive_the_toml_round_trip():
     _ = h.fold()
     extra = {"author": 'Ann "A." Smith', "time": datetime.time(21, 5), "winnings": [0, 1.5, 2],
              "_note": {"nested": ["ä", "#not a comment"]}, "currency": "EUR"}
-    hh = HandHistory.from_hand(h, number="final-7", table=3, players=["a", "b\\c", "ü"], extra=extra)
+    hh = HandHistory.from_hand(h, number="final-7", table=3, players=["a", "b\\c", "ü"], seats=[2, 5, 9],
+                               extra=extra)
     read = HandHistory.loads(hh.dumps())
     assert read == hh and read.extra == extra
-    assert read.players == ("a", "b\\c", "ü") and read.hand == "final-7" and read.table == 3
+    # by position: p1 = seat 1 (left of the button, seat 0), p2 = seat 2, p3 = seat 0
+    assert read.players == ("b\\c", "ü", "a") and read.seats == (5, 9, 2)
+    assert read.hand == "final-7" and read.table == 3
+    assert read.replay().events == h.events
+    with pytest.raises(ValueError, match="increasing"):
+        HandHistory.from_hand(h, seats=[5, 2, 9])
 
 
 def test_writer_numbers_hands_and_files_load(tmp_path: Path):
@@ -352,6 +365,10 @@ def good_doc() -> dict:
         ({"hand": 1.5}, r"field 'hand': 1\.5 is not a string or an integer"),
         ({"finishing_stack": [1, 2, 3]}, r"unknown field 'finishing_stack' \(user-defined fields start with '_'\)"),
         ({"actions": ["p1 f", 3]}, r"field 'actions': must be an array of strings"),
+        ({"_posts": [[0, 0], [2, 1]]}, r"field '_posts': .*expected an array of 3 \[live, dead\] pairs"),
+        ({"_posts": [[0, 0], [2, -1], [0, 0]]}, r"field '_posts': p2: \[2, -1\] is not a pair \[live, dead\]"),
+        ({"_posts": [[0, 0], [9, 0], [0, 0]]}, r"field '_posts': posts: seat 2: a live post of 9 is more than the "
+                                               r"largest blind 2 \[R10\.2, R10\.3\]"),
     ],
 )
 def test_malformed_fields(change, message):

@@ -26,7 +26,8 @@ Actions (``pN`` = position N, ``p1`` left of the button, the button last; see :m
                         but when given they must be exactly what the engine does
 =====================  ===========================================================================
 
-Text after ``#`` in an action is commentary and is ignored; so are empty actions.
+Text after ``#`` in an action is commentary and is ignored; so are empty actions.  Chips posted
+before the deal beyond the blinds (R10.2, R10.3) are in the user field ``_posts``.
 
 >>> from pokerdraw32 import Hand, Rules
 >>> h = Hand(Rules(), [100, 100, 100], button=0, seed=1)
@@ -47,7 +48,7 @@ Text after ``#`` in an action is commentary and is ignored; so are empty actions
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -88,6 +89,8 @@ class HandHistory:
     :ivar seats: physical seat numbers (``seats``); they fix the engine's seats and button on replay.
     :ivar finishing_stacks: stacks after the hand, checked on replay when present.
     :ivar hand: ``hand`` (number or name); ``table``, ``players``: the optional fields.
+    :ivar posts: ``_posts``: live and dead chips each position posted before the deal beyond the
+        blinds (R10.2, R10.3), or ``None`` when nobody did.
     :ivar extra: every other optional or user-defined field, kept as read.
     :ivar source: the file it was read from and ``number`` its hand number there (for errors only).
     """
@@ -100,6 +103,7 @@ class HandHistory:
     hand: int | str | None = None
     table: int | str | None = None
     players: tuple[str, ...] | None = None
+    posts: tuple[tuple[int, int], ...] | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     source: str | None = field(default=None, compare=False)
     number: object = field(default=None, compare=False)
@@ -121,19 +125,36 @@ class HandHistory:
     # ----------------------------------------------------------------------------- recording
     @classmethod
     def from_hand(cls, hand: Hand, *, number: int | str | None = None, table: int | str | None = None,
-                  players: Iterable[str] | None = None, extra: Mapping[str, Any] | None = None) -> HandHistory:
-        """The history of ``hand`` (finished or not): every card it dealt, every action.
+                  players: Iterable[str] | None = None, seats: Sequence[int] | None = None,
+                  extra: Mapping[str, Any] | None = None) -> HandHistory:
+        """The history of ``hand`` (finished or not): every card it dealt, every action, and the
+        chips posted beyond the blinds (``_posts``).
 
-        ``seats`` are the engine seats plus one, so a replay has the same seats and button
-        and logs the same events.  ``number`` is written as the ``hand`` field.
+        :param number: written as the ``hand`` field.
+        :param players: names by engine seat.
+        :param seats: physical seat numbers by engine seat, increasing clockwise (e.g. a table's
+            seat numbers); default: engine seat + 1.  Either way a replay has the same engine
+            seats and button, and logs the same events.
+        :raises ValueError: ``seats`` are not ``n`` increasing numbers.
         """
         n, button = hand.n, hand.button
         order = position_seats(n, button)
+        numbers = list(seats) if seats is not None else [s + 1 for s in range(n)]
+        if len(numbers) != n or len(set(numbers)) != n or sorted(numbers) != numbers:
+            raise ValueError(f"seats {numbers}: {n} distinct seat numbers, increasing with the engine seat")
+        names = list(players) if players is not None else None
         pos = {seat: i + 1 for i, seat in enumerate(order)}
         actions: list[str] = []
+        posts = [[0, 0] for _ in range(n)]
         timed_out: int | None = None
         for ev in hand.events:
             k = ev.kind
+            if k is EventKind.POST_BLIND:
+                what = ev.get("blind")
+                if what in ("live", "dead"):             # R10.2, R10.3: chips actually posted
+                    assert ev.seat is not None and ev.amount is not None
+                    posts[pos[ev.seat] - 1][what == "dead"] += ev.amount
+                continue
             if timed_out is not None and k in _CONSEQUENCES:
                 assert ev.seat == timed_out
                 timed_out = None                 # the engine derives it from "pN to"
@@ -166,8 +187,10 @@ class HandHistory:
         if hand.result is not None:
             finishing = tuple(hand.result.stacks[s] for s in order)
         return cls(hand.rules, tuple(hand.starting_stacks[s] for s in order), tuple(actions),
-                   seats=tuple(s + 1 for s in order), finishing_stacks=finishing, hand=number, table=table,
-                   players=tuple(players) if players is not None else None, extra=dict(extra or {}))
+                   seats=tuple(numbers[s] for s in order), finishing_stacks=finishing, hand=number, table=table,
+                   players=tuple(names[s] for s in order) if names is not None else None,
+                   posts=tuple((live, dead) for live, dead in posts) if any(map(any, posts)) else None,
+                   extra=dict(extra or {}))
 
     # ----------------------------------------------------------------------------- documents
     def to_document(self) -> dict[str, Any]:
@@ -185,6 +208,8 @@ class HandHistory:
             if value is not None:
                 doc[k] = list(value) if isinstance(value, tuple) else value
         doc["_preset"] = fields["_preset"]
+        if self.posts is not None:
+            doc["_posts"] = [list(pair) for pair in self.posts]
         doc.update(self.extra)
         if "_options" in fields:
             doc["_options"] = fields["_options"]
@@ -231,10 +256,11 @@ class HandHistory:
         stacks = [0] * self.players_count
         for i, seat in enumerate(order):
             stacks[seat] = self.starting_stacks[i]
+        posts = {seat: self.posts[i] for i, seat in enumerate(order) if self.posts and any(self.posts[i])}
         try:
-            h = Hand(self.rules, stacks, self.button, seed=0, auto_deal=False)
+            h = Hand(self.rules, stacks, self.button, seed=0, auto_deal=False, posts=posts)
         except PokerDraw32Error as e:
-            raise where.error(str(e), field="starting_stacks") from None
+            raise where.error(str(e), field="_posts" if posts else "starting_stacks") from None
         showdown: list[str] | None = None
         shown = 0
         for i, text in enumerate(self.actions):

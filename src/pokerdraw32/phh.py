@@ -14,6 +14,8 @@ checks each one; :mod:`pokerdraw32.history` turns the ``actions`` into engine ca
 * The user fields ``_preset`` (``"classic"`` or ``"two-blind"``) and ``_options`` (each rules
   option of RULES.md that differs from the preset; ``cap = "none"`` for no cap) make a file
   determine its rules completely.
+* The user field ``_posts`` (only when someone posts beyond the blinds) holds each position's
+  ``[live, dead]`` chips posted before the deal: an entry bet (R10.2) or missed blinds (R10.3).
 
 >>> from pokerdraw32 import Rules
 >>> fields = rules_fields(Rules.preset("two-blind", structure="fixed-limit", parole=False), 4)
@@ -330,6 +332,21 @@ def _rules_from_fields(doc: Mapping[str, Any], n: int, where: Where) -> Rules:
 
 # ---------------------------------------------------------------------------------------- fields
 
+def _posts(doc: Mapping[str, Any], n: int, where: Where) -> tuple[tuple[int, int], ...]:
+    """``_posts``: ``[live, dead]`` chips by position, posted before the deal (R10.2, R10.3)."""
+    value = doc["_posts"]
+    if not isinstance(value, list) or len(value) != n:
+        raise where.error(f"{_short(value)}: expected an array of {n} [live, dead] pairs, one per position",
+                          field="_posts")
+    out = []
+    for i, pair in enumerate(value):
+        if not isinstance(pair, list) or len(pair) != 2 or not all(_is_chips(v) for v in pair):
+            raise where.error(f"p{i + 1}: {_short(pair)} is not a pair [live, dead] of chip counts [R3.2]",
+                              field="_posts")
+        out.append((pair[0], pair[1]))
+    return tuple(out)
+
+
 def _int_list(doc: Mapping[str, Any], name: str, n: int | None, where: Where, *, minimum: int) -> list[int]:
     value = doc[name]
     if not isinstance(value, list):
@@ -383,14 +400,14 @@ _PER_PLAYER: dict[str, tuple[str, Callable[[object], bool]]] = {
     "time_banks": ("a number", _is_number),
 }
 _REQUIRED = ("variant", "antes", "blinds_or_straddles", "starting_stacks", "actions")
-_RULES_FIELDS = ("min_bet", "small_bet", "big_bet", "bring_in", "_preset", "_options")
+_RULES_FIELDS = ("min_bet", "small_bet", "big_bet", "bring_in", "_preset", "_options", "_posts")
 
 
 def check_fields(doc: Mapping[str, Any], where: Where) -> dict[str, Any]:
     """Check every field of one hand's document and return the values the engine needs:
     ``rules``, ``starting_stacks``, ``actions`` (tuples), ``seats``, ``players``,
-    ``finishing_stacks`` (tuples or ``None``), ``hand``, ``table``, and ``extra``: every other
-    optional or user-defined field, as read.
+    ``finishing_stacks``, ``posts`` (tuples or ``None``), ``hand``, ``table``, and ``extra``: every
+    other optional or user-defined field, as read.
 
     :raises HistoryError: the first field that is missing, of the wrong type or length, or that
         contradicts the rules.
@@ -412,7 +429,8 @@ def check_fields(doc: Mapping[str, Any], where: Where) -> dict[str, Any]:
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise where.error("must be an array of strings", field="actions")
     out: dict[str, Any] = {"rules": rules, "starting_stacks": tuple(stacks), "actions": tuple(actions),
-                           "seats": None, "players": None, "finishing_stacks": None, "hand": None, "table": None}
+                           "seats": None, "players": None, "finishing_stacks": None, "hand": None, "table": None,
+                           "posts": _posts(doc, n, where) if "_posts" in doc else None}
     extra: dict[str, Any] = {}
     for name, value in doc.items():
         if name in _REQUIRED or name in _RULES_FIELDS:
