@@ -1,4 +1,4 @@
-"""The ``pokerdraw32`` command: ``simulate``, ``eval``, ``odds`` and ``play``.
+"""The ``pokerdraw32`` command: ``simulate``, ``eval``, ``odds``, ``play`` and ``replay``.
 
 Run ``pokerdraw32 --help`` or ``pokerdraw32 COMMAND --help``.
 """
@@ -20,6 +20,7 @@ from .cards import format_cards
 from .errors import PokerDraw32Error
 from .evaluation import evaluate
 from .hand import Hand
+from .history import HistoryWriter, load_all
 from .odds import POLICIES, EquityTable, draw_odds, equity
 from .rules import PRESETS, Rules, Structure
 from .simulate import simulate
@@ -64,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="bot types: rule-based, uniformly random, or alternating (default mixed)")
     sim.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    sim.add_argument("--history", default=None, metavar="FILE.phhs",
+                     help="write every hand to FILE as PHH hand histories (replay them with 'pokerdraw32 replay')")
 
     ev = sub.add_parser("eval", help="evaluate 5-card hands (R2)",
                         description="Category, kernel value and description of each hand, best first.")
@@ -110,6 +113,15 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(players=3)
     play.add_argument("--hands", type=int, default=None, metavar="H", help="stop after H hands (default: until q)")
     play.add_argument("--bots", choices=["rule", "random"], default="rule", help="bot type (default rule)")
+
+    rep = sub.add_parser("replay", help="replay PHH hand histories (.phh, .phhs) through the engine",
+                         description="Replay every hand of each file through the engine, checking every field and "
+                                     "action, and print its finishing stacks in position order (p1 first). The "
+                                     "first invalid hand stops the replay with exit status 2 and a message naming "
+                                     "the file, the hand and the action index.")
+    rep.add_argument("files", nargs="+", metavar="FILE", help="a .phh (one hand) or .phhs (numbered hands) file")
+    rep.add_argument("--json", action="store_true",
+                     help="one JSON object per hand: file, hand, finishing_stacks, pots, winners (positions 1..n)")
     return parser
 
 
@@ -129,12 +141,16 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             bar.update(k - done[0])
             done[0] = k
 
+    history = open(args.history, "w", encoding="utf-8") if args.history else None  # noqa: SIM115 (closed below)
     try:
         res = simulate(players=args.players, hands=args.hands, seed=args.seed, rules=rules, stack=args.stack,
-                       bots=args.bots, progress=progress)
+                       bots=args.bots, progress=progress,
+                       on_hand=HistoryWriter(history).write if history is not None else None)
     finally:
         if bar is not None:
             bar.close()
+        if history is not None:
+            history.close()
     if args.json:
         json.dump(res.to_dict(), out)
         out.write("\n")
@@ -153,6 +169,20 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     out.write("hands at showdown by category (every player's final hand):\n")
     for name, k in res.categories.items():
         out.write(f"  {name.lower().replace('_', ' '):<16} {k:>7}  {100 * k / total:5.1f}%\n")
+    return 0
+
+
+# ----------------------------------------------------------------------------------------- replay
+
+def _cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    for path in args.files:
+        for hh in load_all(path):
+            summary = hh.summary(hh.replay())
+            if args.json:
+                json.dump(summary, out)
+                out.write("\n")
+            else:
+                out.write(f"{path} hand {hh.number}: {' '.join(map(str, summary['finishing_stacks']))}\n")
     return 0
 
 
@@ -397,6 +427,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
             code = _cmd_simulate(args, out, err)
         elif args.command == "eval":
             code = _cmd_eval(args, out, err)
+        elif args.command == "replay":
+            code = _cmd_replay(args, out, err)
         elif args.command == "odds":
             code = _cmd_odds(args, out, err)
         else:
