@@ -20,6 +20,12 @@ The discards are ranked best first by expected strength (then fewer cards drawn 
 The work is done by the kernel :func:`pokerdraw32._kernels.draw_summary` (compiled: all 31
 discards of a hand, about 120,000 evaluations, in about a millisecond).
 
+:func:`equity` answers the other question, the hand's chances against opponents: a seeded
+Monte Carlo simulation against 1 to 4 random hands that draw by a policy (:data:`POLICIES`),
+through the draw with the reshuffle of R6.2 to the showdown, with a Wilson confidence
+interval (kernel :func:`pokerdraw32._kernels.equity_trials`, millions of trials a second
+compiled).
+
 >>> odds = draw_odds("Ah Kh Jh 8h 7s", discards=["7s", ""])
 >>> best = odds.best
 >>> format_cards(best.discard), best.combinations, best.probability(HandCategory.FLUSH)
