@@ -20,7 +20,7 @@ from .cards import format_cards
 from .errors import PokerDraw32Error
 from .evaluation import evaluate
 from .hand import Hand
-from .history import HistoryWriter, load_all
+from .history import load_all
 from .odds import POLICIES, EquityTable, draw_odds, equity
 from .rules import PRESETS, Rules, Structure
 from .simulate import simulate
@@ -58,11 +58,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     sim = sub.add_parser("simulate", help="bots play many hands at one table",
-                         description="Bots play H hands at one table (button moving, busted bots re-buy).")
+                         description="Bots play H hands at one table (R4.1 button and blinds, R10 buy-ins, "
+                                     "missed blinds and the ledger; busted bots re-buy).")
     _add_table_options(sim)
     sim.add_argument("--hands", type=int, default=1000, metavar="H", help="hands to play (default 1000)")
     sim.add_argument("--bots", choices=["mixed", "rule", "random"], default="mixed",
                      help="bot types: rule-based, uniformly random, or alternating (default mixed)")
+    sim.add_argument("--sit-out", type=float, default=0.0, metavar="P",
+                     help="before each hand a bot sits out with probability P and one away returns with "
+                          "probability 1/2, paying its missed blinds (R10.3) (default 0)")
     sim.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     sim.add_argument("--history", default=None, metavar="FILE.phhs",
@@ -144,8 +148,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     history = open(args.history, "w", encoding="utf-8") if args.history else None  # noqa: SIM115 (closed below)
     try:
         res = simulate(players=args.players, hands=args.hands, seed=args.seed, rules=rules, stack=args.stack,
-                       bots=args.bots, progress=progress,
-                       on_hand=HistoryWriter(history).write if history is not None else None)
+                       bots=args.bots, sit_out=args.sit_out, progress=progress, history=history)
     finally:
         if bar is not None:
             bar.close()
@@ -160,10 +163,13 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
               f"preset {rules.name}, blinds {'/'.join(map(str, rules.blinds(res.players)))}, "
               f"stacks {res.stack}, seed {res.seed} ({IMPLEMENTATION} kernels)\n")
     out.write(f"{d['hands_per_second']:,.0f} hands/s ({res.seconds:.2f} s)\n\n")
-    out.write("seat  bot        final  bought  rebuys      net\n")
+    out.write("seat  player     final  bought  rebuys      net\n")
     for s in range(res.players):
-        out.write(f"{s:>4}  {res.bots[s]:<9} {res.final_stacks[s]:>6}  {res.bought_in[s]:>6}  {res.rebuys[s]:>6}  "
+        out.write(f"{s:>4}  {res.names[s]:<9} {res.final_stacks[s]:>6}  {res.bought_in[s]:>6}  {res.rebuys[s]:>6}  "
                   f"{res.net[s]:>+7}\n")
+    out.write(f"ledger: {res.ledger_entries} entries, {sum(res.bought_in)} chips bought in = "
+              f"{sum(res.final_stacks)} on the table (balanced, R9.5); dead chips for missed blinds: "
+              f"{res.dead_chips}\n")
     out.write(f"\nshowdowns: {res.showdowns}   Parole splits: {res.parole_splits}\n")
     total = sum(res.categories.values()) or 1
     out.write("hands at showdown by category (every player's final hand):\n")

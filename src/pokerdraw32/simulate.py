@@ -11,13 +11,15 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TextIO
 
 from ._kernels import IMPLEMENTATION, Rng, evaluate_mask
 from .bots import Bot, RandomBot, RuleBot
 from .evaluation import HandCategory
 from .hand import Hand
+from .history import HandHistory, HistoryWriter
 from .rules import Rules
+from .table import Table, default_buy_ins
 
 __all__ = ["SimulationResult", "simulate"]
 
@@ -35,6 +37,9 @@ class SimulationResult:
     :ivar showdowns: hands decided by a showdown; ``parole_splits``: hands where Parole shared a pot.
     :ivar seconds: wall time of the play loop.
     :ivar stack: the starting stack and re-buy, in chips.
+    :ivar names: the bots' names at the table (seat order).
+    :ivar dead_chips: dead chips posted for missed blinds (R10.3).
+    :ivar ledger_entries: lines in the table's ledger, which balanced at the end (R9.5).
     """
 
     hands_played: int
@@ -50,6 +55,9 @@ class SimulationResult:
     seconds: float
     stack: int
     bots: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    dead_chips: int = 0
+    ledger_entries: int = 0
 
     @property
     def net(self) -> list[int]:
@@ -78,6 +86,9 @@ class SimulationResult:
             "categories": self.categories,
             "showdowns": self.showdowns,
             "parole_splits": self.parole_splits,
+            "dead_chips": self.dead_chips,
+            "ledger": {"entries": self.ledger_entries, "balanced": True,
+                       "bought_in": sum(self.bought_in), "on_table": sum(self.final_stacks)},
             "seconds": round(self.seconds, 3),
             "hands_per_second": round(self.hands_per_second, 1),
         }
@@ -91,27 +102,32 @@ def simulate(
     rules: Rules | None = None,
     stack: int | None = None,
     bots: Literal["rule", "random", "mixed"] = "mixed",
+    sit_out: float = 0.0,
     progress: Callable[[int], None] | None = None,
     on_hand: Callable[[Hand], None] | None = None,
+    history: TextIO | None = None,
 ) -> SimulationResult:
-    """Play ``hands`` hands with ``players`` bots at one table.
+    """Play ``hands`` hands with ``players`` bots at one :class:`~pokerdraw32.table.Table`.
 
-    The button moves clockwise after every hand (R4.1); a bot that busts re-buys the starting
-    stack before the next hand, so every seat is dealt in (R10.4).  Everything random comes from
-    one seed: the same seed gives the same result with compiled or pure kernels.
+    The table moves the button and the blinds (R4.1, R4.2) and keeps the ledger; a bot that
+    busts buys in again for the starting stack before the next hand (R10.1, R10.4).  With
+    ``sit_out`` > 0, before each hand every bot dealt in sits out with that probability and every
+    bot sitting out returns with probability 1/2, paying the blinds it missed (R10.3).  Everything
+    random comes from one seed: the same seed gives the same result with compiled or pure kernels.
 
     :param players: 2 to 5 (R3.1).
     :param hands: number of hands, >= 0.
     :param seed: 0 <= seed < 2**64; ``None`` draws one from the OS (reported in the result).
     :param rules: the table's rules (default: the classic preset).
-    :param stack: starting stack and re-buy in chips (default 100 big blinds).
+    :param stack: buy-in and re-buy in chips (default 100 big blinds).
     :param bots: ``"rule"`` (all :class:`~pokerdraw32.bots.RuleBot`), ``"random"`` (all
         :class:`~pokerdraw32.bots.RandomBot`) or ``"mixed"`` (alternating, rule-based first).
+    :param sit_out: probability, 0 <= p < 1, that a bot sits out before a hand.
     :param progress: called with the number of hands just finished (for progress bars).
-    :param on_hand: called with each finished :class:`~pokerdraw32.hand.Hand`, e.g. a
-        :class:`~pokerdraw32.history.HistoryWriter`'s ``write`` to record every hand (the hands
-        share one generator, but a history records every card, so it replays without it).
-    :raises ValueError: bad players, hands, stack or bots.
+    :param on_hand: called with each finished :class:`~pokerdraw32.hand.Hand`.
+    :param history: a text stream that receives every hand as a ``.phhs`` table (PHH, with the
+        table's seat numbers + 1 and the bots' names); replaying it reproduces every stack.
+    :raises ValueError: bad players, hands, stack, bots or sit_out.
     """
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
         raise ValueError(f"players={players!r}: a table deals 2 to 5 players [R3.1]")
@@ -121,9 +137,11 @@ def simulate(
     stack = stack if stack is not None else 100 * rules.big_blind
     if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
         raise ValueError(f"stack={stack!r} must be a positive integer number of chips")
+    if isinstance(sit_out, bool) or not isinstance(sit_out, (int, float)) or not 0 <= sit_out < 1:
+        raise ValueError(f"sit_out={sit_out!r} must be a probability, 0 <= p < 1")
     if seed is None:
         seed = Rng().next_u64()
-    table_rng = Rng(seed)
+    rng = Rng(seed)
     kinds: list[type[Bot]]
     if bots == "rule":
         kinds = [RuleBot] * players
@@ -133,20 +151,43 @@ def simulate(
         kinds = [RuleBot if i % 2 == 0 else RandomBot for i in range(players)]
     else:
         raise ValueError(f"bots={bots!r}: use rule, random or mixed")
-    seats: list[Bot] = [k(table_rng.next_u64()) for k in kinds]
-    stacks = [stack] * players
-    bought = [stack] * players
-    rebuys = [0] * players
+    seats: list[Bot] = [k(rng.next_u64()) for k in kinds]
+    lo, hi = default_buy_ins(rules)
+    table = Table(rules, seats=players, seed=rng.next_u64(), min_buy_in=min(lo, stack),
+                  max_buy_in=None if hi is None else max(hi, stack), clock=lambda: 0.0, history=False)
+    names = [f"{k.__name__.lower().removesuffix('bot')}{i}" for i, k in enumerate(kinds)]
+    for i in range(players):
+        table.join(i, names[i], stack)
+    writer = HistoryWriter(history) if history is not None else None
+    threshold = int(sit_out * 1_000_000)
     categories: Counter[str] = Counter()
-    showdowns = parole = 0
-    button = 0
+    showdowns = parole = dead = 0
     start = time.perf_counter()
     for i in range(hands):
-        h = Hand(rules, stacks, button, rng=table_rng)
+        for s in range(players):
+            if table.seat(s).stack == 0:          # busted: re-buy so play continues (R10.1, R10.4)
+                table.add_chips(s, stack)
+            if threshold:
+                away = table.seat(s).sitting_out
+                if not away and rng.below(1_000_000) < threshold:
+                    table.sit_out(s)
+                elif away and rng.below(2) == 0:
+                    table.sit_in(s)
+        if threshold:
+            present = [s for s in range(players) if not table.seat(s).sitting_out]
+            for s in range(players):
+                if len(present) >= 2:
+                    break
+                if s not in present:                # a table needs two players
+                    table.sit_in(s)
+                    present.append(s)
+        h = table.start_hand()
+        seat_of = table.hand_seats
         while h.actor is not None:
-            h.act(seats[h.actor].decide(h))
+            table.act(seat_of[h.actor], seats[seat_of[h.actor]].decide(h))
         result = h.result
         assert result is not None
+        dead += h.dead
         if result.showdown:
             showdowns += 1
             for s in h.live_seats:
@@ -158,16 +199,17 @@ def simulate(
             parole += 1
         if on_hand is not None:
             on_hand(h)
-        stacks = list(result.stacks)
-        for s in range(players):
-            if stacks[s] == 0:            # busted: re-buy so play continues
-                stacks[s] = stack
-                bought[s] += stack
-                rebuys[s] += 1
-        button = (button + 1) % players
+        if writer is not None:
+            writer.write(HandHistory.from_hand(h, number=i + 1, seats=[s + 1 for s in seat_of],
+                                               players=[names[s] for s in seat_of]))
         if progress is not None:
             progress(i + 1)
     seconds = time.perf_counter() - start
+    table.check_ledger()
+    final = [table.seat(s).stack for s in range(players)]
+    bought = [sum(e.chips for e in table.ledger if e.seat == s and e.kind in ("buy_in", "add"))
+              for s in range(players)]
+    rebuys = [sum(1 for e in table.ledger if e.seat == s and e.kind == "add") for s in range(players)]
     ordered = {c.name: categories.get(c.name, 0) for c in sorted(HandCategory, reverse=True)}
-    return SimulationResult(hands, seed, players, rules, stacks, bought, rebuys, ordered, showdowns, parole,
-                            seconds, stack, [k.__name__ for k in kinds])
+    return SimulationResult(hands, seed, players, rules, final, bought, rebuys, ordered, showdowns, parole,
+                            seconds, stack, [k.__name__ for k in kinds], names, dead, len(table.ledger))

@@ -229,6 +229,8 @@ class Table:
         self.deadline: Deadline | None = None
         """The current decision's :class:`Deadline`, or ``None`` when nobody is to act."""
         self._settled = True
+        self._brought = 0   # running ledger totals: chips bought in (buy-ins, additions) and paid out
+        self._paid = 0
 
     # ------------------------------------------------------------------ seats
     def seat(self, seat: int) -> SeatState:
@@ -268,6 +270,7 @@ class Table:
         running = self.button is not None
         self._seats[seat] = SeatState(seat, name, chips, waiting=running and wait, entry_due=running and not wait)
         self.ledger.append(LedgerEntry("buy_in", seat, name, chips, self.hand_count))
+        self._brought += chips
 
     def add_chips(self, seat: int, chips: int) -> None:
         """Add chips between hands (R3.6), never above the table's maximum (R10.1).  A busted
@@ -281,6 +284,7 @@ class Table:
         chips = self._buy_in_amount(seat, chips, s.stack)
         s.stack += chips
         self.ledger.append(LedgerEntry("add", seat, s.name, chips, self.hand_count))
+        self._brought += chips
 
     def sit_out(self, seat: int) -> None:
         """The player sits out from the next hand on (the running hand is played out); blinds their
@@ -483,11 +487,13 @@ class Table:
         if self.keep_history:
             self.hands.append((h, self.hand_seats, names))
         self._settled = True
+        if sum(h.result.net) != 0:
+            raise TableError(f"hand {self.hand_count}: results {h.result.net} do not sum to zero [R9.5]")
         for seat in self.hand_seats:
             s = self._seats[seat]
             if s.leaving:
                 self._pay_out(s)
-        self.check_ledger()
+        self._check_balance()
 
     # ------------------------------------------------------------------ chips
     @property
@@ -499,14 +505,23 @@ class Table:
                     + self.hand.pot)
         return sum(s.stack for s in self._seats.values())
 
+    def _check_balance(self) -> None:
+        """The running totals against the chips on the table (checked after every hand)."""
+        if self._brought - self._paid != self.chips_on_table:
+            raise TableError(f"ledger out of balance: {self._brought} bought in, {self._paid} paid out, "
+                             f"{self.chips_on_table} on the table [R9.5]")
+
     def check_ledger(self) -> None:
-        """Assert that the ledger balances: buy-ins + additions - cash-outs = chips on the table,
-        and each hand's results sum to zero (R9.5).
+        """Audit the whole ledger: buy-ins + additions - cash-outs = chips on the table, and each
+        hand's results sum to zero (R9.5).  (The table checks its running totals after every hand.)
 
         :raises TableError: the ledger does not balance (a bug: please report it).
         """
         brought = sum(e.chips for e in self.ledger if e.kind in ("buy_in", "add"))
         paid = sum(e.chips for e in self.ledger if e.kind == "cash_out")
+        if (brought, paid) != (self._brought, self._paid):
+            raise TableError(f"ledger lines ({brought} in, {paid} out) differ from the running totals "
+                             f"({self._brought} in, {self._paid} out)")
         if brought - paid != self.chips_on_table:
             raise TableError(f"ledger out of balance: {brought} bought in, {paid} paid out, "
                              f"{self.chips_on_table} on the table [R9.5]")
@@ -522,6 +537,7 @@ class Table:
         chips = s.stack
         del self._seats[s.seat]
         self.ledger.append(LedgerEntry("cash_out", s.seat, s.name, chips, self.hand_count))
+        self._paid += chips
         return chips
 
     def _buy_in_amount(self, seat: int, chips: object, stack: int) -> int:
@@ -598,6 +614,8 @@ class Table:
                 t._check_seat_number(t.button)
             t.hand_count = data["hand_count"]
             t.ledger = [LedgerEntry(**e) for e in data["ledger"]]
+            t._brought = sum(e.chips for e in t.ledger if e.kind in ("buy_in", "add"))
+            t._paid = sum(e.chips for e in t.ledger if e.kind == "cash_out")
             t.rng.setstate([int(w, 16) for w in data["rng"]])
             t.hand_seats = tuple(t._check_seat_number(x) for x in data["hand_seats"])
             d = data["deadline"]
