@@ -547,3 +547,48 @@ def test_bad_table_snapshots(change, message):
     change(snap)
     with pytest.raises(ValueError, match=message):
         Table.restore(snap)
+
+
+def test_session_history_replays_every_stack(tmp_path):
+    """R10 hands (entry bets, missed blinds live and dead, waiting players) written as one .phhs
+    file with seat numbers and names; replaying it reproduces every hand's stacks."""
+    from pokerdraw32.bots import RuleBot
+    from pokerdraw32.history import load_all
+
+    t = Table(CLASSIC, seed=3, min_buy_in=10, max_buy_in=300)
+    for seat in range(3):
+        t.join(seat, f"p{seat}", 100)
+    bots = {seat: RuleBot(seat) for seat in range(5)}
+    for hand in range(30):
+        if hand == 3:
+            t.join(3, "entry", 100)
+        if hand == 4:
+            t.join(4, "waiter", 100, wait=True)
+        if hand in (6, 12):
+            t.sit_out(1)
+        if hand in (10, 16):
+            t.sit_in(1)
+        for seat in t.occupied:
+            if t.seat(seat).stack == 0:
+                t.add_chips(seat, 100)
+        h = t.start_hand()
+        while t.actor is not None:
+            t.act(t.actor, bots[t.actor].decide(h))
+    path = tmp_path / "session.phhs"
+    with open(path, "w", encoding="utf-8") as f:
+        assert t.write_history(f) == 30
+    dead = 0
+    for (number, hand, seats, names), hh in zip(t.hands, load_all(path), strict=True):
+        replayed = hh.replay()
+        assert hh.number == number and replayed.result.stacks == hand.result.stacks
+        assert replayed.events == hand.events
+        assert list(hh.players) == [names[i] for i in _position_order(hand)]
+        assert list(hh.seats) == [seats[i] + 1 for i in _position_order(hand)]
+        dead += hand.dead
+    assert dead > 0                                    # missed blinds were charged dead (R10.3)
+
+
+def _position_order(hand):
+    from pokerdraw32.phh import position_seats
+
+    return position_seats(hand.n, hand.button)

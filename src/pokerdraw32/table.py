@@ -63,7 +63,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 from ._kernels import Rng
 from .actions import Action, Event, Phase
@@ -224,8 +224,8 @@ class Table:
         """Table seat of each seat of the current (or last) hand: ``hand_seats[hand_seat]``."""
         self.hand_count = 0
         self.ledger: list[LedgerEntry] = []
-        self.hands: list[tuple[Hand, tuple[int, ...], tuple[str, ...]]] = []
-        """Finished hands with their table seats and player names (when ``history`` is on)."""
+        self.hands: list[tuple[int, Hand, tuple[int, ...], tuple[str, ...]]] = []
+        """Finished hands as (hand number, hand, table seats, player names), when ``history`` is on."""
         self.deadline: Deadline | None = None
         """The current decision's :class:`Deadline`, or ``None`` when nobody is to act."""
         self._settled = True
@@ -485,7 +485,7 @@ class Table:
             s.stack = h.result.stacks[i]
             self.ledger.append(LedgerEntry("hand", seat, s.name, h.result.net[i], self.hand_count))
         if self.keep_history:
-            self.hands.append((h, self.hand_seats, names))
+            self.hands.append((self.hand_count, h, self.hand_seats, names))
         self._settled = True
         if sum(h.result.net) != 0:
             raise TableError(f"hand {self.hand_count}: results {h.result.net} do not sum to zero [R9.5]")
@@ -553,6 +553,21 @@ class Table:
         return int(chips)
 
     # ------------------------------------------------------------------ persistence
+    def write_history(self, stream: TextIO) -> int:
+        """Write every finished hand kept by the table (``history=True``) to ``stream`` as one
+        ``.phhs`` file (PHH, see :mod:`pokerdraw32.history`): ``hand`` is the session's hand
+        number, ``seats`` the table seat numbers + 1, ``players`` the names; entry bets and
+        missed blinds are in ``_posts``.  ``pokerdraw32 replay`` reproduces every stack.
+
+        :returns: the number of hands written.
+        """
+        from .history import HandHistory, HistoryWriter
+
+        writer = HistoryWriter(stream)
+        for number, hand, seats, names in self.hands:
+            writer.write(HandHistory.from_hand(hand, number=number, seats=[s + 1 for s in seats], players=names))
+        return len(self.hands)
+
     def snapshot(self) -> dict[str, Any]:
         """The session as versioned, JSON-serialisable data: settings, seats (with missed blinds
         and waiting state), button, ledger, the generator's state, the running hand's snapshot
