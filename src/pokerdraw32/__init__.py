@@ -9,6 +9,11 @@ The rule book is RULES.md; rule ids (R1..R11) are cited throughout.
 True
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ._kernels import IMPLEMENTATION, Rng
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
 from .batch import deal_many, evaluate_many
@@ -16,11 +21,38 @@ from .cards import DECK, Card, Rank, Suit, cards_to_mask, format_cards, mask_to_
 from .errors import DealError, IllegalActionError, InvalidCardError, PokerDraw32Error, RulesError
 from .evaluation import HandCategory, HandRank, evaluate
 from .hand import DealRequest, Hand, HandResult, Pot
-from .history import HandHistory, HistoryError, HistoryWriter
-from .odds import POLICIES, DrawOdds, DrawOption, Equity, EquityTable, draw_odds, equity
 from .rules import CLASSIC, PRESETS, TWO_BLIND, Rules, SecondRoundFirst, Structure
 
+if TYPE_CHECKING:
+    from .history import HandHistory, HistoryError, HistoryWriter
+    from .odds import POLICIES, DrawOdds, DrawOption, Equity, EquityTable, draw_odds, equity
+    from .snapshot import SnapshotError
+    from .table import Table, TableError
+
 __version__ = "0.1.0"
+
+# Imported on first use, to keep `import pokerdraw32` fast: hand histories (TOML), odds and
+# equity (fractions, statistics), snapshots and table sessions.
+_LAZY = {
+    "HandHistory": "history", "HistoryError": "history", "HistoryWriter": "history",
+    "POLICIES": "odds", "DrawOdds": "odds", "DrawOption": "odds", "Equity": "odds", "EquityTable": "odds",
+    "draw_odds": "odds", "equity": "odds",
+    "SnapshotError": "snapshot",
+    "Table": "table", "TableError": "table",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pokerdraw32' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
 
 __all__ = [
     "CLASSIC",
@@ -58,8 +90,11 @@ __all__ = [
     "Rules",
     "RulesError",
     "SecondRoundFirst",
+    "SnapshotError",
     "Structure",
     "Suit",
+    "Table",
+    "TableError",
     "__version__",
     "cards_to_mask",
     "deal_many",
