@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scenario import FLUSH, FULL, HIGH, PAIR, QUADS, TRIPS
 
 from pokerdraw32 import EventKind, IllegalActionError, Phase, Rules
@@ -422,60 +424,81 @@ def test_bad_table_calls_change_nothing():
 
 
 # ----------------------------------------------------------------------------- random sessions
-@pytest.mark.parametrize("rules", [CLASSIC, TWO_BLIND, Rules(structure="pot-limit"),
-                                   Rules.preset("two-blind", structure="fixed-limit")])
-def test_random_sessions_keep_the_ledger_balanced(rules):
-    """Random joins, leaves, sit-outs, returns, rebuys and timeouts; after every hand the ledger
-    balances and nobody is dealt in with an empty stack (R10.4)."""
+RULES_CHOICES = [CLASSIC, TWO_BLIND, Rules(structure="pot-limit"), Rules.preset("two-blind", structure="fixed-limit"),
+                 Rules(sb=2, bb=5, ob=10), Rules(heads_up_button_posts_small=True, second_round_first="after_button")]
+
+
+def random_session(rules: Rules, seed: int, hands: int) -> int:
+    """Random joins (posting or waiting), leaves (also mid-hand), sit-outs, returns, rebuys and
+    timeouts.  After every hand the ledger balances and nobody was dealt in with an empty stack
+    (R10.4); the blinds are posted by the seats R4.1/R4.2 name.  Returns the hands played."""
     from pokerdraw32.bots import RandomBot
 
-    for session in range(12):
-        rnd = random.Random(session)
-        clock = FakeClock()
-        t = Table(rules, seed=session, clock=clock, decision_time=5, raise_time=2, min_buy_in=10, max_buy_in=300)
-        names = iter(f"p{i}" for i in range(1000))
-        bots = {}
-        hands = 0
-        for _step in range(60):
-            for seat in range(5):                     # between hands: the seats come and go
-                x = rnd.random()
-                if seat not in t.occupied:
-                    if x < 0.5:
-                        t.join(seat, next(names), rnd.randint(10, 300), wait=rnd.random() < 0.3)
-                        bots[seat] = RandomBot(rnd.getrandbits(32))
-                elif x < 0.05:
-                    t.leave(seat)
-                elif x < 0.12:
-                    t.sit_out(seat)
-                elif x < 0.3:
-                    t.sit_in(seat)
-                elif t.seat(seat).stack == 0 and x < 0.6:
-                    t.add_chips(seat, rnd.randint(10, 300))
-            try:
-                h = t.start_hand()
-            except TableError as exc:
-                assert "at least 2 players" in str(exc)
-                continue
-            hands += 1
-            assert all(t.seat(s).stack > 0 for s in t.hand_seats)      # R10.4
-            assert t.hand_seats == tuple(sorted(t.hand_seats))
-            while t.actor is not None:
-                seat = t.actor
-                x = rnd.random()
-                if x < 0.05:
-                    clock.now = t.deadline.act_at
-                    t.expire(seat)
-                elif x < 0.08 and t.deadline.raise_at is not None:
-                    clock.now = t.deadline.raise_at
-                    t.expire(seat)
-                else:
-                    if x < 0.1 and rnd.random() < 0.5:
-                        t.leave(seat)                  # leaves at the end of the hand
-                    t.act(seat, bots[seat].decide(h))
-                clock.now += 1
-            t.check_ledger()
-            assert h.is_complete
-        assert hands > 10
+    rnd = random.Random(seed)
+    clock = FakeClock()
+    t = Table(rules, seed=seed, clock=clock, decision_time=5, raise_time=2, min_buy_in=10, max_buy_in=300,
+              seats=rnd.randint(2, 5), history=False)
+    names = iter(f"p{i}" for i in range(10_000))
+    bots = {}
+    played = 0
+    for _step in range(hands * 2):
+        for seat in range(t.seat_count):
+            x = rnd.random()
+            if seat not in t.occupied:
+                if x < 0.5:
+                    t.join(seat, next(names), rnd.randint(10, 300), wait=rnd.random() < 0.3)
+                    bots[seat] = RandomBot(rnd.getrandbits(32))
+            elif x < 0.05:
+                assert t.leave(seat) is not None
+            elif x < 0.12:
+                t.sit_out(seat)
+            elif x < 0.3:
+                t.sit_in(seat)
+            elif t.seat(seat).stack == 0 and x < 0.6:
+                t.add_chips(seat, rnd.randint(10, 300))
+        try:
+            h = t.start_hand()
+        except TableError as exc:
+            assert "at least 2 players" in str(exc)
+            continue
+        played += 1
+        dealt = t.hand_seats
+        assert all(t.seat(s).stack > 0 for s in dealt)                  # R10.4
+        assert dealt == tuple(sorted(dealt)) and t.button in dealt       # R4.1
+        blinds = [t.hand_seats[e.seat] for e in h.events
+                  if e.kind is EventKind.POST_BLIND and e.get("blind") in ("small", "big", "over")]
+        assert blinds == t._blind_seats(list(dealt), t.button)          # R4.2, R4.3
+        while t.actor is not None:
+            seat = t.actor
+            x = rnd.random()
+            if x < 0.05:
+                clock.now = t.deadline.act_at
+                t.expire(seat)
+            elif x < 0.08 and t.deadline.raise_at is not None:
+                clock.now = t.deadline.raise_at
+                t.expire(seat)
+            else:
+                if x < 0.1 and rnd.random() < 0.5:
+                    assert t.leave(seat) is None                        # leaves at the end of the hand
+                t.act(seat, bots[seat].decide(h))
+            clock.now += 1
+        assert h.is_complete and t.deadline is None
+        t.check_ledger()
+        if played == hands:
+            break
+    return played
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(RULES_CHOICES), st.integers(0, 2**32 - 1))
+def test_random_sessions_keep_the_ledger_balanced(rules, seed):
+    """A thousand random sessions of up to 6 hands."""
+    random_session(rules, seed, 6)
+
+
+@pytest.mark.parametrize("rules", RULES_CHOICES[:4])
+def test_long_random_sessions(rules):
+    assert sum(random_session(rules, seed, 60) for seed in range(3)) > 100
 
 
 # ----------------------------------------------------------------------------- session snapshots
