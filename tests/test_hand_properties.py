@@ -38,6 +38,7 @@ from pokerdraw32 import (
     evaluate,
 )
 from pokerdraw32.bots import RandomBot, RuleBot
+from pokerdraw32.errors import MAX_CHIPS
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=False)
 
@@ -134,7 +135,9 @@ def check_result(h: Hand, total: int) -> None:
     assert all(s >= 0 for s in r.stacks)
     live = {s for s in range(h.n) if not h.folded[s]}
     assert live
-    assert sum(p.amount for p in r.pots) == sum(h.contrib)
+    dead = dead_by_seat(h)
+    assert sum(dead) == h.dead
+    assert sum(p.amount for p in r.pots) == sum(h.contrib) + h.dead          # R9.1: dead money in the pots
     prev = None
     for pot in r.pots:
         assert pot.amount > 0
@@ -146,7 +149,7 @@ def check_result(h: Hand, total: int) -> None:
             assert h.rules.parole
     for s in range(h.n):
         if h.folded[s]:
-            assert r.net[s] == -h.contrib[s] and s not in r.shown          # folded: wins nothing
+            assert r.net[s] == -h.contrib[s] - dead[s] and s not in r.shown   # folded: wins nothing
     for seat, cards in r.shown.items():
         assert sorted(int(c) for c in cards) == sorted(h.hole[seat])
     if len(live) == 1:
@@ -177,10 +180,22 @@ def check_result(h: Hand, total: int) -> None:
             won[s] += share
         for s in [x for x in clockwise(h.button + 1, h.n) if x in pot.winners][:odd]:
             won[s] += 1
-    assert list(r.stacks) == [a - c + w for a, c, w in zip(h.starting_stacks, h.contrib, won, strict=False)]
+    assert list(r.stacks) == [a - c - d + w for a, c, d, w in zip(h.starting_stacks, h.contrib, dead, won, strict=True)]
 
 
 # ----------------------------------------------------------------------------- the log against RULES.md
+BLINDS = ("small", "big", "over")
+
+
+def dead_by_seat(h: Hand) -> list[int]:
+    """Dead chips each seat posted (R10.3), from the log."""
+    dead = [0] * h.n
+    for e in h.events:
+        if e.kind is EventKind.POST_BLIND and e.get("blind") == "dead":
+            dead[e.seat] += e.amount
+    return dead
+
+
 def clockwise(start: int, n: int) -> list[int]:
     return [(start + i) % n for i in range(n)]
 
@@ -202,7 +217,7 @@ def check_log(h: Hand) -> None:
     acted: dict[int, tuple[int, int]] = {}        # seat -> (to_match when it acted, serial)
     no_raise: set[int] = set()
     withdrawn = None
-    blind_seats = [e.seat for e in h.events if e.kind is EventKind.POST_BLIND]
+    blind_seats = [e.seat for e in h.events if e.kind is EventKind.POST_BLIND and e.get("blind") in BLINDS]
     lb_seat = blind_seats[-1]
     first_actor = {1: None, 2: None}
     r2_start = (h.button + 1) % n if rules.second_round_first is SecondRoundFirst.AFTER_BUTTON else (lb_seat + 1) % n
@@ -216,8 +231,9 @@ def check_log(h: Hand) -> None:
         k, s = e.kind, e.seat
         if k is EventKind.POST_BLIND:
             stack[s] -= e.amount
-            bets[s] += e.amount
             pot += e.amount
+            if e.get("blind") != "dead":                  # dead chips count toward no bet (R10.3)
+                bets[s] += e.amount
             continue
         if k is EventKind.ROUND_END:
             # R5.3: everyone still in and not all-in has put in the same amount, and has acted
@@ -327,7 +343,8 @@ def check_log(h: Hand) -> None:
             acted[s] = (to_match, serial)
         if withdrawn == s:
             withdrawn = None
-    assert stack == [a - c for a, c in zip(h.starting_stacks, h.contrib, strict=False)]
+    dead = dead_by_seat(h)
+    assert stack == [a - c - d for a, c, d in zip(h.starting_stacks, h.contrib, dead, strict=True)]
     # R5.2, R7.1: the first player with chips to act is the first such seat left of the
     # largest blind (or of the button)
     active_r1 = [x for x in clockwise(lb_seat + 1, n) if h.starting_stacks[x] > 0 and
@@ -458,7 +475,16 @@ def play_hand(rules, stacks, button, seed, play_seed, *, illegal_rate=0.1, log=N
     """Play one hand to the end with bots; check invariants after every action."""
     rnd = random.Random(play_seed)
     total = sum(stacks)
-    h = Hand(rules, stacks, button, seed=seed)
+    posts = None
+    if rnd.random() < 0.3:        # entry bets and missed blinds (R10.2, R10.3): live up to L, dead chips
+        n, L = len(stacks), rules.largest_blind(len(stacks))
+        probe = Hand(rules, [MAX_CHIPS // 8] * n, button, seed=0)        # who posts which blind
+        due = {e.seat: e.amount for e in probe.events if e.kind is EventKind.POST_BLIND}
+        posts = {}
+        for _ in range(rnd.randint(1, 2)):
+            seat = rnd.randrange(n)
+            posts[seat] = (rnd.randint(0, L - due.get(seat, 0)), rnd.choice((0, 0, rules.sb, 3 * rules.sb)))
+    h = Hand(rules, stacks, button, seed=seed, posts=posts)
     bots = [(RandomBot if rnd.random() < 0.6 else RuleBot)(seed=rnd.getrandbits(32)) for _ in stacks]
     sticky = rnd.choice((0.0, 0.5, 0.9))
     check_invariants(h, total)

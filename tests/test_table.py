@@ -615,3 +615,36 @@ def _position_order(hand):
     from pokerdraw32.phh import position_seats
 
     return position_seats(hand.n, hand.button)
+
+
+@pytest.mark.parametrize("posts, message", [
+    ({0: (5, 0)}, r"a live post of 5 is more than the largest blind 4 \[R10\.2, R10\.3\]"),
+    ({2: (3, 0)}, r"seat 2 posts 2 as a blind and 3 live, more than the largest blind 4"),
+    ({7: (1, 0)}, r"posts: 7 is not a seat 0\.\.3"),
+    ({0: (1,)}, r"seat 0 must post \(live, dead\) chips"),
+    ({0: (1, -1)}, r"seat 0: dead -1 is not a number of chips \[R3\.2\]"),
+    ({0: (True, 0)}, "seat 0: live True is not a number of chips"),
+    ([(0, 1, 1)], "posts must map seats to"),
+])
+def test_hand_posts_are_validated(posts, message):
+    from pokerdraw32 import Hand, RulesError
+
+    with pytest.raises(RulesError, match=message):
+        Hand(CLASSIC, [50] * 4, 0, seed=1, posts=posts)
+
+
+def test_hand_posts_short_stack_posts_live_then_dead():
+    """R4.5 for posts: live chips first, then dead ones, all-in at worst; dead money is in the main
+    pot and the hand's chips add up (R9.5)."""
+    from pokerdraw32 import Hand
+
+    h = Hand(CLASSIC, [50, 50, 50, 3], 0, seed=1, posts={3: (0, 3)})   # seat 3 owes the over blind 4
+    assert [(e.seat, e.amount, e.get("blind")) for e in h.events if e.kind is EventKind.POST_BLIND] == [
+        (1, 1, "small"), (2, 2, "big"), (3, 3, "over")]                # the blind takes the whole stack
+    assert h.dead == 0
+    h = Hand(CLASSIC, [50, 50, 50, 50, 4], 0, seed=1, posts={4: (4, 3)})
+    assert [(e.seat, e.amount, e.get("blind")) for e in h.events if e.kind is EventKind.POST_BLIND][3:] == [
+        (4, 4, "live")]                                                 # nothing left for the dead part
+    assert h.stacks[4] == 0 and h.dead == 0
+    h = Hand(CLASSIC, [50, 50, 50, 50, 6], 0, seed=1, posts={4: (4, 3)})
+    assert (h.stacks[4], h.bets[4], h.dead, h.pot) == (0, 4, 2, 13)

@@ -272,6 +272,11 @@ class Hand:
         # seats by role
         self.blind_seats = self._blind_seats()
         self.largest_blind = rules.largest_blind(n)
+        due = dict(zip(self.blind_seats, rules.blinds(n), strict=False))
+        for seat, live, _dead in extra:
+            if due.get(seat, 0) + live > self.largest_blind:
+                raise RulesError(f"posts: seat {seat} posts {due[seat]} as a blind and {live} live, more than the "
+                                 f"largest blind {self.largest_blind} [R10.2, R10.3]")
         self._post_blinds()
         self._post_extra(extra)
         self._deal_order = [(button + 1 + i) % n for i in range(n)]
