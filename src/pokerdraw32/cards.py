@@ -239,6 +239,15 @@ def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False) -> tuple[Ca
     ...
     pokerdraw32.errors.InvalidCardError: duplicate card 'ah' (Ah appears twice) [R1.3]
     """
+    if type(cards) is tuple:
+        # fast path: a tuple of Card objects (as the engine hands them out), checked for repeats
+        seen = 0
+        for card in cards:
+            if type(card) is not Card or seen >> card & 1:
+                break
+            seen |= 1 << card
+        else:
+            return cards
     items: Iterable[Card | int | str]
     if isinstance(cards, str):
         items = _tokens(cards)
