@@ -232,7 +232,8 @@ cdef inline uint32_t _dense_key(uint32_t value) noexcept nogil:
 
 
 cdef tuple _init_tables():
-    """Fill the lookup tables; return the tuple that owns the cached int objects."""
+    """Fill the lookup tables; return the tuple that owns the cached int objects.  Runs with the
+    GIL held throughout, so two threads can never build the tables at once."""
     cdef int k, b, c1, c2, c3, c4, c5
     cdef Py_ssize_t i, key, nvalues = 0
     cdef uint32_t *by_hand = <uint32_t *>malloc(_NHANDS * sizeof(uint32_t))
@@ -241,40 +242,38 @@ cdef tuple _init_tables():
         free(by_hand)
         free(slot)
         raise MemoryError()
-    with nogil:
-        for k in range(6):
-            for b in range(32):
-                if k == 0:
-                    _BINOM[k][b] = 1
-                elif b == 0:
-                    _BINOM[k][b] = 0
-                else:
-                    _BINOM[k][b] = _BINOM[k][b - 1] + _BINOM[k - 1][b - 1]
-        # Nested ascending loops, highest bit outermost, visit the hands in colex order.
-        i = 0
-        for c5 in range(4, 32):
-            for c4 in range(3, c5):
-                for c3 in range(2, c4):
-                    for c2 in range(1, c3):
-                        for c1 in range(c2):
-                            by_hand[i] = _evaluate(
-                                (1U << c1) | (1U << c2) | (1U << c3) | (1U << c4) | (1U << c5))
-                            slot[_dense_key(by_hand[i])] = 1
-                            i += 1
-        # Number the distinct values in ascending order (slot holds index + 1).
-        for key in range(_NKEYS):
-            if slot[key]:
-                nvalues += 1
-                if nvalues <= _NVALUES:
-                    slot[key] = <uint16_t>nvalues
+    for k in range(6):
+        for b in range(32):
+            if k == 0:
+                _BINOM[k][b] = 1
+            elif b == 0:
+                _BINOM[k][b] = 0
+            else:
+                _BINOM[k][b] = _BINOM[k][b - 1] + _BINOM[k - 1][b - 1]
+    # Nested ascending loops, highest bit outermost, visit the hands in colex order.
+    i = 0
+    for c5 in range(4, 32):
+        for c4 in range(3, c5):
+            for c3 in range(2, c4):
+                for c2 in range(1, c3):
+                    for c1 in range(c2):
+                        by_hand[i] = _evaluate(
+                            (1U << c1) | (1U << c2) | (1U << c3) | (1U << c4) | (1U << c5))
+                        slot[_dense_key(by_hand[i])] = 1
+                        i += 1
+    # Number the distinct values in ascending order (slot holds index + 1).
+    for key in range(_NKEYS):
+        if slot[key]:
+            nvalues += 1
+            if nvalues <= _NVALUES:
+                slot[key] = <uint16_t>nvalues
     if nvalues != _NVALUES:  # R2.5; cannot happen unless _evaluate is wrong
         free(by_hand)
         free(slot)
         raise RuntimeError(f"found {nvalues} distinct hand values, expected {_NVALUES} (R2.5)")
-    with nogil:
-        for i in range(_NHANDS):
-            _INDEX[i] = slot[_dense_key(by_hand[i])] - 1
-            _VALUES[_INDEX[i]] = by_hand[i]
+    for i in range(_NHANDS):
+        _INDEX[i] = slot[_dense_key(by_hand[i])] - 1
+        _VALUES[_INDEX[i]] = by_hand[i]
     free(by_hand)
     free(slot)
     cache = tuple([_VALUES[i] for i in range(_NVALUES)] + [_VALUES[i] & ~3U for i in range(_NVALUES)])
@@ -284,7 +283,18 @@ cdef tuple _init_tables():
     return cache
 
 
-_VALUE_CACHE = _init_tables()
+_VALUE_CACHE = None
+cdef bint _tables_ready = False
+
+
+cdef int _build_tables() except -1:
+    """Build the lookup tables on first use (about 10 ms), not at import: every function that
+    reads them calls this first, while it still holds the GIL."""
+    global _VALUE_CACHE, _tables_ready
+    _VALUE_CACHE = _init_tables()
+    _init_scores()
+    _tables_ready = True
+    return 0
 
 
 def evaluate_mask(mask, bint suit_tiebreak=True):
@@ -330,6 +340,8 @@ def evaluate_mask(mask, bint suit_tiebreak=True):
     ...
     ValueError: hand mask 0x7 has 3 cards, expected 5
     """
+    if not _tables_ready:
+        _build_tables()
     cdef int overflow = 0, n
     cdef long long m
     cdef uint16_t i
@@ -364,6 +376,8 @@ def evaluate_codes(codes, bint suit_tiebreak=True):
     ...
     ValueError: duplicate card code 4
     """
+    if not _tables_ready:
+        _build_tables()
     cdef tuple items
     cdef uint32_t mask = 0, bit
     cdef uint16_t i
@@ -806,7 +820,6 @@ cdef void _init_scores() noexcept nogil:
         i = j
 
 
-_init_scores()
 
 
 cdef int _draw_args(object hand, object discard, object excluded,
@@ -903,6 +916,8 @@ def draw_outcomes(hand, discard, excluded, bint suit_tiebreak=True):
     ...
     ValueError: discard mask 0x88808001 has 5 cards; at most 4 may be discarded (R6.1)
     """
+    if not _tables_ready:
+        _build_tables()
     cdef uint32_t kept = 0, unseen = 0
     cdef uint32_t count[_NVALUES]
     cdef int k = _draw_args(hand, discard, excluded, &kept, &unseen)
@@ -944,6 +959,8 @@ def draw_summary(hand, discard, excluded, bint suit_tiebreak=True):
     >>> total, categories
     (27, (8, 12, 0, 0, 3, 0, 3, 0, 1))
     """
+    if not _tables_ready:
+        _build_tables()
     cdef uint32_t kept = 0, unseen = 0
     cdef uint32_t count[_NVALUES]
     cdef uint64_t categories[9]
@@ -981,6 +998,8 @@ def strength_score(value, bint suit_tiebreak=True):
     >>> strength_score(evaluate_codes([20, 12, 8, 4, 1]))   # Qs Ts 9s 8s 7c: 255 such hands
     255
     """
+    if not _tables_ready:
+        _build_tables()
     cdef int overflow = 0
     cdef long long v
     cdef Py_ssize_t lo = 0, hi = _NVALUES, mid
@@ -1170,6 +1189,8 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
     ...
     ValueError: row 0: card code 40 is not 0..31
     """
+    if not _tables_ready:
+        _build_tables()
     cdef Py_buffer view, target
     cdef bint have_view = False, have_target = False
     cdef int kind
@@ -1550,6 +1571,8 @@ def rule_discard(hand):
     >>> rule_discard(1 << 31 | 1 << 27 | 1 << 3 | 1 << 7 | 1 << 10) == 1 << 10   # four hearts: throw 9d
     True
     """
+    if not _tables_ready:
+        _build_tables()
     cdef uint32_t h = _check_deck_mask(hand, "hand mask")
     cdef int n = _popcount32(h)
     if n != 5:
@@ -1611,6 +1634,8 @@ def equity_trials(rng, trials, hand, discard, excluded, opponents, policy, posit
     >>> equity_trials(Rng(1), 1000, hand, 0, 0, 4, 1, 0)
     (0, 1000, 0, 0, 0, 0)
     """
+    if not _tables_ready:
+        _build_tables()
     cdef uint32_t kept = 0, unseen = 0, h
     cdef int k, n_unseen, dealt, available, need
     cdef uint64_t counts[6]
