@@ -303,3 +303,53 @@ def test_shared_constant_actions_are_values():
     assert Action.check() is Action.check() and Action.discard(()) is Action.stand_pat()
     assert Action.discard([]) == Action.stand_pat() and copy.deepcopy(Action.fold()) == Action.fold()
     assert ActionKind.DISCARD is Action.discard("Ah").kind
+
+
+def mid_hand_snapshot() -> dict:
+    h = Hand(Rules(), [100, 100, 100], 0, seed=1)
+    h.raise_to(6)
+    h.fold()
+    return h.snapshot()
+
+
+def _move_two_hole_cards_to_stub(s: dict) -> None:
+    s["stub"] += s["hole"][0][3:]
+    s["hole"][0] = s["hole"][0][:3]
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda s: s.update(actor=None), "field 'actor' does not match the event log: None, the log gives 2"),
+    (lambda s: s.update(actor=1), "field 'actor' does not match the event log: 1, the log gives 2"),
+    (_move_two_hole_cards_to_stub, "field 'hole' does not match the event log"),
+    (lambda s: s.update(blind_seats=[]), "field 'blind_seats' does not match"),
+    (lambda s: s.update(votes=2**40), "field 'votes' does not match"),
+    (lambda s: s["bets"].__setitem__(0, 7), "field 'bets' does not match"),
+    (lambda s: s.update(largest_blind=0), "field 'largest_blind' does not match"),
+    (lambda s: s.update(starting_stacks=[150, 50, 100]), "field 'stacks' does not match"),
+    (lambda s: s.update(phase="draw"), "field 'phase' does not match"),
+    (lambda s: s["events"][-2].update(amount=3), r"event 5 is not legal: seat 0: raise to 3 is outside"),
+    (lambda s: s["events"][-1].update(seat=2), "event 6 is not legal: seat 2 acted out of turn"),
+    (lambda s: s["events"].pop(), "field 'actor' does not match"),
+    (lambda s: s["events"].append({"kind": "award", "amount": 3}), r"event 7 \(award 3\) is not the next step"),
+    (lambda s: s["events"][3]["cards"].reverse(), "field 'hole' does not match the event log"),
+])
+def test_edited_snapshots_do_not_restore(change, message):
+    """A snapshot is the state its event log produces: edited fields or an illegal log are refused."""
+    snap = mid_hand_snapshot()
+    Hand.restore(copy.deepcopy(snap))
+    change(snap)
+    with pytest.raises(SnapshotError, match=message):
+        Hand.restore(snap)
+
+
+def test_determinized_snapshots_restore_without_their_hidden_log():
+    h = Hand(Rules(), [100, 100, 100], 0, seed=1)
+    h.call()
+    d = h.determinize(1, seed=2)
+    snap = json.loads(json.dumps(d.snapshot()))
+    assert snap["redacted_for"] == 1
+    again = Hand.restore(snap)
+    assert again.snapshot() == d.snapshot()
+    again.call()
+    d.call()
+    assert again.snapshot() == d.snapshot()

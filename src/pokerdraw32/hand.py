@@ -267,6 +267,7 @@ class Hand:
         self._own_discards: list[int] = []   # the drawing player's discards, set aside until served (R6.2)
         self._round_robin: list[list[int]] = []
         self.result: HandResult | None = None
+        self._redacted_for: int | None = None   # determinize(): the log is the one this seat sees
         self._legal: LegalActions | None = None
         self._legal_key = -1
         # seats by role
@@ -1195,6 +1196,7 @@ class Hand:
         new = self.clone()
         new.rng = Rng(seed)
         new.events = self.events_for(seat)
+        new._redacted_for = seat
         new._legal_key = -1
         known = set(self.hole[seat])
         for ev in self.events:

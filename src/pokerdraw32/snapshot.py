@@ -14,8 +14,11 @@ in every language).
 Format ``pokerdraw32/hand``, version :data:`SNAPSHOT_VERSION`.  Reading checks the format
 name and the version first: a snapshot from another version is rejected with a message naming
 both versions, never misread.  Then every field is checked for its type and range, the cards
-must be all 32 exactly once (R1.1), and the chips must add up to the starting stacks (R9.5);
-the first problem is reported by :class:`SnapshotError`.
+must be all 32 exactly once (R1.1) and the chips must add up to the starting stacks (R9.5).
+Finally the event log is replayed through the engine (every action checked, R3-R9) and the
+state must be exactly what it produces, so an edited field or an illegal log is refused.  The
+first problem is reported by :class:`SnapshotError`.  (A :meth:`~pokerdraw32.hand.Hand.determinize`
+clone's log is one seat's redacted view; its snapshot gets the field checks only.)
 
 >>> import json
 >>> from pokerdraw32 import Hand, Rules
@@ -80,6 +83,7 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     req = hand.pending_deal
     data["pending_deal"] = None if req is None else {"seat": req.seat, "count": req.count, "kind": req.kind}
     data["rng"] = [f"{word:016x}" for word in hand.rng.getstate()]
+    data["redacted_for"] = hand._redacted_for
     data["events"] = [ev.to_dict() for ev in hand.events]
     res = hand.result
     data["result"] = None if res is None else {
@@ -194,7 +198,86 @@ def restore(data: Any) -> Hand:
             raise SnapshotError(f"snapshot field 'result': {exc!r}") from None
         net = tuple(s - s0 for s, s0 in zip(hand.stacks, hand.starting_stacks, strict=True))
         hand.result = HandResult(tuple(hand.stacks), net, pots, shown, r.check("result", result.get("showdown"), bool))
+    redacted = r.field("redacted_for", (int, type(None)))
+    hand._redacted_for = None if redacted is None else r.seat("redacted_for", redacted, n)
+    if hand._redacted_for is None:
+        _verify_by_replay(hand)
+    pending = [k for k in range(hand._hole_index, n)] if hand.phase is Phase.DEAL else []
+    for k in pending:
+        if k < len(hand._round_robin) and not set(hand._round_robin[k]) <= set(hand.stub):
+            raise SnapshotError("snapshot field 'round_robin': cards not in the stub")
     return hand
+
+
+# state a hand's event log determines (everything but the order of the stub and the generator)
+_DERIVED = ("n", "button", "dead", "to_match", "raise_size", "full_level", "bet_count", "reopen_serial", "votes",
+            "voted", "draw_index", "_hole_index", "largest_blind", "actor", "aggressor", "raise_withdrawn",
+            "offer_open", "stacks", "bets", "contrib", "acted_serial", "last_level", "folded", "acted", "no_raise",
+            "draw_order", "_deal_order", "blind_seats", "starting_stacks", "phase", "discarded", "hole",
+            "_own_discards", "pending_deal", "result")
+
+
+def _verify_by_replay(hand: Hand) -> None:
+    """Replay the snapshot's event log through the engine (explicit deals, every action checked,
+    R3-R9) and require the snapshot's state to be exactly what it produces: a snapshot whose
+    fields were edited, or whose log is not a legal hand, is refused, naming the first field or
+    event that disagrees."""
+    from .actions import Action, ActionKind, EventKind
+    from .errors import DealError, IllegalActionError, RulesError
+    from .hand import Hand
+
+    events = hand.events
+    posts: dict[int, tuple[int, int]] = {}
+    for ev in events:
+        if ev.kind is EventKind.POST_BLIND and ev.get("blind") in ("live", "dead") and ev.seat is not None:
+            live, dead = posts.get(ev.seat, (0, 0))
+            amount = ev.amount or 0
+            posts[ev.seat] = (live + amount, dead) if ev.get("blind") == "live" else (live, dead + amount)
+    simple = {EventKind.FOLD: ActionKind.FOLD, EventKind.CHECK: ActionKind.CHECK, EventKind.CALL: ActionKind.CALL,
+              EventKind.SPLIT: ActionKind.SPLIT, EventKind.DECLINE: ActionKind.DECLINE}
+    i = 0
+    try:
+        twin = Hand(hand.rules, list(hand.starting_stacks), hand.button, seed=1, auto_deal=False,
+                    posts=posts or None)
+        i = len(twin.events)
+        while i < len(events):
+            ev = events[i]
+            k = ev.kind
+            if k is EventKind.DEAL_HOLE:
+                twin.deal(ev.cards)
+            elif k is EventKind.RESHUFFLE and i + 1 < len(events) and events[i + 1].kind is EventKind.DEAL_DRAW:
+                twin.deal(events[i + 1].cards)
+            elif k is EventKind.DEAL_DRAW:
+                twin.deal(ev.cards)
+            elif k is EventKind.TIMEOUT:
+                twin.timeout(ev.seat)
+            elif k is EventKind.RAISE_WITHDRAWN:
+                twin.withdraw_raise()
+            elif k in simple:
+                twin.act(Action(simple[k]), ev.seat)
+            elif k in (EventKind.BET, EventKind.RAISE):
+                twin.act(Action(ActionKind.BET if k is EventKind.BET else ActionKind.RAISE, ev.amount), ev.seat)
+            elif k is EventKind.DISCARD:
+                twin.act(Action.discard(ev.cards), ev.seat)
+            else:
+                raise SnapshotError(f"snapshot field 'events': event {i} ({ev}) is not the next step of the hand")
+            made = twin.events[i:]
+            expected = events[i:i + len(made)]
+            if made != expected:
+                j = next((j for j, (a, b) in enumerate(zip(made, expected, strict=False)) if a != b), len(expected))
+                raise SnapshotError(f"snapshot field 'events': event {i + j} does not follow from the ones before "
+                                    f"(the engine logs: {made[j]})")
+            i += len(made)
+    except (IllegalActionError, DealError, RulesError) as exc:
+        raise SnapshotError(f"snapshot field 'events': event {i} is not legal: {exc}") from None
+    mine, theirs = hand.__dict__, twin.__dict__
+    for name in _DERIVED:
+        if mine[name] != theirs[name]:
+            raise SnapshotError(f"snapshot field {name.lstrip('_')!r} does not match the event log: "
+                                f"{mine[name]!r}, the log gives {theirs[name]!r}")
+    for name in ("stub", "pile", "muck"):
+        if sorted(mine[name]) != sorted(theirs[name]):
+            raise SnapshotError(f"snapshot field {name!r} does not match the event log: other cards")
 
 
 class _Reader:
