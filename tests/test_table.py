@@ -399,9 +399,11 @@ def test_bad_table_calls_change_nothing():
         (lambda: t.join(1, "x", 50), "seat 1 is taken by 'p1'"),
         (lambda: t.join(5, "x", 50), r"no seat 5 at this table \(seats 0\.\.4\)"),
         (lambda: t.join(3, "p0", 50), "the name 'p0' is already seated"),
-        (lambda: t.join(3, "", 50), "a player name is a non-empty string"),
-        (lambda: t.join(3, "x", 0), r"0 is not a positive number of chips \[R3\.2\]"),
-        (lambda: t.join(3, "x", 2.5), r"2\.5 is not a positive number of chips"),
+        (lambda: t.join(3, "", 50), "a player name is 1 to 64 printable characters"),
+        (lambda: t.join(3, "a\nb", 50), "a player name is 1 to 64 printable characters"),
+        (lambda: t.join(3, " a", 50), "without surrounding spaces"),
+        (lambda: t.join(3, "x", 0), r"0 is not a number of chips from 1 to 9007199254740991 \[R3\.2\]"),
+        (lambda: t.join(3, "x", 2.5), r"2\.5 is not a number of chips"),
         (lambda: t.add_chips(4, 5), "seat 4 is empty"),
         (lambda: t.act(0, "c"), "no hand is running"),
         (lambda: t.expire(0), "no hand is running"),
@@ -418,7 +420,8 @@ def test_bad_table_calls_change_nothing():
     with pytest.raises(TableError, match="seat 3 is not dealt in to this hand"):
         t.act(3, "c")
     for bad in [dict(seats=6), dict(seats=1), dict(min_buy_in=0), dict(min_buy_in=50, max_buy_in=40),
-                dict(decision_time=0), dict(raise_time=-1), dict(clock=5)]:
+                dict(decision_time=0), dict(raise_time=-1), dict(clock=5), dict(raise_time=40, decision_time=30),
+                dict(history="no"), dict(seed=-1), dict(seed="x")]:
         with pytest.raises(ValueError):
             Table(CLASSIC, **bad)
 
@@ -557,10 +560,19 @@ def test_session_snapshot_restores_and_continues_identically():
 @pytest.mark.parametrize("change, message", [
     (lambda s: s.update(format="x"), "not a table snapshot"),
     (lambda s: s.update(version=2), "table snapshot version 2 cannot be read"),
-    (lambda s: s.pop("ledger"), "bad or missing field"),
+    (lambda s: s.pop("ledger"), "field 'ledger' is missing"),
+    (lambda s: s.update(hand_count="2"), "field 'hand_count'"),
+    (lambda s: s["seats"][0].update(missed={"big": "x"}), "missed 'big' 'x' is not a blind of this table"),
+    (lambda s: s["seats"][0].update(missed={"big": -2}), "missed 'big' -2 is not a blind"),
+    (lambda s: s["seats"][0].update(sitting_out="yes"), "seat field 'sitting_out'"),
+    (lambda s: s["seats"][1].update(name="p0"), "the name 'p0' appears twice"),
+    (lambda s: s["seats"].append(dict(s["seats"][0], name="z")), "seat 0 appears twice"),
+    (lambda s: s["ledger"][0].update(chips=100.0), "ledger chips 100.0 is not an integer"),
+    (lambda s: s["ledger"][0].update(kind="gift"), "ledger kind 'gift'"),
+    (lambda s: s.update(deadline={"seat": 0, "raise_at": None, "act_at": 3}), "a deadline but no running hand"),
     (lambda s: s["seats"][0].update(stack=5000), "ledger out of balance"),
     (lambda s: s["seats"][0].update(seat=9), "no seat 9"),
-    (lambda s: s["rules"].update(sb=0), "sb"),
+    (lambda s: s["rules"].update(sb=0), "settings: .*sb"),
 ])
 def test_bad_table_snapshots(change, message):
     t = table(3)
@@ -648,3 +660,78 @@ def test_hand_posts_short_stack_posts_live_then_dead():
     assert h.stacks[4] == 0 and h.dead == 0
     h = Hand(CLASSIC, [50, 50, 50, 50, 6], 0, seed=1, posts={4: (4, 3)})
     assert (h.stacks[4], h.bets[4], h.dead, h.pot) == (0, 4, 2, 13)
+
+
+
+def running_table_snapshot() -> tuple[Table, dict]:
+    clock = FakeClock()
+    t = table(3, clock=clock)
+    t.start_hand()
+    t.act(0, "c")
+    return t, t.snapshot()
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda s: s.update(hand_seats=[1, 0, 2]), "seats are not occupied table seats in order"),
+    (lambda s: s["seats"][0].update(stack=90), "stacks are not the running hand's starting stacks|out of balance"),
+    (lambda s: s.update(button=2), "the button is seat 2, the running hand's is 0"),
+    (lambda s: s["rules"].update(structure="fixed-limit", cap=4), "running hand's rules are not the table's"),
+    (lambda s: s.update(deadline=None), "'deadline' must be given exactly when a player is to act"),
+    (lambda s: s["deadline"].update(act_at="soon"), "deadline act_at 'soon' is not a finite number"),
+    (lambda s: s["deadline"].update(seat=0), "the deadline is for seat 0, seat 1 is to act"),
+    (lambda s: s.update(hand=None), "a deadline but no running hand"),
+])
+def test_tampered_running_table_snapshots(change, message):
+    _t, snap = running_table_snapshot()
+    change(snap)
+    with pytest.raises(ValueError, match=message):
+        Table.restore(snap)
+
+
+def test_finished_hand_in_a_table_snapshot_is_refused():
+    t = table(3)
+    t.start_hand()
+    fold_out(t)
+    snap = t.snapshot()
+    assert snap["hand"] is None
+    h = t.hand
+    snap["hand"] = h.snapshot()
+    with pytest.raises(TableError, match="the running hand is already over"):
+        Table.restore(snap)
+
+
+@pytest.mark.parametrize("bad_clock, message", [
+    (lambda: 1 / 0, "the table clock failed: ZeroDivisionError"),
+    (lambda: "12:00", "the table clock must return a finite number of seconds, got '12:00'"),
+    (lambda: None, "got None"),
+    (lambda: float("nan"), "got nan"),
+    (lambda: True, "got True"),
+])
+def test_a_failing_clock_changes_nothing(bad_clock, message):
+    t, snap = running_table_snapshot()
+    t.clock = bad_clock
+    for call in (lambda: t.act(1, "c"), lambda: t.expire(1)):
+        with pytest.raises(TableError, match=message):
+            call()
+        assert t.snapshot() == snap
+    t2 = table(3)
+    t2.clock = bad_clock
+    before = t2.snapshot()
+    with pytest.raises(TableError, match=message):
+        t2.start_hand()
+    assert t2.snapshot() == before
+
+
+def test_chips_on_the_table_stay_below_the_largest_amount():
+    from pokerdraw32.errors import MAX_CHIPS
+
+    t = Table(Rules(structure="fixed-limit"), min_buy_in=1)          # no maximum buy-in
+    t.join(0, "a", MAX_CHIPS - 100)
+    with pytest.raises(TableError, match=r"would put more than 9007199254740991 chips on the table \[R3\.2\]"):
+        t.join(1, "b", 101)
+    t.join(1, "b", 100)
+    with pytest.raises(TableError, match="more than 9007199254740991 chips"):
+        t.add_chips(1, 1)
+    t.start_hand()
+    fold_out(t)
+    Table.restore(t.snapshot())

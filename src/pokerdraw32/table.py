@@ -60,6 +60,7 @@ if nothing is owed, else fold (R7.3), and an all-in player asked about Parole de
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -204,6 +205,10 @@ class Table:
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1e9:
                 raise RulesError(f"{name} must be a positive number of seconds, got {shown(value)}")
+        if raise_time is not None and raise_time >= decision_time:
+            raise RulesError(f"raise_time {raise_time} must be shorter than decision_time {decision_time} [R7.3]")
+        if not isinstance(history, bool):
+            raise RulesError(f"history must be True or False, got {shown(history)}")
         if clock is not None and not callable(clock):
             raise RulesError(f"clock must be a callable returning seconds, got {shown(clock)}")
         self.rules = rules
@@ -213,6 +218,8 @@ class Table:
         self.clock: Callable[[], float] = clock if clock is not None else time.monotonic
         self.decision_time = float(decision_time)
         self.raise_time = None if raise_time is None else float(raise_time)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
+            raise RulesError(f"seed {shown(seed)} must be an int with 0 <= seed < 2**64 [R11.1]")
         self.rng = Rng(seed)
         self.keep_history = bool(history)
         self._seats: dict[int, SeatState] = {}
@@ -259,9 +266,10 @@ class Table:
         self._check_seat_number(seat)
         if seat in self._seats:
             raise TableError(f"seat {seat} is taken by {self._seats[seat].name!r}", seat=seat)
-        if not isinstance(name, str) or not name.strip() or len(name) > 64:
-            raise TableError(f"seat {seat}: a player name is a non-empty string of at most 64 characters, got "
-                             f"{shown(name)}", seat=seat)
+        if (not isinstance(name, str) or not name or name != name.strip() or len(name) > 64
+                or not name.isprintable()):
+            raise TableError(f"seat {seat}: a player name is 1 to 64 printable characters without surrounding "
+                             f"spaces, got {shown(name)}", seat=seat)
         if any(s.name == name for s in self._seats.values()):
             raise TableError(f"seat {seat}: the name {name!r} is already seated", seat=seat)
         if not isinstance(wait, bool):
@@ -321,6 +329,7 @@ class Table:
         """
         if self.hand is not None and not self._settled:
             raise TableError("a hand is running; finish it first")
+        now = self._now()
         plan = self._plan()
         dealt, button, _blinds, posts, missed = plan
         rules = self.rules
@@ -343,7 +352,7 @@ class Table:
         self.hand_seats = tuple(dealt)
         self.hand_count += 1
         self._settled = False
-        self._after_step()
+        self._after_step(now)
         return hand
 
     def _plan(self) -> tuple[list[int], int, list[int], dict[int, tuple[int, int]], dict[int, list[str]]]:
@@ -431,8 +440,10 @@ class Table:
         :raises IllegalActionError: the action is not legal (the hand names the rule); nothing changes.
         """
         h = self._running_hand()
-        ev = h.act(action, self._hand_seat(seat))
-        self._after_step()
+        hand_seat = self._hand_seat(seat)
+        now = self._now()                         # read before anything changes: a failing clock changes nothing
+        ev = h.act(action, hand_seat)
+        self._after_step(now)
         return ev
 
     def expire(self, seat: int) -> Event:
@@ -447,10 +458,10 @@ class Table:
         d = self.deadline
         if d is None or d.seat != seat:
             raise TableError(f"seat {shown(seat)} is not to act (seat {self.actor} is)", seat=seat)
-        now = self.clock()
+        now = self._now()
         if now >= d.act_at:
             ev = h.timeout(self._hand_seat(seat))
-            self._after_step()
+            self._after_step(now)
             return ev
         if d.raise_at is not None and now >= d.raise_at:
             ev = h.withdraw_raise()
@@ -460,7 +471,18 @@ class Table:
                          (f"raise limit at {d.raise_at:g}, " if d.raise_at is not None else "") +
                          f"decision deadline at {d.act_at:g}", seat=seat)
 
-    def _after_step(self) -> None:
+    def _now(self) -> float:
+        """The clock's time; a clock that fails or gives something other than a finite number is a
+        TableError (raised before the table changes)."""
+        try:
+            now = self.clock()
+        except Exception as exc:
+            raise TableError(f"the table clock failed: {exc!r}") from exc
+        if isinstance(now, bool) or not isinstance(now, (int, float)) or not math.isfinite(now):
+            raise TableError(f"the table clock must return a finite number of seconds, got {shown(now)}")
+        return float(now)
+
+    def _after_step(self, now: float) -> None:
         h = self.hand
         assert h is not None
         if h.is_complete:
@@ -471,7 +493,6 @@ class Table:
         if seat is None:
             self.deadline = None
             return
-        now = self.clock()
         betting = h.phase in (Phase.FIRST_ROUND, Phase.SECOND_ROUND) and h.stacks[h.actor or 0] > 0
         raise_at = now + self.raise_time if self.raise_time is not None and betting else None
         self.deadline = Deadline(seat, raise_at, now + self.decision_time)
@@ -542,11 +563,14 @@ class Table:
 
     def _buy_in_amount(self, seat: int, chips: object, stack: int) -> int:
         if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips <= MAX_CHIPS:
-            raise TableError(f"seat {seat}: {shown(chips)} is not a positive number of chips", seat=seat,
-                             rule="R3.2")
+            raise TableError(f"seat {seat}: {shown(chips)} is not a number of chips from 1 to {MAX_CHIPS}",
+                             seat=seat, rule="R3.2")
         if stack == 0 and chips < self.min_buy_in:
             raise TableError(f"seat {seat}: a buy-in of {chips} is below the minimum {self.min_buy_in}", seat=seat,
                              rule="R10.1")
+        if self.chips_on_table + chips > MAX_CHIPS:
+            raise TableError(f"seat {seat}: {chips} more chips would put more than {MAX_CHIPS} chips on the table",
+                             seat=seat, rule="R3.2")
         if self.max_buy_in is not None and stack + chips > self.max_buy_in:
             raise TableError(f"seat {seat}: {stack} + {chips} chips would exceed the maximum {self.max_buy_in}",
                              seat=seat, rule="R10.1")
@@ -603,9 +627,11 @@ class Table:
         """The session saved by :meth:`snapshot`, continuing exactly (same seats, button, ledger,
         generator and running hand).
 
-        :raises TableError: another format or version, or a bad field (named); a ledger that does
-            not balance.
-        :raises SnapshotError: a bad running-hand snapshot.
+        :raises TableError: another format or version, a bad or inconsistent field (named: types,
+            seats, names, missed blinds, ledger lines, a running hand that is over or whose seats,
+            stacks, button or rules are not the table's, a deadline for the wrong seat), or a ledger
+            that does not balance.
+        :raises SnapshotError: a bad running-hand snapshot (see :func:`pokerdraw32.snapshot.restore`).
         """
         if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
             got = data.get("format") if isinstance(data, dict) else type(data).__name__
@@ -614,37 +640,69 @@ class Table:
             raise TableError(f"table snapshot version {data.get('version')!r} cannot be read: this pokerdraw32 "
                              f"reads version {TABLE_VERSION} only")
         try:
-            t = cls(Rules.from_options(data["rules"]), seats=data["seat_count"], min_buy_in=data["min_buy_in"],
-                    max_buy_in=data["max_buy_in"], clock=clock, decision_time=data["decision_time"],
-                    raise_time=data["raise_time"], history=data["history"], seed=0)
-            for sd in data["seats"]:
-                s = SeatState(**sd)
-                t._check_seat_number(s.seat)
-                if (not isinstance(s.stack, int) or isinstance(s.stack, bool) or not 0 <= s.stack <= MAX_CHIPS
-                        or not isinstance(s.missed, dict) or not isinstance(s.name, str)):
-                    raise TableError(f"table snapshot: bad seat {sd!r}")
-                t._seats[s.seat] = s
-            t.button = data["button"]
-            if t.button is not None:
-                t._check_seat_number(t.button)
-            t.hand_count = data["hand_count"]
-            t.ledger = [LedgerEntry(**e) for e in data["ledger"]]
-            t._brought = sum(e.chips for e in t.ledger if e.kind in ("buy_in", "add"))
-            t._paid = sum(e.chips for e in t.ledger if e.kind == "cash_out")
-            t.rng.setstate([int(w, 16) for w in data["rng"]])
-            t.hand_seats = tuple(t._check_seat_number(x) for x in data["hand_seats"])
-            d = data["deadline"]
-            t.deadline = None if d is None else Deadline(d["seat"], d["raise_at"], d["act_at"])
-            if data["hand"] is not None:
-                t.hand = Hand.restore(data["hand"])
-                t.rng = t.hand.rng              # the hand deals from the table's generator
-                t._settled = False
-                if t.hand.n != len(t.hand_seats) or not all(x in t._seats for x in t.hand_seats):
-                    raise TableError("table snapshot: the running hand does not match its seats")
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            if isinstance(exc, PokerDraw32Error):
-                raise
-            raise TableError(f"table snapshot: bad or missing field: {exc!r}") from None
+            rules = Rules.from_options(data["rules"])
+            t = cls(rules, seats=data["seat_count"], min_buy_in=data["min_buy_in"], max_buy_in=data["max_buy_in"],
+                    clock=clock, decision_time=data["decision_time"], raise_time=data["raise_time"],
+                    history=data["history"], seed=0)
+        except KeyError as exc:
+            raise TableError(f"table snapshot: field {exc} is missing") from None
+        except PokerDraw32Error as exc:
+            raise TableError(f"table snapshot: settings: {exc}") from None
+        r = _TableReader(data, t)
+        for sd in r.field("seats", list):
+            s = r.seat_state(sd)
+            if s.seat in t._seats:
+                raise TableError(f"table snapshot: seat {s.seat} appears twice")
+            if any(o.name == s.name for o in t._seats.values()):
+                raise TableError(f"table snapshot: the name {s.name!r} appears twice")
+            t._seats[s.seat] = s
+        button = r.field("button", (int, type(None)))
+        t.button = None if button is None else t._check_seat_number(button)
+        t.hand_count = r.count("hand_count")
+        t.ledger = [r.ledger_entry(e) for e in r.field("ledger", list)]
+        t._brought = sum(e.chips for e in t.ledger if e.kind in ("buy_in", "add"))
+        t._paid = sum(e.chips for e in t.ledger if e.kind == "cash_out")
+        words = r.field("rng", list)
+        try:
+            t.rng.setstate([int(w, 16) for w in words])
+        except (TypeError, ValueError) as exc:
+            raise TableError(f"table snapshot: field 'rng': {exc}") from None
+        t.hand_seats = tuple(t._check_seat_number(x) for x in r.field("hand_seats", list))
+        hand = r.field("hand", (dict, type(None)))
+        d = r.field("deadline", (dict, type(None)))
+        if hand is not None:
+            t.hand = Hand.restore(hand)
+            t.rng = t.hand.rng                  # the hand deals from the table's generator
+            t._settled = False
+            h = t.hand
+            if h.is_complete:
+                raise TableError("table snapshot: the running hand is already over")
+            if h.rules != rules:
+                raise TableError("table snapshot: the running hand's rules are not the table's")
+            if (h.n != len(t.hand_seats) or list(t.hand_seats) != sorted(set(t.hand_seats))
+                    or not all(x in t._seats for x in t.hand_seats)):
+                raise TableError("table snapshot: the running hand's seats are not occupied table seats in order")
+            if [t._seats[x].stack for x in t.hand_seats] != list(h.starting_stacks):
+                raise TableError("table snapshot: the seats' stacks are not the running hand's starting stacks")
+            if t.button != t.hand_seats[h.button]:
+                raise TableError(f"table snapshot: the button is seat {t.button}, the running hand's is "
+                                 f"{t.hand_seats[h.button]}")
+            if (d is None) != (t.actor is None):
+                raise TableError("table snapshot: field 'deadline' must be given exactly when a player is to act")
+        elif d is not None:
+            raise TableError("table snapshot: a deadline but no running hand")
+        if d is not None:
+            try:
+                seat, act_at, raise_at = d["seat"], d["act_at"], d["raise_at"]
+            except KeyError as exc:
+                raise TableError(f"table snapshot: field 'deadline' lacks {exc}") from None
+            for what, v in (("act_at", act_at), ("raise_at", raise_at)):
+                if (v is not None or what == "act_at") and (isinstance(v, bool) or not isinstance(v, (int, float))
+                                                             or not math.isfinite(v)):
+                    raise TableError(f"table snapshot: deadline {what} {shown(v)} is not a finite number")
+            if seat != t.actor:
+                raise TableError(f"table snapshot: the deadline is for seat {shown(seat)}, seat {t.actor} is to act")
+            t.deadline = Deadline(seat, None if raise_at is None else float(raise_at), float(act_at))
         t.check_ledger()
         return t
 
@@ -692,3 +750,64 @@ def _chips(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_CHIPS:
         raise RulesError(f"{name}={shown(value)} must be a positive number of chips [R10.1]")
     return value
+
+
+class _TableReader:
+    """Typed access to a table snapshot; every error names the field."""
+
+    def __init__(self, data: dict[str, Any], table: Table) -> None:
+        self.data = data
+        self.table = table
+
+    def field(self, name: str, types: type | tuple[type, ...]) -> Any:
+        if name not in self.data:
+            raise TableError(f"table snapshot: field {name!r} is missing")
+        value = self.data[name]
+        wanted = types if isinstance(types, tuple) else (types,)
+        if (isinstance(value, bool) and bool not in wanted) or not isinstance(value, wanted):
+            raise TableError(f"table snapshot: field {name!r}: {shown(value)} has the wrong type")
+        return value
+
+    def count(self, name: str) -> int:
+        value = self.field(name, int)
+        if not 0 <= value <= MAX_CHIPS:
+            raise TableError(f"table snapshot: field {name!r}: {value} is out of range")
+        return int(value)
+
+    def seat_state(self, sd: Any) -> SeatState:
+        fields = {"seat": int, "name": str, "stack": int, "sitting_out": bool, "waiting": bool, "entry_due": bool,
+                  "missed": dict, "leaving": bool}
+        if not isinstance(sd, dict) or set(sd) != set(fields):
+            raise TableError(f"table snapshot: a seat must have the fields {sorted(fields)}, got {shown(sd)}")
+        for key, kind in fields.items():
+            v = sd[key]
+            if (isinstance(v, bool) and kind is not bool) or not isinstance(v, kind):
+                raise TableError(f"table snapshot: seat field {key!r}: {shown(v)} is not {kind.__name__}")
+        self.table._check_seat_number(sd["seat"])
+        name = sd["name"]
+        if not name or name != name.strip() or len(name) > 64 or not name.isprintable():
+            raise TableError(f"table snapshot: bad player name {shown(name)}")
+        if not 0 <= sd["stack"] <= MAX_CHIPS:
+            raise TableError(f"table snapshot: seat {sd['seat']}: stack {sd['stack']} is out of range")
+        rules = self.table.rules
+        amounts = {"small": rules.sb, "big": rules.big_blind, "over": rules.ob}
+        for blind, amount in sd["missed"].items():
+            if blind not in amounts or amount != amounts[blind]:
+                raise TableError(f"table snapshot: seat {sd['seat']}: missed {blind!r} {shown(amount)} is not a "
+                                 "blind of this table [R10.3]")
+        return SeatState(**sd)
+
+    def ledger_entry(self, e: Any) -> LedgerEntry:
+        if not isinstance(e, dict) or set(e) != {"kind", "seat", "name", "chips", "hand"}:
+            raise TableError(f"table snapshot: bad ledger entry {shown(e)}")
+        if e["kind"] not in ("buy_in", "add", "cash_out", "hand"):
+            raise TableError(f"table snapshot: ledger kind {shown(e['kind'])} is not buy_in, add, cash_out or hand")
+        for key in ("seat", "chips", "hand"):
+            v = e[key]
+            if isinstance(v, bool) or not isinstance(v, int) or abs(v) > MAX_CHIPS:
+                raise TableError(f"table snapshot: ledger {key} {shown(v)} is not an integer")
+        if e["kind"] != "hand" and e["chips"] < 0:
+            raise TableError(f"table snapshot: ledger {e['kind']} of {e['chips']} chips")
+        if not isinstance(e["name"], str):
+            raise TableError(f"table snapshot: ledger name {shown(e['name'])} is not a string")
+        return LedgerEntry(**e)
