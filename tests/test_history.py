@@ -180,10 +180,14 @@ def test_round_trip_random_tables_options_timeouts():
         n = rng.randint(2, 5)
         stacks = [rng.randint(1, 25) * rules.sb for _ in range(n)]
         posts = None
+        button = rng.randrange(n)
         if rng.random() < 0.3:                      # a live entry bet and/or dead missed blinds
-            posts = {rng.randrange(n): (rng.choice([0, rules.big_blind, rules.largest_blind(n)]),
-                                        rng.choice([0, rules.sb, rules.sb + rules.big_blind]))}
-        h = Hand(rules, stacks, rng.randrange(n), seed=i, posts=posts)
+            seat, L = rng.randrange(n), rules.largest_blind(n)
+            probe = Hand(rules, [10**6] * n, button, seed=0)
+            due = sum(e.amount for e in probe.events if e.kind is EventKind.POST_BLIND and e.seat == seat)
+            live = rng.choice([0, rules.big_blind, L])
+            posts = {seat: (min(live, L - due), rng.choice([0, rules.sb, rules.sb + rules.big_blind]))}
+        h = Hand(rules, stacks, button, seed=i, posts=posts)
         bot = ChaosBot(i)
         while not h.is_complete:
             bot.act(h)
@@ -421,8 +425,12 @@ def test_malformed_actions(index, action, message):
 def test_phhs_table_names_must_be_numbers():
     with pytest.raises(HistoryError, match=r"table \[final\]: the hands of a \.phhs file are numbered tables"):
         list(loads_all('[final]\nvariant = "N32D"\n'))
-    with pytest.raises(HistoryError, match=r"no hand in the file"):
-        list(loads_all("# empty\n"))
+    assert list(loads_all("# empty\n")) == []                 # e.g. simulate --hands 0 --history
+    with pytest.raises(HistoryError, match=r"expected one hand, the file has 0"):
+        HandHistory.loads("")
+    with pytest.raises(HistoryError, match=r"not valid TOML: nested too deeply"):
+        list(loads_all("a = " + "[" * 2000 + "]" * 2000))
+    assert list(loads_all("\ufeff# a byte-order mark\n")) == []
     with pytest.raises(HistoryError, match=r"expected one hand, the file has 2"):
         HandHistory.loads(dumps_all([HandHistory.from_hand(GOLDEN["r9_3_showdown_order.phh"][0]())] * 2))
 

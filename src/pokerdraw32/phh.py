@@ -127,23 +127,24 @@ def parse_toml(text: str, where: Where) -> dict[str, Any]:
     :raises HistoryError: it is not valid TOML (the message has the line and column).
     """
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(text.removeprefix("\ufeff"))      # a byte-order mark is not part of the document
     except tomllib.TOMLDecodeError as e:
         raise Where(where.file).error(f"not valid TOML: {e}") from None
+    except RecursionError:
+        raise Where(where.file).error("not valid TOML: nested too deeply") from None
 
 
 def hand_tables(doc: Mapping[str, Any], where: Where) -> list[tuple[str | None, Mapping[str, Any]]]:
     """The hands of a document: ``[(None, doc)]`` for one hand (``.phh``, it has a ``variant``),
     else ``[(name, table), ...]`` for the numbered tables ``[1]``, ``[2]`` ... of a ``.phhs`` file,
-    in file order.
+    in file order (none for an empty document).
 
     :raises HistoryError: neither form, or a table name that is not a number.
     """
     if "variant" in doc:
         return [(None, doc)]
     if not doc:
-        raise where.error("no hand in the file: expected the fields of one hand (.phh) or numbered tables "
-                          "[1], [2] ... of hands (.phhs)")
+        return []                                     # a .phhs file of no hand (e.g. simulate --hands 0)
     out: list[tuple[str | None, Mapping[str, Any]]] = []
     for key, value in doc.items():
         if not isinstance(value, dict):
