@@ -333,7 +333,7 @@ class Event:
             raise ValueError(f"{kind.value} event: seat {shown(seat)} is not a seat 0..4")
         amount = data.get("amount")
         if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)
-                                   or abs(amount) > MAX_CHIPS):
+                                   or not 0 <= amount <= MAX_CHIPS):
             raise ValueError(f"{kind.value} event: amount {shown(amount)} is not a number of chips [R3.2]")
         cards = data.get("cards", [])
         if not isinstance(cards, list):

@@ -761,7 +761,7 @@ def equity(
         raise TypeError(f"suit_tiebreak must be True, False or None, got {shown(suit_tiebreak)}")
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
         raise TypeError(f"confidence must be a float, got {shown(confidence)}")
-    if not 0 < confidence < 1:
+    if not 0 < confidence < 1 or not 0 < 0.5 + confidence / 2 < 1:     # the second: float rounding near 1
         raise PokerDraw32Error(f"confidence={confidence!r}: a level between 0 and 1, e.g. 0.95")
     if discard is not None and top is not None:
         raise PokerDraw32Error("top applies only with discard=None (ranking discards); drop one of them")
