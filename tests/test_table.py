@@ -590,7 +590,7 @@ def test_session_history_replays_every_stack(tmp_path):
     from pokerdraw32.bots import RuleBot
     from pokerdraw32.history import load_all
 
-    t = Table(CLASSIC, seed=3, min_buy_in=10, max_buy_in=300)
+    t = Table(CLASSIC, seed=3, min_buy_in=10, max_buy_in=300, history=True)
     for seat in range(3):
         t.join(seat, f"p{seat}", 100)
     bots = {seat: RuleBot(seat) for seat in range(5)}
@@ -709,16 +709,19 @@ def test_finished_hand_in_a_table_snapshot_is_refused():
 ])
 def test_a_failing_clock_changes_nothing(bad_clock, message):
     t, snap = running_table_snapshot()
-    t.clock = bad_clock
-    for call in (lambda: t.act(1, "c"), lambda: t.expire(1)):
+    good = t.clock
+    for call in (lambda: t.act(1, "c"), lambda: t.expire(1), t.snapshot):
+        t.clock = bad_clock
         with pytest.raises(TableError, match=message):
             call()
+        t.clock = good
         assert t.snapshot() == snap
-    t2 = table(3)
-    t2.clock = bad_clock
+    t2 = table(3, clock=good)
     before = t2.snapshot()
+    t2.clock = bad_clock
     with pytest.raises(TableError, match=message):
         t2.start_hand()
+    t2.clock = good
     assert t2.snapshot() == before
 
 
@@ -735,3 +738,51 @@ def test_chips_on_the_table_stay_below_the_largest_amount():
     t.start_hand()
     fold_out(t)
     Table.restore(t.snapshot())
+
+
+
+def test_restore_keeps_the_time_left_to_act():
+    clock = FakeClock()
+    clock.now = 100.0
+    t = table(3, clock=clock, raise_time=10, decision_time=30)
+    t.start_hand()
+    clock.now = 105.0
+    snap = t.snapshot()
+    assert snap["clock"] == 105.0
+    other = FakeClock()
+    other.now = 7.0                                    # a new process: another clock
+    again = Table.restore(snap, clock=other)
+    assert again.deadline == Deadline(0, 5.0 + 7.0, 25.0 + 7.0)   # 5 s to the raise limit, 25 s to act
+    with pytest.raises(TableError, match="nothing is due"):
+        again.expire(0)
+
+
+def test_table_views_and_events_use_table_seats():
+    """A server shows each seat the table in table seat numbers; nothing hidden leaks."""
+    import json
+    import re
+
+    t = Table(CLASSIC, seed=8, min_buy_in=1)
+    for seat, name in [(1, "a"), (3, "b"), (4, "c")]:
+        t.join(seat, name, 50)
+    t.join(0, "away", 50)
+    assert t.view()["hand"] is None
+    t.sit_out(0)
+    h = t.start_hand()
+    assert t.hand_seats == (1, 3, 4) and t.button == 1
+    v = t.view(3)
+    assert v["to_act"] == 1 and v["hand"]["to_act"] == 1 and v["hand"]["button"] == 1
+    assert v["hand"]["blinds"] == [3, 4]
+    assert [p["seat"] for p in v["hand"]["players"]] == [1, 3, 4]
+    assert v["hand"]["cards"] == [str(c) for c in h.hole_cards(1)]        # hand seat 1 is table seat 3
+    assert v["hand"]["legal"] is None
+    assert t.view(1)["hand"]["legal"]["seat"] == 1
+    for seat in [None, 0, 1, 2, 3, 4]:
+        text = json.dumps(t.view(seat)) + json.dumps([e.to_dict() for e in t.events_for(seat)])
+        own = {str(c) for c in h.hole_cards(t.hand_seats.index(seat))} if seat in t.hand_seats else set()
+        assert set(re.findall(r"\b[789TJQKA][shdc]\b", text)) <= own
+    while t.actor is not None:
+        t.act(t.actor, "f")
+    award = next(e for e in t.events_for(None) if e.kind is EventKind.AWARD)
+    assert award.get("winners") == (4,) and t.view()["hand"]["pots"][0]["winners"] == [4]
+    assert [e.seat for e in t.events_for(0) if e.kind is EventKind.FOLD] == [1, 3]

@@ -173,7 +173,8 @@ class Table:
     :param decision_time: seconds a player has to act (R6.3, R7.3).
     :param raise_time: seconds after which the player may no longer bet or raise this turn (R7.3);
         ``None``: no separate raise limit.
-    :param history: keep every finished hand in :attr:`hands` (for :meth:`write_history`).
+    :param history: keep every finished hand in :attr:`hands` (for :meth:`write_history`); off by
+        default, so a long session does not grow in memory (the ledger does: one line per seat per hand).
     :raises RulesError: a bad setting (named).
     """
 
@@ -188,7 +189,7 @@ class Table:
         clock: Callable[[], float] | None = None,
         decision_time: float = 30.0,
         raise_time: float | None = None,
-        history: bool = True,
+        history: bool = False,
     ) -> None:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
@@ -576,6 +577,72 @@ class Table:
                              seat=seat, rule="R10.1")
         return int(chips)
 
+    # ------------------------------------------------------------------ views
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The table as ``seat`` may see it (``None``: an onlooker), as JSON-serialisable data in
+        table seat numbers throughout: the seats (name, stack, sitting out, waiting, dealt in), the
+        button, whose turn and their deadline, and the running (or last) hand as
+        :meth:`Hand.view` shows it to that seat, with one entry per player dealt in under
+        ``"players"``.  Nothing a seat may not know appears (no other hole cards, stub or muck).
+
+        :raises TableError: no such seat.
+        """
+        if seat is not None:
+            self._check_seat_number(seat)
+        d = self.deadline
+        out: dict[str, Any] = {
+            "seats": [{"seat": n, "name": s.name, "stack": s.stack, "sitting_out": s.sitting_out,
+                       "waiting": s.waiting, "in_hand": self._in_hand(n)} for n, s in sorted(self._seats.items())],
+            "button": self.button,
+            "hand_number": self.hand_count,
+            "to_act": self.actor,
+            "deadline": None if d is None else {"seat": d.seat, "raise_at": d.raise_at, "act_at": d.act_at},
+            "hand": None,
+        }
+        h = self.hand
+        if h is None:
+            return out
+        table_seat = self.hand_seats.__getitem__
+        mine = self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None
+        v = h.view(mine) if mine is not None else h.public_view()
+        hv: dict[str, Any] = {
+            "phase": v["phase"], "pot": v["pot"], "parole_open": v["parole_open"], "stub_count": v["stub_count"],
+            "serial": v["serial"], "button": table_seat(v["button"]), "blinds": [table_seat(x) for x in v["blinds"]],
+            "to_act": None if v["to_act"] is None else table_seat(v["to_act"]),
+            "players": [{"seat": table_seat(i), "stack": v["stacks"][i], "bet": v["bets"][i], "folded": v["folded"][i],
+                         "all_in": v["all_in"][i], "discarded": v["discarded"][i]} for i in range(h.n)],
+            "shown": [{"seat": table_seat(x["seat"]), "cards": x["cards"]} for x in v["shown"]],
+            "pots": [{**pot, "eligible": [table_seat(x) for x in pot["eligible"]],
+                      **({"winners": [table_seat(x) for x in pot["winners"]]} if "winners" in pot else {})}
+                     for pot in v["pots"]],
+        }
+        if mine is not None:
+            hv["cards"] = v["cards"]
+            legal = v["legal"]
+            hv["legal"] = None if legal is None else {**legal, "seat": table_seat(legal["seat"])}
+        out["hand"] = hv
+        return out
+
+    def events_for(self, seat: int | None = None, start: int = 0) -> list[Event]:
+        """The running (or last) hand's log as ``seat`` may see it (see :meth:`Hand.events_for`),
+        with table seat numbers in ``seat`` and in the award details; a seat not dealt in sees
+        what an onlooker sees.
+
+        :raises TableError: no such seat, or no hand yet.
+        """
+        if seat is not None:
+            self._check_seat_number(seat)
+        h = self.hand
+        if h is None:
+            raise TableError("no hand has been dealt yet")
+        mine = self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None
+        seats = self.hand_seats
+        out = []
+        for ev in h.events_for(mine, start):
+            info = tuple((k, tuple(seats[x] for x in v) if k == "winners" else v) for k, v in ev.info)
+            out.append(Event(ev.kind, None if ev.seat is None else seats[ev.seat], ev.amount, ev.cards, info))
+        return out
+
     # ------------------------------------------------------------------ persistence
     def write_history(self, stream: TextIO) -> int:
         """Write every finished hand kept by the table (``history=True``) to ``stream`` as one
@@ -595,8 +662,11 @@ class Table:
     def snapshot(self) -> dict[str, Any]:
         """The session as versioned, JSON-serialisable data: settings, seats (with missed blinds
         and waiting state), button, ledger, the generator's state, the running hand's snapshot
-        (:meth:`Hand.snapshot`) and the current deadline.  Finished hands are not included (write
-        them with :meth:`write_history`); the clock is not data: give it to :meth:`restore`.
+        (:meth:`Hand.snapshot`), the current deadline and the clock's time (``"clock"``).  Finished
+        hands are not included (write them with :meth:`write_history`); the clock is not data: give
+        one to :meth:`restore`, which shifts the deadline to it, keeping the time left to act.
+
+        :raises TableError: the clock fails.
 
         Holds the running hand's cards: the dealer's record, never for players.
         """
@@ -616,6 +686,7 @@ class Table:
             "hand_count": self.hand_count,
             "ledger": [e.to_dict() for e in self.ledger],
             "rng": [f"{word:016x}" for word in self.rng.getstate()],
+            "clock": self._now(),
             "hand": None if h is None or self._settled else h.snapshot(),
             "hand_seats": list(self.hand_seats),
             "deadline": None if self.deadline is None else {
@@ -702,7 +773,10 @@ class Table:
                     raise TableError(f"table snapshot: deadline {what} {shown(v)} is not a finite number")
             if seat != t.actor:
                 raise TableError(f"table snapshot: the deadline is for seat {shown(seat)}, seat {t.actor} is to act")
-            t.deadline = Deadline(seat, None if raise_at is None else float(raise_at), float(act_at))
+            # the deadlines keep their remaining time: shifted from the saved clock to the new one
+            saved = r.field("clock", (int, float))
+            shift = t._now() - saved
+            t.deadline = Deadline(seat, None if raise_at is None else float(raise_at) + shift, float(act_at) + shift)
         t.check_ledger()
         return t
 
