@@ -11,8 +11,9 @@ True
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+import importlib as _importlib
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
 
 from ._kernels import IMPLEMENTATION, Rng
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
@@ -23,8 +24,8 @@ from .evaluation import HandCategory, HandRank, evaluate
 from .hand import DealRequest, Hand, HandResult, Pot
 from .rules import CLASSIC, PRESETS, TWO_BLIND, Rules, SecondRoundFirst, Structure
 
-if TYPE_CHECKING:
-    from .history import HandHistory, HistoryError, HistoryWriter
+if _TYPE_CHECKING:
+    from .history import HandHistory, HistoryError, HistoryWriter, dumps_all, load_all, loads_all
     from .odds import POLICIES, DrawOdds, DrawOption, Equity, EquityTable, draw_odds, equity
     from .snapshot import SnapshotError
     from .table import Table, TableError
@@ -34,7 +35,8 @@ __version__ = "0.1.0"
 # Imported on first use, to keep `import pokerdraw32` fast: hand histories (TOML), odds and
 # equity (fractions, statistics), snapshots and table sessions.
 _LAZY = {
-    "HandHistory": "history", "HistoryError": "history", "HistoryWriter": "history",
+    "HandHistory": "history", "HistoryError": "history", "HistoryWriter": "history", "dumps_all": "history",
+    "load_all": "history", "loads_all": "history",
     "POLICIES": "odds", "DrawOdds": "odds", "DrawOption": "odds", "Equity": "odds", "EquityTable": "odds",
     "draw_odds": "odds", "equity": "odds",
     "SnapshotError": "snapshot",
@@ -42,17 +44,17 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'pokerdraw32' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    value = getattr(_importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return sorted({*__all__, "__version__"})
 
 __all__ = [
     "CLASSIC",
@@ -99,10 +101,13 @@ __all__ = [
     "cards_to_mask",
     "deal_many",
     "draw_odds",
+    "dumps_all",
     "equity",
     "evaluate",
     "evaluate_many",
     "format_cards",
+    "load_all",
+    "loads_all",
     "mask_to_cards",
     "parse_card",
     "parse_cards",

@@ -173,7 +173,9 @@ class Action:
         rest = words[1] if len(words) > 1 else ""
         kind = _ABBREV.get(head)
         if kind is None:
-            raise IllegalActionError(f"unknown action {words[0]!r}")
+            raise IllegalActionError(f"unknown action {words[0]!r}: use f (fold), k or x (check), c (call), "
+                                     "b N (bet N), r N (raise to N), s (Parole split), n (decline), "
+                                     "d CARDS (discard), p (stand pat), t (timeout)")
         if kind in (ActionKind.BET, ActionKind.RAISE):
             amount = rest.strip()
             if not re.fullmatch(r"[0-9]{1,16}", amount):

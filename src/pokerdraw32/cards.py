@@ -265,8 +265,9 @@ def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False) -> tuple[Ca
         card = parse_card(item) if isinstance(item, str) else Card(item)
         bit = 1 << card
         if seen & bit and not allow_duplicates:
-            raise InvalidCardError(f"duplicate card {str(item) if isinstance(item, str) else str(card)!r} "
-                                   f"({card} appears twice) [R1.3]", item)
+            given = str(item) if isinstance(item, str) else str(card)
+            same = "" if given == str(card) else f" ({card} appears twice)"
+            raise InvalidCardError(f"duplicate card {given!r}{same} [R1.3]", item)
         seen |= bit
         out.append(card)
     return tuple(out)
@@ -280,14 +281,18 @@ def format_cards(cards: Iterable[int]) -> str:
     return " ".join(str(Card(c)) for c in cards)
 
 
-def cards_to_mask(cards: Iterable[int]) -> int:
-    """OR the bits of the given cards (or codes 0..31) into a 32-bit mask (duplicates are not checked).
+def cards_to_mask(cards: CardsLike) -> int:
+    """OR the bits of the given cards into a 32-bit mask: a card string (``"Ah Kd 7c"``) or an
+    iterable of cards, codes 0..31 or card strings (R1.3; duplicates are not checked).
+
+    >>> cards_to_mask("7s 7h") == 1 << 0 | 1 << 3
+    True
 
     :raises InvalidCardError: for a value that is not a card.
     """
     m = 0
-    for c in cards:
-        m |= 1 << Card(c)
+    for c in parse_cards(cards, allow_duplicates=True):
+        m |= 1 << c
     return m
 
 

@@ -195,7 +195,7 @@ def evaluate(cards: CardsLike, *, suit_tiebreak: bool = True) -> HandRank:
         raise TypeError(f"suit_tiebreak must be True or False, got {suit_tiebreak!r}")
     parsed = parse_cards(cards)
     if len(parsed) != 5:
-        raise InvalidCardError(f"a hand has exactly 5 cards, got {len(parsed)}: {format_cards(parsed)!r}", cards)
+        raise InvalidCardError(f"a hand has exactly 5 cards, got {len(parsed)}: {format_cards(parsed)!r} [R2]", cards)
     mask = 0
     for c in parsed:
         mask |= 1 << c

@@ -774,9 +774,11 @@ class Hand:
             return "R6.1"
         if self.actor is not None and self.stacks[self.actor] == 0:
             return "R8.2"
-        if (action.kind in (ActionKind.BET, ActionKind.RAISE) and self.phase is Phase.SECOND_ROUND
-                and self.actor is not None and self.no_raise[self.actor]):
-            return "R6.3"
+        if action.kind in (ActionKind.BET, ActionKind.RAISE) and self.actor is not None:
+            if self.phase is Phase.SECOND_ROUND and self.no_raise[self.actor]:
+                return "R6.3"
+            if self.raise_withdrawn == self.actor:
+                return "R7.3"
         return {ActionKind.SPLIT: "R8.1", ActionKind.DECLINE: "R8.2", ActionKind.DISCARD: "R6.1",
                 ActionKind.CHECK: "R5.2", ActionKind.CALL: "R5.2", ActionKind.FOLD: "R5.2"}.get(action.kind, "R3.4")
 
@@ -801,6 +803,9 @@ class Hand:
                 return f"seat {p} lost the right to raise this turn"
             if self.phase is Phase.SECOND_ROUND and self.no_raise[p]:
                 return f"seat {p} timed out in the draw and may not bet or raise"
+            rules = self.rules
+            if rules.structure is Structure.FIXED_LIMIT and rules.cap is not None and self.bet_count >= rules.cap:
+                return f"seat {p} may not {kind.value}: the betting is capped at {rules.cap} bets this round"
             return f"seat {p} may not {kind.value} now (allowed: {allowed})"
         if kind is ActionKind.SPLIT:
             return f"seat {p} cannot choose split: no Parole offer is open (allowed: {allowed})"

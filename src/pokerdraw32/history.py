@@ -237,7 +237,8 @@ class HandHistory:
         """
         hands = list(loads_all(text, source=source))
         if len(hands) != 1:
-            raise Where(source).error(f"expected one hand, the file has {len(hands)}")
+            raise Where(source).error(f"expected one hand, the file has {len(hands)} (read a .phhs file of many "
+                                      "hands with load_all or loads_all)")
         return hands[0]
 
     # ----------------------------------------------------------------------------- replay

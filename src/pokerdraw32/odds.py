@@ -259,7 +259,7 @@ def draw_odds(
         raise TypeError(f"suit_tiebreak must be True or False, got {suit_tiebreak!r}")
     cards = parse_cards(hand)
     if len(cards) != 5:
-        raise InvalidCardError(f"a hand has exactly 5 cards, got {len(cards)}: {format_cards(cards)!r}", hand)
+        raise InvalidCardError(f"a hand has exactly 5 cards, got {len(cards)}: {format_cards(cards)!r} [R2]", hand)
     out = parse_cards(dead)
     for c in out:
         if c in cards:
@@ -722,7 +722,7 @@ def equity(
     """
     cards = parse_cards(hand)
     if len(cards) != 5:
-        raise InvalidCardError(f"a hand has exactly 5 cards, got {len(cards)}: {format_cards(cards)!r}", hand)
+        raise InvalidCardError(f"a hand has exactly 5 cards, got {len(cards)}: {format_cards(cards)!r} [R2]", hand)
     out = parse_cards(dead)
     for c in out:
         if c in cards:
