@@ -286,7 +286,9 @@ class Event:
     :ivar amount: chips moved or the total bet reached (BET/RAISE: the total round bet), if any.
     :ivar cards: cards concerned (hole cards, discards, shown cards), if any.  Hidden from
         other seats in views.
-    :ivar info: extra details (``{"blind": "small"}``, ``{"all_in": True}``, pot details ...).
+    :ivar info: extra details as a tuple of ``(key, value)`` pairs, e.g. ``(("blind", "small"),
+        ("all_in", False))``; read one with :meth:`get` (``ev.get("blind")``); :meth:`to_dict`
+        flattens them into the dict.
     """
 
     kind: EventKind
