@@ -84,7 +84,9 @@ def test_simulate_same_final_stacks_compiled_and_pure() -> None:
            "--json", "--no-progress"]
     results = {}
     for flag in ("0", "1"):
-        env = dict(os.environ, POKERDRAW32_NO_EXTENSIONS=flag)
+        # each child picks its kernels from this flag alone (REQUIRE with NO_EXTENSIONS is an error)
+        env = {k: v for k, v in os.environ.items() if k not in ("POKERDRAW32_REQUIRE_EXTENSIONS", "CIBUILDWHEEL")}
+        env["POKERDRAW32_NO_EXTENSIONS"] = flag
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
         results[flag] = json.loads(proc.stdout)
     assert results["0"]["implementation"] == "cython" and results["1"]["implementation"] == "python"
