@@ -164,12 +164,14 @@ def evaluate_codes(codes: Iterable[int], suit_tiebreak: bool = True) -> int:
     """
     if (type(codes) is tuple or type(codes) is list) and len(codes) == 5:
         a, b, c, d, e = codes
-        if type(a) is type(b) is type(c) is type(d) is type(e) is int:
+        if type(a) is type(b) is type(c) is type(d) is type(e) is int:     # no bools, no floats
             bit = _CODE_BIT
-            if a in bit and b in bit and c in bit and d in bit and e in bit:
-                value = _BY_MASK.get(bit[a] | bit[b] | bit[c] | bit[d] | bit[e])
-                if value is not None:
-                    return value if suit_tiebreak else value & ~3
+            try:            # a code outside 0..31 or a repeated one misses: the checks below name it
+                value = _BY_MASK[bit[a] | bit[b] | bit[c] | bit[d] | bit[e]]
+            except KeyError:
+                pass
+            else:
+                return value if suit_tiebreak else value & ~3
     items = _tuple_of(codes, "codes")
     if len(items) != 5:
         raise ValueError(f"expected 5 card codes, got {len(items)}")
