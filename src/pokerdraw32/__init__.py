@@ -12,8 +12,6 @@ True
 from __future__ import annotations
 
 import importlib as _importlib
-from typing import TYPE_CHECKING as _TYPE_CHECKING
-from typing import Any as _Any
 
 from ._kernels import IMPLEMENTATION, Rng
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
@@ -24,7 +22,10 @@ from .evaluation import HandCategory, HandRank, evaluate
 from .hand import DealRequest, Hand, HandResult, Pot
 from .rules import CLASSIC, PRESETS, TWO_BLIND, Rules, SecondRoundFirst, Structure
 
-if _TYPE_CHECKING:
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at run time
+if TYPE_CHECKING:
+    from typing import Any
+
     from .history import HandHistory, HistoryError, HistoryWriter, dumps_all, load_all, loads_all
     from .odds import POLICIES, DrawOdds, DrawOption, Equity, EquityTable, draw_odds, equity
     from .snapshot import SnapshotError
@@ -44,7 +45,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> _Any:
+def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'pokerdraw32' has no attribute {name!r}")

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Literal
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 10 ms) at run time
+if TYPE_CHECKING:
+    from typing import Literal
 
 __all__ = [
     "IMPLEMENTATION",

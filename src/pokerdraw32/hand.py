@@ -43,7 +43,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ._kernels import Rng, evaluate_mask, split_pots
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase, _event, _legal
@@ -51,6 +50,10 @@ from .cards import DECK, FULL_MASK, Card, CardsLike, format_cards, parse_cards
 from .errors import MAX_CHIPS, DealError, IllegalActionError, RulesError, shown
 from .evaluation import describe_value
 from .rules import Rules, SecondRoundFirst, Structure
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 10 ms) at run time
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["DealRequest", "Hand", "HandResult", "Pot"]
 
