@@ -21,6 +21,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 OURS = r"""
 import json, sys, time
@@ -50,43 +51,19 @@ print(json.dumps({"name": IMPLEMENTATION, "rates": rates}))
 
 POKERKIT = r"""
 import json, random, time, warnings
-from collections import Counter
-from pokerkit import Automation, BettingStructure, Card, Opening, Rank, State, Street, Suit
-from pokerkit.hands import CombinationHand
-from pokerkit.lookups import Label, Lookup
 warnings.simplefilter("ignore")
-RANKS_32 = (Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
-DECK_32 = tuple(Card(r, s) for r in RANKS_32 for s in Suit if s != Suit.UNKNOWN)
+import sys
+sys.path.insert(0, BENCH_DIR)
+from pokerkit32 import new_state
 
-class ThirtyTwoLookup(Lookup):
-    rank_order = RANKS_32
-    def _add_entries(self):
-        self._add_multisets(Counter({1: 5}), (False,), Label.HIGH_CARD)
-        self._add_multisets(Counter({2: 1, 1: 3}), (False,), Label.ONE_PAIR)
-        self._add_multisets(Counter({2: 2, 1: 1}), (False,), Label.TWO_PAIR)
-        self._add_multisets(Counter({3: 1, 1: 2}), (False,), Label.THREE_OF_A_KIND)
-        self._add_straights(5, (False,), Label.STRAIGHT)
-        self._add_multisets(Counter({3: 1, 2: 1}), (False,), Label.FULL_HOUSE)
-        self._add_multisets(Counter({1: 5}), (True,), Label.FLUSH)
-        self._add_multisets(Counter({4: 1, 1: 1}), (False,), Label.FOUR_OF_A_KIND)
-        self._add_straights(5, (True,), Label.STRAIGHT_FLUSH)
-
-class ThirtyTwoHand(CombinationHand):
-    lookup = ThirtyTwoLookup(); low = False; card_count = 5
-
-autos = tuple(a for a in Automation if a is not Automation.RUNOUT_COUNT_SELECTION)
 players, discard, seconds, repeat = PLAYERS, DISCARD, SECONDS, REPEAT
-blinds = (1, 2, 4) if players >= 4 else (1, 2)
 random.seed(1)
 rates = []
 for _ in range(repeat):
     n = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        s = State(autos, DECK_32, (ThirtyTwoHand,),
-                  (Street(False, (False,) * 5, 0, False, Opening.POSITION, 2, None),
-                   Street(True, (), 0, True, Opening.POSITION, 2, None)),
-                  BettingStructure.NO_LIMIT, True, 0, blinds, 0, 200, players)
+        s = new_state(players)
         while s.status:
             if s.can_stand_pat_or_discard():
                 i = s.stand_patter_or_discarder_index
@@ -106,6 +83,7 @@ SCENARIOS = {"3p-pat": (3, 0), "5p-draw4": (5, 4)}
 
 
 def run(python: str, code: str, env: dict[str, str], **params: object) -> dict[str, object] | None:
+    params = dict(params, BENCH_DIR=str(Path(__file__).resolve().parent))
     src = "\n".join(f"{k} = {v!r}" for k, v in params.items()) + "\n" + code
     cmd = [python, "-c", src]
     if sys.platform.startswith("linux") and subprocess.run(["which", "taskset"], capture_output=True,

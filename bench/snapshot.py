@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 OURS = r"""
 import copy, json, pickle, statistics, time
@@ -53,36 +54,12 @@ print(json.dumps({
 
 POKERKIT = r"""
 import copy, json, pickle, statistics, time, warnings
-from collections import Counter
-from pokerkit import Automation, BettingStructure, Card, Opening, Rank, State, Street, Suit
-from pokerkit.hands import CombinationHand
-from pokerkit.lookups import Label, Lookup
 warnings.simplefilter("ignore")
+import sys
+sys.path.insert(0, BENCH_DIR)
+from pokerkit32 import new_state
 repeat = REPEAT
-RANKS_32 = (Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING, Rank.ACE)
-DECK_32 = tuple(Card(r, s) for r in RANKS_32 for s in Suit if s != Suit.UNKNOWN)
-
-class ThirtyTwoLookup(Lookup):
-    rank_order = RANKS_32
-    def _add_entries(self):
-        self._add_multisets(Counter({1: 5}), (False,), Label.HIGH_CARD)
-        self._add_multisets(Counter({2: 1, 1: 3}), (False,), Label.ONE_PAIR)
-        self._add_multisets(Counter({2: 2, 1: 1}), (False,), Label.TWO_PAIR)
-        self._add_multisets(Counter({3: 1, 1: 2}), (False,), Label.THREE_OF_A_KIND)
-        self._add_straights(5, (False,), Label.STRAIGHT)
-        self._add_multisets(Counter({3: 1, 2: 1}), (False,), Label.FULL_HOUSE)
-        self._add_multisets(Counter({1: 5}), (True,), Label.FLUSH)
-        self._add_multisets(Counter({4: 1, 1: 1}), (False,), Label.FOUR_OF_A_KIND)
-        self._add_straights(5, (True,), Label.STRAIGHT_FLUSH)
-
-class ThirtyTwoHand(CombinationHand):
-    lookup = ThirtyTwoLookup(); low = False; card_count = 5
-
-autos = tuple(a for a in Automation if a is not Automation.RUNOUT_COUNT_SELECTION)
-s = State(autos, DECK_32, (ThirtyTwoHand,),
-          (Street(False, (False,) * 5, 0, False, Opening.POSITION, 2, None),
-           Street(True, (), 0, True, Opening.POSITION, 2, None)),
-          BettingStructure.NO_LIMIT, True, 0, (1, 2, 4), 0, 200, 5)
+s = new_state(5)
 while s.street_index == 0:
     s.check_or_call()
 while s.can_stand_pat_or_discard():
@@ -108,8 +85,8 @@ print(json.dumps({
 
 
 def run(python: str, code: str, env: dict[str, str], repeat: int) -> dict[str, object] | None:
-    proc = subprocess.run([python, "-c", code.replace("REPEAT", str(repeat))], env=env, capture_output=True,
-                          text=True, check=False)
+    code = code.replace("REPEAT", str(repeat)).replace("BENCH_DIR", repr(str(Path(__file__).resolve().parent)))
+    proc = subprocess.run([python, "-c", code], env=env, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         print(f"  ({python}: {proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else 'failed'})")
         return None

@@ -42,7 +42,7 @@ from fractions import Fraction
 from itertools import combinations
 from math import sqrt
 from statistics import NormalDist
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
 from ._kernels import Rng, draw_summary, equity_trials
 from .cards import Card, CardsLike, format_cards, parse_cards
@@ -164,11 +164,7 @@ class DrawOdds:
 
         :raises KeyError: that discard was not computed.
         """
-        wanted = frozenset(parse_cards(discard))
-        for o in self.options:
-            if frozenset(o.discard) == wanted:
-                return o
-        raise KeyError(f"no option discards {format_cards(sorted(wanted, reverse=True))!r}")
+        return _find_option(self.options, discard)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form (``json.dumps(odds.to_dict())`` works)."""
@@ -521,11 +517,7 @@ class EquityTable:
 
         :raises KeyError: that discard was not simulated.
         """
-        wanted = frozenset(parse_cards(discard))
-        for o in self.options:
-            if frozenset(o.discard) == wanted:
-                return o
-        raise KeyError(f"no option discards {format_cards(sorted(wanted, reverse=True))!r}")
+        return _find_option(self.options, discard)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form (``json.dumps(table.to_dict())`` works)."""
@@ -807,3 +799,15 @@ def equity(
     ranked = [(-o.equity_exact, o.draws, i, o) for i, o in enumerate(run(c.discard) for c in chosen)]
     ranked.sort(key=lambda t: t[:3])
     return EquityTable(odds, tuple(t[3] for t in ranked))
+
+
+_Option = TypeVar("_Option", DrawOption, Equity)
+
+
+def _find_option(options: Iterable[_Option], discard: CardsLike) -> _Option:
+    """The option whose discard is ``discard`` (cards in any order)."""
+    wanted = frozenset(parse_cards(discard))
+    for o in options:
+        if frozenset(o.discard) == wanted:
+            return o
+    raise KeyError(f"no option discards {format_cards(sorted(wanted, reverse=True))!r}")
