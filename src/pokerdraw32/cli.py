@@ -95,21 +95,21 @@ def build_parser() -> argparse.ArgumentParser:
         "exhaustion and reshuffle (R6.2) to the showdown: equity (mean pot share) with a Wilson confidence "
         "interval, highest first. With --top N only the N discards of best expected strength are simulated.")
     mc.add_argument("--opponents", type=int, default=None, metavar="K", help="number of opponents, 1-4 (R3.1)")
-    mc.add_argument("--trials", type=int, default=10_000, metavar="N", help="trials per discard (default 10000)")
+    mc.add_argument("--trials", type=int, default=None, metavar="N", help="trials per discard (default 10000)")
     mc.add_argument("--seed", type=int, default=None, metavar="S",
                     help="seed (0 <= S < 2**64) for a reproducible run; default: from the OS, and printed")
-    mc.add_argument("--policy", choices=list(POLICIES), default="rule",
+    mc.add_argument("--policy", choices=list(POLICIES), default=None,
                     help="how the opponents draw: " + "; ".join(f"{k}: {v}" for k, v in POLICIES.items())
                     + " (default rule)")
-    mc.add_argument("--position", type=int, default=0, metavar="P",
+    mc.add_argument("--position", type=int, default=None, metavar="P",
                     help="your place in the draw order, 0 (first, left of the button; default) to K (last, the button)")
-    mc.add_argument("--folded", type=int, default=0, metavar="F",
+    mc.add_argument("--folded", type=int, default=None, metavar="F",
                     help="players who folded before the draw, cards unknown (default 0; 1 + K + F <= 5)")
     mc.add_argument("--reshuffle-folded", action="store_true",
                     help="folded hands join the discard pile that is reshuffled when the stub runs out (R6.2 option)")
     mc.add_argument("--discard", default=None, metavar="CARDS",
                     help='simulate this discard only, e.g. "7c 8s 9d" ("pat" or "" stands pat)')
-    mc.add_argument("--confidence", type=float, default=0.95, metavar="C", help="interval level (default 0.95)")
+    mc.add_argument("--confidence", type=float, default=None, metavar="C", help="interval level (default 0.95)")
 
     play = sub.add_parser("play", help="play against bots in the terminal",
                           description="You play seat 0 against bots; you see only your own cards.")
@@ -223,11 +223,12 @@ def _cmd_odds(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise PokerDraw32Error(f"--top {args.top}: show at least one discard")
     if args.opponents is not None:
         return _cmd_equity(args, out)
-    for flag, value, default in (("--trials", args.trials, 10_000), ("--seed", args.seed, None),
-                                 ("--policy", args.policy, "rule"), ("--position", args.position, 0),
-                                 ("--folded", args.folded, 0), ("--reshuffle-folded", args.reshuffle_folded, False),
-                                 ("--discard", args.discard, None), ("--confidence", args.confidence, 0.95)):
-        if value != default:
+    # options given without --opponents are refused, even at their default values
+    for flag, value in (("--trials", args.trials), ("--seed", args.seed), ("--policy", args.policy),
+                        ("--position", args.position), ("--folded", args.folded),
+                        ("--reshuffle-folded", args.reshuffle_folded or None), ("--discard", args.discard),
+                        ("--confidence", args.confidence)):
+        if value is not None:
             raise PokerDraw32Error(f"{flag} is an equity option: add --opponents K (1-4)")
     result = draw_odds(args.hand, dead=args.dead, suit_tiebreak=not args.no_suit_tiebreak)
     if args.json:
@@ -245,6 +246,10 @@ def _cmd_equity(args: argparse.Namespace, out: TextIO) -> int:
     """``odds --opponents K``: Monte Carlo equity of each discard (or of ``--discard``)."""
     rules = Rules(reshuffle_folded=args.reshuffle_folded, suit_tiebreak=not args.no_suit_tiebreak)
     seed = args.seed if args.seed is not None else Rng().next_u64()
+    defaults = {"trials": 10_000, "policy": "rule", "position": 0, "folded": 0, "confidence": 0.95}
+    for name, value in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
     if args.discard is not None:
         if args.top is not None:
             raise PokerDraw32Error("--top applies only without --discard (it picks the discards to simulate)")
