@@ -14,7 +14,14 @@ with which chip bounds; :meth:`Hand.can` asks without raising.
 By default the hand deals from its own deck, shuffled by a seeded or OS-seeded
 :class:`~pokerdraw32._kernels.Rng` (R11).  With ``auto_deal=False`` each deal waits in
 :attr:`Hand.pending_deal` and :meth:`Hand.deal` takes explicit cards (to replay a known
-hand), checking that they are free and, in the draw, that R6.2 allows them.
+hand), checking that they are free and, in the draw, that R6.2 allows them.  ``posts``
+adds entry bets and missed blinds before the deal (R10.2, R10.3; set by
+:class:`~pokerdraw32.table.Table`).
+
+For servers and search: :meth:`Hand.view` / :meth:`Hand.public_view` (JSON data, nothing a seat
+may not know), :meth:`Hand.events_for` (the event stream a seat may see, from any index),
+:meth:`Hand.snapshot` / :meth:`Hand.restore` (versioned JSON, see :mod:`pokerdraw32.snapshot`),
+:meth:`Hand.clone` and :meth:`Hand.determinize`.
 
 Rulings where RULES.md leaves a meeting of two rules open:
 
