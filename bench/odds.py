@@ -82,7 +82,7 @@ def run_equity(pure: bool, hand: str, discard: str, opponents: int, trials: int,
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hand", default="Ah Ad 7c 8s 9d")
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--discard", default="7c 8s 9d", help="the hero's discard for the equity subject")

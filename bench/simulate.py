@@ -102,7 +102,7 @@ def median(xs: list[float]) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--peers", metavar="PYTHON", help="a Python with pokerkit installed")
     ap.add_argument("--seconds", type=float, default=2.0, help="time per repeat (default 2)")
     ap.add_argument("--repeat", type=int, default=5, help="repeats per subject (default 5)")

@@ -95,7 +95,7 @@ def run(python: str, code: str, env: dict[str, str], repeat: int) -> dict[str, o
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--peers", metavar="PYTHON", help="a Python with pokerkit installed")
     ap.add_argument("--repeat", type=int, default=7, help="timings per figure (default 7)")
     args = ap.parse_args()
