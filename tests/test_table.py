@@ -431,7 +431,27 @@ RULES_CHOICES = [CLASSIC, TWO_BLIND, Rules(structure="pot-limit"), Rules.preset(
                  Rules(sb=2, bb=5, ob=10), Rules(heads_up_button_posts_small=True, second_round_first="after_button")]
 
 
-def random_session(rules: Rules, seed: int, hands: int) -> int:
+def assert_table_views_do_not_leak(t: Table) -> None:
+    """Every seat's table view and event stream, serialised: no card but its own (and shown ones)."""
+    import json
+    import re
+
+    h = t.hand
+    shown = {str(c) for cards in (h.result.shown.values() if h is not None and h.result else ()) for c in cards}
+    for seat in [None, *range(t.seat_count)]:
+        text = json.dumps(t.view(seat))
+        if h is not None:
+            text += json.dumps([e.to_dict() for e in t.events_for(seat)])
+        own: set[str] = set()
+        if h is not None and seat in t.hand_seats:
+            i = t.hand_seats.index(seat)
+            own = {str(c) for e in h.events if e.seat == i and e.kind in (EventKind.DEAL_HOLE, EventKind.DEAL_DRAW)
+                   for c in e.cards}
+        leaked = set(re.findall(r"\b[789TJQKA][shdc]\b", text)) - own - shown
+        assert not leaked, (seat, leaked)
+
+
+def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = False) -> int:
     """Random joins (posting or waiting), leaves (also mid-hand), sit-outs, returns, rebuys and
     timeouts.  After every hand the ledger balances and nobody was dealt in with an empty stack
     (R10.4); the blinds are posted by the seats R4.1/R4.2 name.  Returns the hands played."""
@@ -485,6 +505,8 @@ def random_session(rules: Rules, seed: int, hands: int) -> int:
                     assert t.leave(seat) is None                        # leaves at the end of the hand
                 t.act(seat, bots[seat].decide(h))
             clock.now += 1
+            if check_views:
+                assert_table_views_do_not_leak(t)
         assert h.is_complete and t.deadline is None
         t.check_ledger()
         if played == hands:
@@ -501,7 +523,7 @@ def test_random_sessions_keep_the_ledger_balanced(rules, seed):
 
 @pytest.mark.parametrize("rules", RULES_CHOICES[:4])
 def test_long_random_sessions(rules):
-    assert sum(random_session(rules, seed, 60) for seed in range(3)) > 100
+    assert sum(random_session(rules, seed, 60, check_views=seed == 0) for seed in range(3)) > 100
 
 
 # ----------------------------------------------------------------------------- session snapshots
