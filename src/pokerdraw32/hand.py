@@ -313,6 +313,19 @@ class Hand:
             self._put(seat, paid)
             self._log(EventKind.POST_BLIND, seat, paid, info=(("blind", names[i]), ("all_in", self.stacks[seat] == 0)))
 
+    @property
+    def posted_extras(self) -> dict[int, tuple[int, int]]:
+        """What ``posts`` actually took before the deal, beyond the blinds: ``{seat: (live, dead)}``
+        in chips, read from the log (a short stack posts less than asked, R4.5; R10.2, R10.3)."""
+        out: dict[int, tuple[int, int]] = {}
+        for ev in self.events:
+            if ev.kind is EventKind.POST_BLIND and ev.seat is not None and ev.amount:
+                what = ev.get("blind")
+                if what in ("live", "dead"):
+                    live, dead = out.get(ev.seat, (0, 0))
+                    out[ev.seat] = (live + ev.amount, dead) if what == "live" else (live, dead + ev.amount)
+        return out
+
     def _post_extra(self, posts: list[tuple[int, int, int]]) -> None:
         """Entry bets and missed blinds (R10.2, R10.3): live chips first, then dead ones."""
         for seat, live, dead in posts:

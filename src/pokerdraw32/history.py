@@ -145,15 +145,12 @@ class HandHistory:
         names = list(players) if players is not None else None
         pos = {seat: i + 1 for i, seat in enumerate(order)}
         actions: list[str] = []
-        posts = [[0, 0] for _ in range(n)]
+        extras = hand.posted_extras                  # R10.2, R10.3: chips actually posted
+        posts = [list(extras.get(seat, (0, 0))) for seat in order]
         timed_out: int | None = None
         for ev in hand.events:
             k = ev.kind
             if k is EventKind.POST_BLIND:
-                what = ev.get("blind")
-                if what in ("live", "dead"):             # R10.2, R10.3: chips actually posted
-                    assert ev.seat is not None and ev.amount is not None
-                    posts[pos[ev.seat] - 1][what == "dead"] += ev.amount
                 continue
             if timed_out is not None and k in _CONSEQUENCES:
                 assert ev.seat == timed_out

@@ -227,12 +227,7 @@ def _verify_by_replay(hand: Hand) -> None:
     from .hand import Hand
 
     events = hand.events
-    posts: dict[int, tuple[int, int]] = {}
-    for ev in events:
-        if ev.kind is EventKind.POST_BLIND and ev.get("blind") in ("live", "dead") and ev.seat is not None:
-            live, dead = posts.get(ev.seat, (0, 0))
-            amount = ev.amount or 0
-            posts[ev.seat] = (live + amount, dead) if ev.get("blind") == "live" else (live, dead + amount)
+    posts = hand.posted_extras
     simple = {EventKind.FOLD: ActionKind.FOLD, EventKind.CHECK: ActionKind.CHECK, EventKind.CALL: ActionKind.CALL,
               EventKind.SPLIT: ActionKind.SPLIT, EventKind.DECLINE: ActionKind.DECLINE}
     i = 0
