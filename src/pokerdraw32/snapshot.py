@@ -276,33 +276,37 @@ def _verify_by_replay(hand: Hand) -> None:
 
 
 class _Reader:
-    """Typed access to snapshot fields; every error names the field."""
+    """Typed access to snapshot fields; every error names the field.  (The table snapshot's reader
+    is a subclass with its own error class and wording.)"""
+
+    error: type[PokerDraw32Error] = SnapshotError
+    where = "snapshot field"
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.data = data
 
     def field(self, name: str, types: type | tuple[type, ...]) -> Any:
         if name not in self.data:
-            raise SnapshotError(f"snapshot field {name!r} is missing")
+            raise self.error(f"{self.where} {name!r} is missing")
         return self.check(name, self.data[name], types)
 
     def check(self, name: str, value: Any, types: type | tuple[type, ...]) -> Any:
         wanted = types if isinstance(types, tuple) else (types,)
         if (isinstance(value, bool) and bool not in wanted) or not isinstance(value, wanted):
             names = " or ".join("null" if t is type(None) else t.__name__ for t in wanted)
-            raise SnapshotError(f"snapshot field {name!r}: {value!r} is not {names}")
+            raise self.error(f"{self.where} {name!r}: {value!r} is not {names}")
         return value
 
     def integer(self, name: str, lo: int, hi: int) -> int:
         value = self.field(name, int)
         if not lo <= value <= hi:
-            raise SnapshotError(f"snapshot field {name!r}: {value} is outside {lo}..{hi}")
+            raise self.error(f"{self.where} {name!r}: {value} is outside {lo}..{hi}")
         return int(value)
 
     def list_of(self, name: str, length: int | None) -> list[Any]:
         value: list[Any] = self.field(name, list)
         if length is not None and len(value) != length:
-            raise SnapshotError(f"snapshot field {name!r}: {len(value)} entries, expected {length}")
+            raise self.error(f"{self.where} {name!r}: {len(value)} entries, expected {length}")
         return value
 
     def int_list(self, name: str, length: int) -> list[int]:
@@ -310,14 +314,14 @@ class _Reader:
         for v in self.list_of(name, length):
             self.check(name, v, int)
             if not 0 <= v <= MAX_CHIPS:
-                raise SnapshotError(f"snapshot field {name!r}: {v} is not a number of chips [R3.2]")
+                raise self.error(f"{self.where} {name!r}: {v} is not a number of chips [R3.2]")
             out.append(int(v))
         return out
 
     def seat(self, name: str, value: Any, n: int) -> int:
         self.check(name, value, int)
         if not 0 <= value < n:
-            raise SnapshotError(f"snapshot field {name!r}: seat {value} is not a seat 0..{n - 1}")
+            raise self.error(f"{self.where} {name!r}: seat {value} is not a seat 0..{n - 1}")
         return int(value)
 
     def cards(self, name: str, value: Any = None) -> list[int]:
@@ -328,5 +332,5 @@ class _Reader:
             try:
                 out.append(int(parse_card(token)))
             except PokerDraw32Error as exc:
-                raise SnapshotError(f"snapshot field {name!r}: {exc}") from None
+                raise self.error(f"{self.where} {name!r}: {exc}") from None
         return out

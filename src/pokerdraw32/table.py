@@ -72,6 +72,7 @@ from .cards import CardsLike
 from .errors import MAX_CHIPS, PokerDraw32Error, RulesError, shown
 from .hand import Hand
 from .rules import Rules, Structure
+from .snapshot import _Reader
 
 __all__ = ["Deadline", "LedgerEntry", "SeatState", "Table", "TableError"]
 
@@ -267,8 +268,7 @@ class Table:
         self._check_seat_number(seat)
         if seat in self._seats:
             raise TableError(f"seat {seat} is taken by {self._seats[seat].name!r}", seat=seat)
-        if (not isinstance(name, str) or not name or name != name.strip() or len(name) > 64
-                or not name.isprintable()):
+        if not _good_name(name):
             raise TableError(f"seat {seat}: a player name is 1 to 64 printable characters without surrounding "
                              f"spaces, got {shown(name)}", seat=seat)
         if any(s.name == name for s in self._seats.values()):
@@ -332,14 +332,14 @@ class Table:
             raise TableError("a hand is running; finish it first")
         now = self._now()
         plan = self._plan()
-        dealt, button, _blinds, posts, missed = plan
+        dealt, button, posts, missed = plan
         rules = self.rules
         hand_index = {seat: i for i, seat in enumerate(dealt)}
         hand_posts = {hand_index[seat]: amounts for seat, amounts in posts.items() if amounts != (0, 0)}
         stacks = [self._seats[seat].stack for seat in dealt]
         hand = Hand(rules, stacks, hand_index[button], rng=self.rng, deck=deck, posts=hand_posts or None)
         # the hand is running: commit the plan
-        amount = {"small": rules.sb, "big": rules.big_blind, "over": rules.ob or 0}
+        amount = _blind_amounts(rules)
         for seat, names in missed.items():
             s = self._seats[seat]
             for blind_name in names:
@@ -356,8 +356,8 @@ class Table:
         self._after_step(now)
         return hand
 
-    def _plan(self) -> tuple[list[int], int, list[int], dict[int, tuple[int, int]], dict[int, list[str]]]:
-        """Who is dealt in, the button, the blind seats, the posts and the blinds missed (no change)."""
+    def _plan(self) -> tuple[list[int], int, dict[int, tuple[int, int]], dict[int, list[str]]]:
+        """Who is dealt in, the button, the posts and the blinds missed (changes nothing)."""
         seats = self._seats
         active = [n for n, s in sorted(seats.items()) if not s.sitting_out and not s.waiting and s.stack > 0
                   and not s.leaving]
@@ -404,7 +404,7 @@ class Table:
                 where = self._blind_seats(group, button)
                 if n in where:
                     missed[n] = [_BLIND_NAMES[where.index(n)]]
-        return dealt, button, blinds, posts, missed
+        return dealt, button, posts, missed
 
     def _next_button(self, dealt: list[int]) -> int:
         """R4.1: clockwise from the last button to the next seat dealt in (the first hand: the
@@ -811,6 +811,16 @@ class Table:
         return f"<Table hands={self.hand_count} button={self.button} seats=[{seats}]>"
 
 
+def _good_name(name: object) -> bool:
+    """A player name: 1 to 64 printable characters without surrounding spaces."""
+    return isinstance(name, str) and 0 < len(name) <= 64 and name == name.strip() and name.isprintable()
+
+
+def _blind_amounts(rules: Rules) -> dict[str, int]:
+    """Each blind's amount by name, as :attr:`SeatState.missed` records them (R3.2, R10.3)."""
+    return {"small": rules.sb, "big": rules.big_blind, "over": rules.over_blind_amount}
+
+
 def default_buy_ins(rules: Rules) -> tuple[int, int | None]:
     """R10.1 defaults: (minimum, maximum) buy-in in chips.  No-limit and pot-limit: 20·sb and
     100·bb; fixed-limit: 10 × the second-round bet (2·L, L the largest blind of a full table) and
@@ -826,27 +836,18 @@ def _chips(name: str, value: object) -> int:
     return value
 
 
-class _TableReader:
-    """Typed access to a table snapshot; every error names the field."""
+class _TableReader(_Reader):
+    """Typed access to a table snapshot's fields (the hand snapshot's reader, with TableError)."""
+
+    error = TableError
+    where = "table snapshot: field"
 
     def __init__(self, data: dict[str, Any], table: Table) -> None:
-        self.data = data
+        super().__init__(data)
         self.table = table
 
-    def field(self, name: str, types: type | tuple[type, ...]) -> Any:
-        if name not in self.data:
-            raise TableError(f"table snapshot: field {name!r} is missing")
-        value = self.data[name]
-        wanted = types if isinstance(types, tuple) else (types,)
-        if (isinstance(value, bool) and bool not in wanted) or not isinstance(value, wanted):
-            raise TableError(f"table snapshot: field {name!r}: {shown(value)} has the wrong type")
-        return value
-
     def count(self, name: str) -> int:
-        value = self.field(name, int)
-        if not 0 <= value <= MAX_CHIPS:
-            raise TableError(f"table snapshot: field {name!r}: {value} is out of range")
-        return int(value)
+        return self.integer(name, 0, MAX_CHIPS)
 
     def seat_state(self, sd: Any) -> SeatState:
         fields = {"seat": int, "name": str, "stack": int, "sitting_out": bool, "waiting": bool, "entry_due": bool,
@@ -858,13 +859,11 @@ class _TableReader:
             if (isinstance(v, bool) and kind is not bool) or not isinstance(v, kind):
                 raise TableError(f"table snapshot: seat field {key!r}: {shown(v)} is not {kind.__name__}")
         self.table._check_seat_number(sd["seat"])
-        name = sd["name"]
-        if not name or name != name.strip() or len(name) > 64 or not name.isprintable():
-            raise TableError(f"table snapshot: bad player name {shown(name)}")
+        if not _good_name(sd["name"]):
+            raise TableError(f"table snapshot: bad player name {shown(sd['name'])}")
         if not 0 <= sd["stack"] <= MAX_CHIPS:
             raise TableError(f"table snapshot: seat {sd['seat']}: stack {sd['stack']} is out of range")
-        rules = self.table.rules
-        amounts = {"small": rules.sb, "big": rules.big_blind, "over": rules.ob}
+        amounts = _blind_amounts(self.table.rules)
         for blind, amount in sd["missed"].items():
             if blind not in amounts or amount != amounts[blind]:
                 raise TableError(f"table snapshot: seat {sd['seat']}: missed {blind!r} {shown(amount)} is not a "
