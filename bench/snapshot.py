@@ -18,7 +18,9 @@ import sys
 from pathlib import Path
 
 OURS = r"""
-import copy, json, pickle, statistics, time
+import copy, json, pickle, sys
+sys.path.insert(0, BENCH_DIR)
+from timing import median_us
 from pokerdraw32 import IMPLEMENTATION, Hand, Rules
 repeat = REPEAT
 h = Hand(Rules(), [200] * 5, 0, seed=1)
@@ -29,13 +31,7 @@ while h.phase.value == "draw":
 h.check()
 
 def timed(fn, n):
-    out = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        out.append((time.perf_counter() - t0) / n * 1e6)
-    return statistics.median(out)
+    return median_us(fn, n, repeat)
 
 snap = h.snapshot()
 text = json.dumps(snap, separators=(",", ":"))
@@ -53,11 +49,11 @@ print(json.dumps({
 """
 
 POKERKIT = r"""
-import copy, json, pickle, statistics, time, warnings
+import copy, json, pickle, sys, warnings
 warnings.simplefilter("ignore")
-import sys
 sys.path.insert(0, BENCH_DIR)
 from pokerkit32 import new_state
+from timing import median_us
 repeat = REPEAT
 s = new_state(5)
 while s.street_index == 0:
@@ -67,13 +63,7 @@ while s.can_stand_pat_or_discard():
 s.check_or_call()
 
 def timed(fn, n):
-    out = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        out.append((time.perf_counter() - t0) / n * 1e6)
-    return statistics.median(out)
+    return median_us(fn, n, repeat)
 
 import pokerkit
 print(json.dumps({

@@ -603,7 +603,7 @@ class Table:
         if h is None:
             return out
         table_seat = self.hand_seats.__getitem__
-        mine = self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None
+        mine = self._hand_seat_or_none(seat)
         v = h.view(mine) if mine is not None else h.public_view()
         hv: dict[str, Any] = {
             "phase": v["phase"], "pot": v["pot"], "parole_open": v["parole_open"], "stub_count": v["stub_count"],
@@ -635,7 +635,7 @@ class Table:
         h = self.hand
         if h is None:
             raise TableError("no hand has been dealt yet")
-        mine = self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None
+        mine = self._hand_seat_or_none(seat)
         seats = self.hand_seats
         out = []
         for ev in h.events_for(mine, start):
@@ -799,6 +799,10 @@ class Table:
         if self.hand is None or self._settled:
             raise TableError("no hand is running; start one with start_hand()")
         return self.hand
+
+    def _hand_seat_or_none(self, seat: int | None) -> int | None:
+        """The hand seat of table seat ``seat``, or ``None`` (an onlooker, or a seat not dealt in)."""
+        return self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None
 
     def _hand_seat(self, seat: object) -> int:
         n = self._check_seat_number(seat)
