@@ -34,8 +34,26 @@ def pot_limit_example() -> Hand:
     h.call(seat=0)
     stand_pat_all(h)
     h.bet(10, seat=1)
-    h.raise_to(30, seat=0)          # pot 10, a bet of 10: at most 30
+    h.raise_to(40, seat=0)          # pot 10, a bet of 10: the call makes 30, raise by 30 to 40
     h.call(seat=1)
+    return h
+
+
+def pot_limit_three_blinds() -> Hand:
+    h = new_hand(Rules(structure="pot-limit", sb=5), [1000] * 4, 0, {0: FULL, 1: FLUSH, 2: PAIR, 3: TRIPS})
+    h.raise_to(75, seat=0)          # 20 + (35 + 20)
+    h.raise_to(255, seat=1)         # facing 75 with 5 in: the call makes 180, raise to 75 + 180
+    call_around(h)
+    stand_pat_all(h)
+    check_around(h)
+    return h
+
+
+def no_raise_nobody_can_answer() -> Hand:
+    h = new_hand(Rules(), [8, 2, 2], 0, {0: FULL, 1: FLUSH, 2: PAIR})
+    h.call(seat=0)                  # R5.5: a raise is not offered, nobody could answer it
+    h.call(seat=1)
+    stand_pat_all(h)
     return h
 
 
@@ -181,8 +199,15 @@ def suit_tiebreak_off() -> Hand:
 
 GOLDEN: dict[str, tuple[Callable[[], Hand], list[int], str]] = {
     # file: (the hand, its finishing stacks by position p1..pn, what it shows)
-    "r3_4_pot_limit.phh": (pot_limit_example, [135, 65],
-                           "R3.4 pot-limit: pot 10, a bet of 10; the next player may raise to at most 30"),
+    "r3_4_pot_limit.phh": (pot_limit_example, [145, 55],
+                           "R3.4 pot-limit: pot 10, a bet of 10; the next player calls 10 (pot 30) and may "
+                           "raise to at most 40"),
+    "r3_4_pot_limit_three_blinds.phh": (pot_limit_three_blinds, [1765, 745, 745, 745],
+                                        "R3.4 pot-limit, blinds 5/10/20: the first raise is at most to 75, the "
+                                        "small blind's re-raise at most to 255"),
+    "r5_5_no_raise_nobody_can_answer.phh": (no_raise_nobody_can_answer, [6, 0, 6],
+                                            "R5.5 the big blind is all-in and the small blind has one chip to "
+                                            "call: the button may only call or fold"),
     "r4_3_heads_up_button_posts_small.phh": (heads_up_button_posts_small, [52, 48],
                                              "R4.3 option heads_up_button_posts_small: p2, the button, posts the "
                                              "small blind: blinds_or_straddles = [bb, sb]"),

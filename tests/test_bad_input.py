@@ -124,7 +124,7 @@ def test_seat_and_amount_messages_survive_huge_ints() -> None:
 
 def test_all_in_under_pot_limit_is_refused_with_the_limit() -> None:
     h = Hand(Rules(structure="pot-limit"), [100] * 3, 0, seed=1)
-    with pytest.raises(IllegalActionError, match="the most is 5"):
+    with pytest.raises(IllegalActionError, match="the most is 7"):
         h.all_in()
     assert h.bets == [0, 1, 2]
     h2 = Hand(Rules(), [100, 100, 3], 0, seed=1)      # no-limit: raise the whole stack

@@ -311,7 +311,9 @@ def check_log(h: Hand) -> None:
             assert (k is EventKind.BET) == (to_match == 0)
             assert withdrawn != s, "raise after the right was withdrawn (R7.3)"
             assert not (rnd == 2 and s in no_raise), "bet after a draw timeout (R6.3)"
-            assert any(x not in folded and stack[x] > 0 for x in range(n) if x != s)
+            # R5.5: someone else still in, not all-in, keeps chips after matching the current bet
+            assert any(x not in folded and stack[x] > to_match - bets[x] for x in range(n) if x != s), \
+                "a bet or raise nobody could answer (R5.5)"
             if s in acted:                                                              # R3.5
                 level, ser = acted[s]
                 assert ser != serial or to_match - level >= largest, "short all-in reopened the betting"
@@ -325,9 +327,10 @@ def check_log(h: Hand) -> None:
             else:
                 need = max(largest, L)
                 if pl:
-                    # R3.4: at most the pot after the call; the minimum raise stays possible when a
-                    # short blind (R4.5) leaves the pot below it
-                    assert to <= max(to_match + pot, to_match + need), "pot-limit exceeded (R3.4)"
+                    # R3.4: raise by at most the pot after the call (the pot plus the chips to call);
+                    # the minimum raise stays possible when a short blind (R4.5) leaves the pot below it
+                    to_call = to_match - bets[s]
+                    assert to <= max(to_match + pot + to_call, to_match + need), "pot-limit exceeded (R3.4)"
                 assert inc >= need or all_in, f"raise of {inc} below {need} (R3.4)"
                 full = inc >= need if to_match else to >= L
                 if full:

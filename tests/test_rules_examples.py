@@ -198,11 +198,16 @@ def test_r2_4_on_same_cards_suit_decides():
 
 
 # ----------------------------------------------------------------------------- R3.4 structures
-def test_r3_4_pot_limit_example_pot_10_bet_10_raise_to_at_most_30():
-    """R3.4: "pot 10, a player bets 10; the next may raise to at most 30 = 10 to call + 20"."""
+def test_r3_4_pot_limit_example_pot_10_bet_10_raise_to_at_most_40():
+    """R3.4: "the pot holds 10, a player bets 10 (pot 20); the next player calls 10 (pot 30) and
+    may raise by at most 30, to 40" -- the raise is at most the pot after the player's call."""
     rules = Rules(structure="pot-limit")
     h = new_hand(rules, [100, 100], 0, {0: FULL, 1: FLUSH})
-    # heads-up: seat 1 small blind acts first; pot 3 -> raise to 5 and the big blind calls
+    # heads-up, blinds 1/2: the small blind (seat 1) acts first; pot 3, 1 to call -> pot 4 -> to 2 + 4
+    legal = h.legal_actions()
+    assert (legal.seat, legal.call_amount, legal.min_to, legal.max_to) == (1, 1, 4, 6)
+    with pytest.raises(IllegalActionError, match=r"raise to 7 is outside the legal range \(4 to 6 chips"):
+        h.raise_to(7)
     h.raise_to(5, seat=1)
     h.call(seat=0)
     stand_pat_all(h)
@@ -216,21 +221,79 @@ def test_r3_4_pot_limit_example_pot_10_bet_10_raise_to_at_most_30():
     legal = h.legal_actions()
     assert legal.seat == 0 and ActionKind.RAISE in legal.kinds
     assert legal.call_amount == 10
-    assert legal.max_to == 30
+    assert legal.max_to == 40
     assert legal.min_to == 20                               # NL/PL min raise: the bet again
     with pytest.raises(IllegalActionError):
-        h.raise_to(31)
-    h.raise_to(30, seat=0)
-    # pot is now 50: seat 1 may raise to 30 + 50 = 80 at most
-    assert h.legal_actions().max_to == 80
+        h.raise_to(41)
+    before = h.snapshot()
+    with pytest.raises(IllegalActionError):
+        h.raise_to(41)
+    assert h.snapshot() == before                           # a refused raise changes nothing
+    h.raise_to(40, seat=0)
+    # pot 60, 30 to call -> 90: seat 1 could raise to 40 + 90 = 130, but has only 95 in all
+    assert (h.legal_actions().min_to, h.legal_actions().max_to) == (70, 95)
     h.call(seat=1)
-    assert_final(h, [65, 135])        # the flush (seat 1) wins 35 from each
+    assert_final(h, [55, 145])        # the flush (seat 1) wins 45 from seat 0
 
 
 def test_r3_4_pot_limit_first_round_bounds():
     h = new_hand(Rules(structure="pot-limit"), [100, 100, 100], 0, {0: FULL, 1: FLUSH, 2: PAIR})
-    legal = h.legal_actions()          # button, pot 3, owes 2
-    assert (legal.seat, legal.call_amount, legal.min_to, legal.max_to) == (0, 2, 4, 5)
+    legal = h.legal_actions()          # button, pot 3, owes 2: the call makes 5, raise to 2 + 5
+    assert (legal.seat, legal.call_amount, legal.min_to, legal.max_to) == (0, 2, 4, 7)
+
+
+def test_r3_4_pot_limit_three_blinds_example():
+    """R3.4: "with blinds 5/10/20 the first player may raise to at most 20 + (35 + 20) = 75";
+    then the small blind, facing 75 with 5 in, calls 70 (pot 180) and may raise to 75 + 180 = 255."""
+    rules = Rules(structure="pot-limit", sb=5)
+    h = new_hand(rules, [1000] * 4, 0, {0: FULL, 1: FLUSH, 2: PAIR, 3: TRIPS})
+    assert blinds_posted(h) == [(1, 5, "small"), (2, 10, "big"), (3, 20, "over")]
+    legal = h.legal_actions()
+    assert (legal.seat, legal.call_amount, legal.min_to, legal.max_to) == (0, 20, 40, 75)
+    with pytest.raises(IllegalActionError, match="outside the legal range"):
+        h.raise_to(76)
+    h.raise_to(75, seat=0)
+    legal = h.legal_actions()
+    assert (legal.seat, legal.call_amount, legal.min_to, legal.max_to) == (1, 70, 130, 255)
+    h.raise_to(255, seat=1)
+    legal = h.legal_actions()            # pot 360, 245 to call -> 605: raise to 255 + 605 = 860
+    assert (legal.seat, legal.call_amount, legal.min_to, legal.max_to) == (2, 245, 435, 860)
+    call_around(h)
+    stand_pat_all(h)
+    check_around(h)
+    assert_final(h, [745, 1765, 745, 745])   # the flush (seat 1) takes 255 from each
+
+
+def test_r5_5_no_raise_nobody_can_answer():
+    """R5.5: stacks [8, 2, 2], blinds 1/2: the big blind is all-in and the small blind can only put
+    in its last chip, so the button may call or fold but not raise (a raise could only come back)."""
+    h = new_hand(CLASSIC, [8, 2, 2], 0, {0: FULL, 1: FLUSH, 2: PAIR})
+    legal = h.legal_actions()
+    assert legal.seat == 0 and kinds_of_legal(legal) == ["call", "fold"] and legal.call_amount == 2
+    assert (legal.min_to, legal.max_to) == (None, None)
+    before = h.snapshot()
+    for attempt in (lambda: h.raise_to(4), lambda: h.all_in(), lambda: h.act("r 8")):
+        with pytest.raises(IllegalActionError, match=r"nobody could answer it .*\[R5\.5\]"):
+            attempt()
+        assert h.snapshot() == before
+    assert not h.can("r 4")
+    h.call(seat=0)
+    h.call(seat=1)                     # the small blind's last chip: all-in
+    assert h.phase is Phase.DRAW
+    stand_pat_all(h)
+    assert_final(h, [6, 6, 0])         # no second round: seat 0 alone has chips (R5.4); the flush takes the 6
+
+
+def test_r5_5_a_raise_is_allowed_when_someone_keeps_chips_after_calling():
+    """R5.5, the other side: with one chip behind after matching, the big blind could answer."""
+    h = new_hand(CLASSIC, [8, 2, 3], 0, {0: FULL, 1: FLUSH, 2: PAIR})
+    legal = h.legal_actions()
+    assert legal.seat == 0 and kinds_of_legal(legal) == ["call", "fold", "raise"]
+    assert (legal.min_to, legal.max_to) == (4, 8)
+
+
+def kinds_of_legal(legal: object) -> list[str]:
+    return sorted(k.value for k in legal.kinds)  # type: ignore[attr-defined]
 
 
 def test_r3_4_no_limit_min_raises():
@@ -850,7 +913,7 @@ def test_r3_4_pot_limit_short_blind_no_raise_below_L():
         all_in = h.bets[0] + h.stacks[0]
         for to in range(legal.min_to, legal.max_to + 1):
             assert to - 4 >= 4 or to == all_in, f"raise to {to} is a raise of {to - 4} < L=4"
-    assert (legal.min_to, legal.max_to) == (8, 8)
+    assert (legal.min_to, legal.max_to) == (8, 11)   # the call makes the pot 7: raise to 4 + 7
 
 
 def test_r6_3_timed_out_all_in_player_cannot_accept_parole():

@@ -25,9 +25,10 @@ may not know), :meth:`Hand.events_for` (the event stream a seat may see, from an
 
 Rulings where RULES.md leaves a meeting of two rules open:
 
-* pot-limit (R3.4) allows at most "the pot after the call": a raise to at most the current
-  bet plus the pot (pot 10, a bet of 10: raise to at most 30).  When a short all-in blind
-  (R4.5) leaves that below a minimum raise, the minimum raise stays possible;
+* pot-limit (R3.4): a raise by at most the pot after the player's call, so a raise to at most
+  the current bet plus that pot (pot 10, a bet of 10: the call makes 30, raise to at most 40).
+  When a short all-in blind (R4.5) leaves that below a minimum raise, the minimum raise stays
+  possible;
 * a player who timed out in the draw may only check, call or fold (R6.3): no Parole split,
   and, all-in, they are not asked and count as declining (R8.2);
 * round two opens with the first player not all-in (R7.1); all-in players answer a Parole
@@ -693,18 +694,20 @@ class Hand:
         index |= 8 if self.to_match else 4
         return _legal(p, phase, _ROUND_KINDS[index], call, lo_hi[0], lo_hi[1], 0, hole)
 
+    def _answerable(self, p: int) -> bool:
+        """R5.5: someone other than ``p``, still in the hand and not all-in, would have chips
+        left after matching the current bet, so a bet or raise by ``p`` could be answered."""
+        folded, stacks, bets, to_match = self.folded, self.stacks, self.bets, self.to_match
+        return any(i != p and not folded[i] and stacks[i] > to_match - bets[i] for i in range(self.n))
+
     def _raise_bounds(self, p: int) -> tuple[int, int] | None:
         """(min, max) total round bet for a bet or raise by ``p``, or None if not allowed (R3.4, R3.5)."""
         if self.raise_withdrawn == p:
             return None                                  # R7.3
         if self.phase is Phase.SECOND_ROUND and self.no_raise[p]:
             return None                                  # R6.3
-        folded, stacks = self.folded, self.stacks
-        for i in range(self.n):
-            if i != p and not folded[i] and stacks[i] > 0:
-                break
-        else:
-            return None                                  # nobody could answer a raise
+        if not self._answerable(p):
+            return None                                  # R5.5: nobody could answer a raise
         if self.acted[p] and self.acted_serial[p] == self.reopen_serial \
                 and self.to_match - self.last_level[p] < self.raise_size:
             return None                                  # R3.5: not reopened by a short all-in
@@ -723,9 +726,10 @@ class Hand:
         lo = self.to_match + self.raise_size if self.to_match else self._unit()
         hi = allin
         if rules.structure is Structure.POT_LIMIT:
-            # R3.4: at most the pot after the call, but a minimum raise (never below L) stays
-            # possible when a short blind (R4.5) leaves the pot smaller than that
-            hi = min(hi, max(lo, self.to_match + self.pot))
+            # R3.4: raise by at most the pot after the player's call (the current bet plus the pot
+            # with the call in it), but a minimum raise (never below L) stays possible when a
+            # short blind (R4.5) leaves the pot smaller than that
+            hi = min(hi, max(lo, 2 * self.to_match - self.bets[p] + self.pot))
         lo = min(lo, hi)
         return (lo, hi)
 
@@ -802,6 +806,8 @@ class Hand:
                 return "R6.3"
             if self.raise_withdrawn == self.actor:
                 return "R7.3"
+            if not self._answerable(self.actor):
+                return "R5.5"
         return {ActionKind.SPLIT: "R8.1", ActionKind.DECLINE: "R8.2", ActionKind.DISCARD: "R6.1",
                 ActionKind.CHECK: "R5.2", ActionKind.CALL: "R5.2", ActionKind.FOLD: "R5.2"}.get(action.kind, "R3.4")
 
@@ -826,6 +832,9 @@ class Hand:
                 return f"seat {p} lost the right to raise this turn"
             if self.phase is Phase.SECOND_ROUND and self.no_raise[p]:
                 return f"seat {p} timed out in the draw and may not bet or raise"
+            if not self._answerable(p):
+                return (f"seat {p} may not {kind.value}: nobody could answer it (every other player still in"
+                        " the hand is all-in or would be all-in after matching the current bet)")
             rules = self.rules
             if rules.structure is Structure.FIXED_LIMIT and rules.cap is not None and self.bet_count >= rules.cap:
                 return f"seat {p} may not {kind.value}: the betting is capped at {rules.cap} bets this round"
@@ -1002,8 +1011,10 @@ class Hand:
             return self.act(Action(kind, everything), seat)
         if ActionKind.CALL in legal.kinds and legal.call_amount == self.stacks[p]:
             return self.act(Action.call(), seat)
-        best = f"; the most is {legal.max_to}" if legal.max_to is not None else ""
-        raise IllegalActionError(f"seat {p} cannot go all-in ({everything}) now{best}", seat=p, rule="R3.4")
+        if legal.max_to is None:        # no bet or raise at all now: act() names the reason and rule
+            return self.act(Action(ActionKind.RAISE if self.to_match else ActionKind.BET, everything), seat)
+        raise IllegalActionError(f"seat {p} cannot go all-in ({everything}) now; the most is {legal.max_to}",
+                                 seat=p, rule="R3.4")
 
     def split(self, seat: int | None = None) -> Event:
         """Parole: split (R8.1) or, all-in, accept (R8.2). See :meth:`act`."""
