@@ -15,7 +15,7 @@ import pytest
 from phh_scenarios import DATA, voluntary_show
 from scenario import CLASSIC, FLUSH, PAIR, TRIPS, assert_final, call_around, new_hand, shows, stand_pat_all
 
-from pokerdraw32 import EventKind, Hand, HandHistory, IllegalActionError, Rules
+from pokerdraw32 import EventKind, Hand, HandHistory, IllegalActionError, Rules, Table, TableError
 from pokerdraw32.bots import RandomBot
 from pokerdraw32.cli import main
 from pokerdraw32.history import load_all
@@ -243,6 +243,30 @@ def test_bad_snapshot_choices_are_refused(change, message):
     change(snap)
     with pytest.raises(SnapshotError, match=message):
         Hand.restore(snap)
+
+
+def test_table_passes_choices_in_table_seats():
+    t = Table(CLASSIC, seed=8, min_buy_in=1)
+    for seat, name in [(1, "a"), (3, "b"), (4, "c")]:
+        t.join(seat, name, 50)
+    t.join(0, "away", 50)
+    t.sit_out(0)
+    h = t.start_hand()
+    assert t.hand_seats == (1, 3, 4)
+    t.set_showdown_choice(3, True)                       # table seat 3 is hand seat 1
+    assert h.showdown_choices == [None, True, None]
+    assert t.view(3)["hand"]["showdown_choice"] == "show"
+    assert t.view(1)["hand"]["showdown_choice"] is None and "showdown_choice" not in t.view(None)["hand"]
+    with pytest.raises(TableError, match="seat 0 is not dealt in"):
+        t.set_showdown_choice(0, True)
+    with pytest.raises(IllegalActionError, match=r"R9\.3"):
+        t.set_showdown_choice(3, "show")
+    again = Table.restore(json.loads(json.dumps(t.snapshot())))
+    assert again.hand is not None and again.hand.showdown_choices == [None, True, None]
+    while t.actor is not None:
+        legal = t.hand.legal_actions()
+        t.act(t.actor, "k" if "check" in legal else "c" if "call" in legal else "p")
+    assert (EventKind.SHOW, 3) in [(e.kind, e.seat) for e in t.events_for(None)]
 
 
 # ------------------------------------------------------------------------------ hand histories
