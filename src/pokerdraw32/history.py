@@ -132,7 +132,9 @@ class HandHistory:
                   players: Iterable[str] | None = None, seats: Sequence[int] | None = None,
                   extra: Mapping[str, Any] | None = None) -> HandHistory:
         """The history of ``hand`` (finished or not): every card it dealt, every action, and the
-        chips posted beyond the blinds (``_posts``).
+        chips posted beyond the blinds (``_posts``).  The showdown is written as it happened, a
+        player's voluntary show or muck included (R9.3); a showdown choice of an unfinished hand
+        is not written (PHH has no action for it).
 
         :param number: written as the ``hand`` field.
         :param players: names by engine seat.
@@ -246,6 +248,10 @@ class HandHistory:
     def replay(self, *, complete: bool = True) -> Hand:
         """Play the actions through a new :class:`~pokerdraw32.hand.Hand` (``auto_deal=False``: every
         card is dealt as written, R6.2 checked) and return it.
+
+        The showdown lines (``pN sm``) are made the players' showdown choices
+        (:meth:`Hand.set_showdown_choice`) before the first action, then checked against the
+        engine's showdown (R9.3).
 
         :param complete: the actions must finish the hand (default); ``False`` allows a partial hand.
         :raises HistoryError: the first action that is malformed, out of turn or illegal (the
