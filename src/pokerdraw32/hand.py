@@ -1040,8 +1040,8 @@ class Hand:
         then appear in every view and in :meth:`events_for` as a SHOW event, and in a hand
         history).  ``show=False`` asks to muck; it is honoured only when the player could muck
         by R9.3: **a player who can win a contested pot shows anyway** (so does the first player
-        to show, who beats every hand shown so far).  ``show=None`` withdraws
-        the choice; with no choice, option ``muck_losers`` decides (on: muck, off: show).
+        to show, who beats every hand shown so far).  ``show=None`` withdraws the choice; with
+        no choice, option ``muck_losers`` decides (on: muck, off: show).
 
         The choice may be made, changed or withdrawn at any time before the showdown by a seat
         still in the hand (even before its turn, or while a deal is pending).  It is private to
