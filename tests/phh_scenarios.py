@@ -172,6 +172,19 @@ def showdown_order() -> Hand:
     return h
 
 
+def voluntary_show() -> Hand:
+    """The showdown_order hand, but seat 2 (p2) chose to show the pair that cannot win (R9.3)."""
+    h = new_hand(CLASSIC, [100, 100, 100], 0, {0: FLUSH, 1: TRIPS, 2: PAIR})
+    h.set_showdown_choice(2, True)
+    call_around(h)
+    stand_pat_all(h)
+    h.check(seat=0)
+    h.bet(10, seat=1)
+    h.call(seat=2)
+    h.call(seat=0)
+    return h
+
+
 def fixed_limit_no_cap() -> Hand:
     rules = Rules.preset("two-blind", structure="fixed-limit", cap=None)
     h = new_hand(rules, [100] * 4, 0, {0: QUADS, 1: FLUSH, 2: FULL, 3: TRIPS})
@@ -231,6 +244,8 @@ GOLDEN: dict[str, tuple[Callable[[], Hand], list[int], str]] = {
                                         "shared"),
     "r9_3_showdown_order.phh": (showdown_order, [88, 88, 124],
                                 "R9.3 the bettor shows first, a player who cannot win mucks (pN sm)"),
+    "r9_3_voluntary_show.phh": (voluntary_show, [88, 88, 124],
+                                "R9.3 p2 cannot win but chose to show (pN sm CARDS): showing is always allowed"),
     "r3_4_fixed_limit_no_cap.phh": (fixed_limit_no_cap, [90, 90, 90, 130],
                                     "R3.4 F32D, two-blind preset with _options cap = \"none\": five bets"),
     "r2_4_suit_tiebreak_off.phh": (suit_tiebreak_off, [99, 101, 100],

@@ -5,18 +5,23 @@ withdrawn raises (R7.3).  After *every* action:
 * chips are conserved: ``sum(stacks) + pot == total`` (R3.6, R9.5), no stack is negative;
 * the 32 cards are all accounted for exactly once (hole cards, stub, pile, muck);
 * illegal actions tried at random points raise :class:`IllegalActionError` and leave the
-  hand exactly as it was.
+  hand exactly as it was;
+* players make random showdown choices (R9.3, ``set_showdown_choice``), bad ones are refused
+  leaving the hand as it was, and no view or event log shows a seat a card it may not know.
 
 At the end: ``sum(result.stacks) == total``, the pots are consistent (R9.1), folded seats win
 nothing, shown cards are the real ones, and a pot decided by showdown goes to the best hand
-among its eligible seats (R9.4).  Same seeds give the same event log (R11.1).
+among its eligible seats (R9.4); who showed and who mucked follows R9.3 with the choices made.
+Same seeds give the same event log (R11.1).
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import json
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -90,6 +95,7 @@ def check_invariants(h: Hand, total: int) -> None:
     for s in range(h.n):
         if h.folded[s]:
             assert h.hole[s] == []
+            assert h.showdown_choices[s] is None                               # folding drops it (R9.3)
         else:
             assert len(h.hole[s]) == 5 or h.pending_deal is not None or h.phase is Phase.DEAL
     if h.phase is Phase.COMPLETE:
@@ -164,9 +170,12 @@ def check_result(h: Hand, total: int) -> None:
             assert len(pot.winners) == 1                                   # R2.3: no ties
         # the winners of a contested pot have shown (nobody mucks a winning hand)
         assert set(pot.winners) <= set(r.shown)
-    if not h.rules.muck_losers:
-        contested = {s for p in r.pots if not p.shared and len(p.eligible) > 1 for s in p.eligible}
-        assert contested <= set(r.shown)
+    # R9.3: with muck_losers off, only a player who chose to muck may keep the cards hidden; a
+    # player who chose to show always shows
+    contested = {s for p in r.pots if not p.shared and len(p.eligible) > 1 for s in p.eligible}
+    chose = h.showdown_choices
+    assert {s for s in contested if chose[s] is True or (chose[s] is None and not h.rules.muck_losers)} \
+        <= set(r.shown)
     # R9.2: nothing uncalled is left in the pots
     top = sorted(h.contrib)
     assert top[-1] == top[-2]
@@ -380,11 +389,13 @@ def check_log(h: Hand) -> None:
         for kind, x in seq:
             mine = [p for p in contested if x in p.eligible]
             can_win = any(all(strength[o] <= strength[x] for o in shown if o in p.eligible) for p in mine)
+            # R9.3: a player who can win shows; one who cannot shows or mucks as they chose, with
+            # no choice as muck_losers says
+            choice = h.showdown_choices[x]
+            shows = can_win or (not rules.muck_losers if choice is None else choice)
+            assert (kind is EventKind.SHOW) == shows, (x, can_win, choice, rules.muck_losers)
             if kind is EventKind.SHOW:
-                assert can_win or not rules.muck_losers
                 shown.append(x)
-            else:
-                assert rules.muck_losers and not can_win
     else:
         assert r.shown == {}
 
@@ -473,6 +484,52 @@ def try_illegal(h: Hand, rnd: random.Random) -> None:
     assert state(h) == before
 
 
+# ----------------------------------------------------------------------------- showdown choices, views
+_CARD_TEXT = re.compile(r"\b[789TJQKA][shdc]\b")
+
+
+def known_to(h: Hand, seat: int | None) -> set[str]:
+    """Cards ``seat`` may know: the ones it was dealt, and any shown at showdown."""
+    known: set[str] = set()
+    for e in h.events:
+        if (e.seat == seat and e.kind in (EventKind.DEAL_HOLE, EventKind.DEAL_DRAW)) or e.kind is EventKind.SHOW:
+            known.update(str(c) for c in e.cards)
+    return known
+
+
+def check_views(h: Hand) -> None:
+    """No view or log shows a seat a card it may not know; a seat sees its own showdown choice and
+    nobody sees another's (R9.3)."""
+    public = h.public_view()
+    assert "showdown_choice" not in public
+    for seat in [None, *range(h.n)]:
+        v = public if seat is None else h.view(seat)
+        text = json.dumps(v) + json.dumps([e.to_dict() for e in h.events_for(seat)])
+        leaked = set(_CARD_TEXT.findall(text)) - known_to(h, seat)
+        assert not leaked, (seat, leaked)
+        if seat is not None:
+            choice = h.showdown_choices[seat]
+            assert v["showdown_choice"] == (None if choice is None else "show" if choice else "muck")
+
+
+def random_choice(h: Hand, rnd: random.Random) -> None:
+    """A random showdown choice by a random seat (R9.3); refused when the seat has folded or the hand
+    is over, and then the hand is unchanged.  Now and then a bad value, refused the same way."""
+    seat = rnd.randrange(h.n)
+    show = rnd.choice((True, False, None))
+    bad = rnd.random() < 0.1
+    if bad:
+        seat, show = rnd.choice(((h.n, True), (-1, False), (True, None), (seat, 1), (seat, "show")))
+    if bad or h.folded[seat] or h.is_complete:
+        before = state(h)
+        with pytest.raises(IllegalActionError, match=r"R9\.3"):
+            h.set_showdown_choice(seat, show)
+        assert state(h) == before
+    else:
+        h.set_showdown_choice(seat, show)
+        assert h.showdown_choices[seat] is show
+
+
 # ----------------------------------------------------------------------------- driver
 def play_hand(rules, stacks, button, seed, play_seed, *, illegal_rate=0.1, log=None):
     """Play one hand to the end with bots; check invariants after every action."""
@@ -492,11 +549,16 @@ def play_hand(rules, stacks, button, seed, play_seed, *, illegal_rate=0.1, log=N
     sticky = rnd.choice((0.0, 0.5, 0.9))
     check_invariants(h, total)
     steps = 0
+    choice_rate = rnd.choice((0.0, 0.1, 0.4))
     while not h.is_complete:
         steps += 1
         assert steps < 500, "hand does not end"
         if rnd.random() < illegal_rate:
             try_illegal(h, rnd)
+        if rnd.random() < choice_rate:
+            random_choice(h, rnd)                         # R9.3
+        if rnd.random() < 0.05:
+            check_views(h)
         x = rnd.random()
         if x < 0.04:
             h.timeout()                                   # R6.3 / R7.3
@@ -520,7 +582,9 @@ def play_hand(rules, stacks, button, seed, play_seed, *, illegal_rate=0.1, log=N
         check_invariants(h, total)
     check_result(h, total)
     check_log(h)
+    check_views(h)
     try_illegal(h, rnd)                                   # nothing is legal once the hand is over
+    random_choice(h, rnd)                                 # no choice once the hand is over (R9.3)
     before = state(h)
     for call in (h.withdraw_raise, h.deal):
         try:

@@ -317,8 +317,12 @@ MALFORMED = [
     ("unknown_cards.phh", r"actions\[1\] 'd dh p2 \?{10}': unknown cards .*no '\?\?'"),
     ("incomplete.phh", r"actions\[6\] \(after the last action\): the actions end before the hand is over: "
                        r"p1 is to act"),
-    ("showdown_mismatch.phh", r"actions\[14\] 'p2 sm JsJcTd8c7c': the showdown differs from the engine's: "
-                              r"expected 'p2 sm' \(R9\.3\)"),
+    # p2 could muck and may show (R9.3), but only p2's own cards
+    ("showdown_mismatch.phh", r"actions\[14\] 'p2 sm JsJcTd8c7h': the showdown differs from the engine's: "
+                              r"expected 'p2 sm JcJsTd8c7c' \(R9\.3\)"),
+    # p3 can win: the muck is refused, p3 shows
+    ("showdown_winner_mucks.phh", r"actions\[15\] 'p3 sm': the showdown differs from the engine's: "
+                                  r"expected 'p3 sm QhTh9h8h7h' \(R9\.3\)"),
     ("wrong_variant.phh", r"field 'variant': 'NT' is not a 32-Card Draw variant: use N32D, P32D or F32D"),
     ("over_blind_missing.phh", r"field 'blinds_or_straddles': \[1, 2, 0, 0\] has no over blind at 4 players, "
                                r"but preset 'classic' has one .*\[R4\.2\]"),

@@ -94,7 +94,7 @@ def base_snapshot() -> dict:
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda s: s.update(version=0), "snapshot version 0 .* reads version 1 only"),
+    (lambda s: s.update(version=0), f"snapshot version 0 .* reads version {SNAPSHOT_VERSION} only"),
     (lambda s: s.update(version=SNAPSHOT_VERSION + 1), f"snapshot version {SNAPSHOT_VERSION + 1} .* reads version"),
     (lambda s: s.pop("version"), "snapshot version None"),
     (lambda s: s.update(format="pokerkit"), "not a hand snapshot: format is 'pokerkit'"),

@@ -21,7 +21,8 @@ adds entry bets and missed blinds before the deal (R10.2, R10.3; set by
 For servers and search: :meth:`Hand.view` / :meth:`Hand.public_view` (JSON data, nothing a seat
 may not know), :meth:`Hand.events_for` (the event stream a seat may see, from any index),
 :meth:`Hand.snapshot` / :meth:`Hand.restore` (versioned JSON, see :mod:`pokerdraw32.snapshot`),
-:meth:`Hand.clone` and :meth:`Hand.determinize`.
+:meth:`Hand.clone` and :meth:`Hand.determinize`.  A server (or a replay) tells the hand in advance
+whether a player shows or mucks at the showdown with :meth:`Hand.set_showdown_choice` (R9.3).
 
 Rulings where RULES.md leaves a meeting of two rules open:
 
@@ -70,7 +71,7 @@ _PRIVATE_EVENTS = frozenset({EventKind.DEAL_HOLE, EventKind.DEAL_DRAW, EventKind
 _CARD = DECK.__getitem__
 # mutable list attributes of a Hand (copied by clone)
 _LIST_STATE = ("stacks", "bets", "contrib", "folded", "discarded", "pile", "muck", "events", "acted", "acted_serial",
-               "last_level", "no_raise", "draw_order", "_own_discards", "stub", "_deal_order")
+               "last_level", "no_raise", "draw_order", "_own_discards", "stub", "_deal_order", "showdown_choices")
 
 # The legal-action sets of a betting round, precomputed: index = (owe > 0) | split << 1 | bet << 2 | raise << 3.
 _F, _K, _C, _B, _R, _S = (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BET, ActionKind.RAISE,
@@ -268,6 +269,9 @@ class Hand:
         self.aggressor: int | None = None     # last bettor/raiser of the current round
         self.raise_withdrawn: int | None = None  # R7.3 second part: seat that lost its right to raise this turn
         self.no_raise: list[bool] = [False] * n  # R6.3: timed out in the draw
+        self.showdown_choices: list[bool | None] = [None] * n
+        """Each seat's choice for the showdown (R9.3): True show, False muck, None let ``muck_losers``
+        decide.  Set with :meth:`set_showdown_choice`; private to the seat (the dealer's record)."""
         # Parole (R8)
         self.offer_open = False
         self.votes = 0      # seats that chose split / accepted
@@ -874,6 +878,7 @@ class Hand:
             else:
                 self.muck.extend(self.hole[p])
             self.hole[p] = []
+            self.showdown_choices[p] = None          # no cards left to show or muck (R9.3)
             self._withdraw_offer()
             ev = self._log(EventKind.FOLD, p)
         elif kind is ActionKind.CHECK:
@@ -1038,6 +1043,46 @@ class Hand:
         return self.act(Action.timeout(), seat)
 
     # ------------------------------------------------------------------ showdown
+    def set_showdown_choice(self, seat: int, show: bool | None) -> None:
+        """Say in advance whether seat ``seat`` shows or mucks at the showdown (R9.3).
+
+        A player who cannot win any pot they are eligible for may muck: their cards are not
+        revealed.  Showing is always allowed, so ``show=True`` shows even a losing hand (its cards
+        then appear in every view and in :meth:`events_for` as a SHOW event, and in a hand
+        history).  ``show=False`` asks to muck; it is honoured only when the player could muck
+        by R9.3: **a player who can win a contested pot shows anyway** (so does the first player
+        to show, who beats every hand shown so far).  ``show=None`` withdraws the choice; with
+        no choice, option ``muck_losers`` decides (on: muck, off: show).
+
+        The choice may be made, changed or withdrawn at any time before the showdown by a seat
+        still in the hand (even before its turn, or while a deal is pending).  It is private to
+        the seat: it logs no event; :meth:`view` shows a seat its own choice and nobody else's,
+        and :meth:`determinize` drops the other seats' choices.  It applies only at a showdown:
+        a hand won without one (R5.3) or a pot shared by Parole (R8.3) shows no cards.  Folding
+        drops the choice.  It is part of the state (kept by :meth:`clone` and :meth:`snapshot`).
+
+        There is no show after the hand: once the hand is complete nothing can be shown, and a
+        mucked hand stays unrevealed.
+
+        :param seat: the seat making the choice.
+        :param show: True (show), False (muck) or None (no choice: ``muck_losers`` decides).
+        :raises IllegalActionError: no such seat, ``show`` is not True, False or None, the hand
+            is over, or the seat has folded; the hand is unchanged.
+        """
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalActionError(f"no seat {shown(seat)} at this table (seats 0..{self.n - 1}) to show or "
+                                     "muck", rule="R9.3")
+        if show is not None and not isinstance(show, bool):
+            raise IllegalActionError(f"seat {seat}: the showdown choice must be True (show), False (muck) or None "
+                                     f"(muck_losers decides), got {shown(show)}", seat=seat, rule="R9.3")
+        if self.phase is Phase.COMPLETE:
+            raise IllegalActionError(f"seat {seat}: the hand is over; there is nothing left to show or muck",
+                                     seat=seat, rule="R9.3")
+        if self.folded[seat]:
+            raise IllegalActionError(f"seat {seat} has folded and has no cards to show or muck", seat=seat,
+                                     rule="R9.3")
+        self.showdown_choices[seat] = show
+
     def _showdown_order(self) -> list[int]:
         live = [s for s in range(self.n) if not self.folded[s]]
         if self.phase is Phase.SECOND_ROUND and self.aggressor is not None and not self.folded[self.aggressor]:
@@ -1068,7 +1113,8 @@ class Hand:
         shown: dict[int, tuple[Card, ...]] = {}
         contested = False
         if showdown:
-            # R9.3: show in order; a player who cannot win any contested pot may muck
+            # R9.3: show in order; a player who cannot win any contested pot may muck: as they chose
+            # (set_showdown_choice), else as muck_losers says
             contested_pots = [(elig, win) for (_, elig, win, shared) in pots if not shared and elig & (elig - 1)]
             contested = bool(contested_pots)
             best_shown: dict[int, int] = {}
@@ -1078,7 +1124,8 @@ class Hand:
                     continue
                 can_win = any(all(strengths[o] <= strengths[s] for o in best_shown if elig >> o & 1)
                               for (elig, _) in mine)
-                if can_win or not self.rules.muck_losers:
+                choice = self.showdown_choices[s]
+                if can_win or (not self.rules.muck_losers if choice is None else choice):
                     shown[s] = tuple(DECK[c] for c in sorted(self.hole[s], reverse=True))
                     best_shown[s] = strengths[s]
                     # with the suit tie-break on, the value names the deciding suit itself
@@ -1153,8 +1200,9 @@ class Hand:
         return self._public()
 
     def view(self, seat: int) -> dict[str, Any]:
-        """The public view plus what seat ``seat`` alone may see: its own cards and, on its turn,
-        its legal actions.
+        """The public view plus what seat ``seat`` alone may see: its own cards, its showdown
+        choice (``"show"``, ``"muck"`` or ``None``, R9.3, :meth:`set_showdown_choice`) and, on its
+        turn, its legal actions.
 
         :raises IllegalActionError: no such seat.
         """
@@ -1162,6 +1210,8 @@ class Hand:
         v = self._public()
         v["seat"] = seat
         v["cards"] = [str(DECK[c]) for c in self.hole[seat]]
+        choice = self.showdown_choices[seat]
+        v["showdown_choice"] = None if choice is None else "show" if choice else "muck"
         legal = self.legal_actions()
         v["legal"] = legal.to_dict() if legal is not None and legal.seat == seat else None
         return v
@@ -1231,6 +1281,8 @@ class Hand:
         uniformly from the cards ``seat`` has not seen (the players' actions are not used to
         weight them).  The clone's generator is seeded with ``seed`` (``None``: from the OS), and
         its log is :meth:`events_for` ``seat``, so it holds no card the seat could not know.
+        The other seats' showdown choices are private (R9.3): the clone has none for them
+        (``muck_losers`` decides); ``seat``'s own choice stays.
 
         :raises IllegalActionError: no such seat.
         """
@@ -1240,6 +1292,7 @@ class Hand:
         new.events = self.events_for(seat)
         new._redacted_for = seat
         new._legal_key = -1
+        new.showdown_choices = [c if s == seat else None for s, c in enumerate(self.showdown_choices)]
         known = set(self.hole[seat])
         for ev in self.events:
             if ev.seat == seat and ev.kind in _PRIVATE_EVENTS:

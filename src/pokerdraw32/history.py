@@ -22,8 +22,12 @@ Actions (``pN`` = position N, ``p1`` left of the button, the button last; see :m
                         in the draw pN stands pat and may not bet or raise later (R6.3); in a
                         betting round pN checks if nothing is owed, else folds; all-in, declines (R7.3)
 ``d wr pN``             the server withdraws pN's right to raise for this turn (R7.3)
-``pN sm AhKh..`` / ``pN sm``  show / muck at showdown, in the engine's order (R9.3); optional,
-                        but when given they must be exactly what the engine does
+``pN sm AhKh..`` / ``pN sm``  show / muck at showdown, in the engine's order (R9.3); optional.
+                        A player who could muck may show (``pN sm CARDS``), and with
+                        ``muck_losers`` off may muck (``pN sm``): replay makes each the player's
+                        choice (:meth:`Hand.set_showdown_choice`) before the showdown.  A player
+                        who can win shows anyway, and shown cards must be the player's own: a
+                        showdown that differs from the engine's is refused
 =====================  ===========================================================================
 
 Text after ``#`` in an action is commentary and is ignored; so are empty actions.  Chips posted
@@ -128,7 +132,9 @@ class HandHistory:
                   players: Iterable[str] | None = None, seats: Sequence[int] | None = None,
                   extra: Mapping[str, Any] | None = None) -> HandHistory:
         """The history of ``hand`` (finished or not): every card it dealt, every action, and the
-        chips posted beyond the blinds (``_posts``).
+        chips posted beyond the blinds (``_posts``).  The showdown is written as it happened, a
+        player's voluntary show or muck included (R9.3); a showdown choice of an unfinished hand
+        is not written (PHH has no action for it).
 
         :param number: written as the ``hand`` field.
         :param players: names by engine seat.
@@ -243,6 +249,10 @@ class HandHistory:
         """Play the actions through a new :class:`~pokerdraw32.hand.Hand` (``auto_deal=False``: every
         card is dealt as written, R6.2 checked) and return it.
 
+        The showdown lines (``pN sm``) are made the players' showdown choices
+        (:meth:`Hand.set_showdown_choice`) before the first action, then checked against the
+        engine's showdown (R9.3).
+
         :param complete: the actions must finish the hand (default); ``False`` allows a partial hand.
         :raises HistoryError: the first action that is malformed, out of turn or illegal (the
             engine's message, with its rule id), showdown actions that differ from the engine's,
@@ -259,6 +269,10 @@ class HandHistory:
             h = Hand(self.rules, stacks, self.button, seed=0, auto_deal=False, posts=posts)
         except PokerDraw32Error as e:
             raise where.error(str(e), field="_posts" if posts else "starting_stacks") from None
+        # R9.3: the showdown lines are the players' choices; made before the hand starts (the
+        # reader looks ahead), they are then checked against what the engine shows and mucks
+        for seat, show in _showdown_choices(self.actions, order):
+            h.set_showdown_choice(seat, show)
         showdown: list[str] | None = None
         shown = 0
         for i, text in enumerate(self.actions):
@@ -325,6 +339,17 @@ def _showdown_actions(h: Hand, seat_pos: Mapping[int, int]) -> list[str]:
             cards = f" {format_cards_word(ev.cards)}" if ev.kind is EventKind.SHOW else ""
             out.append(f"p{seat_pos[ev.seat]} sm{cards}")
     return out
+
+
+def _showdown_choices(actions: Sequence[str], order: tuple[int, ...]) -> Iterator[tuple[int, bool]]:
+    """(engine seat, show) of each well-formed ``pN sm [cards]`` action: a show or a muck the
+    player chose (R9.3).  Malformed ones are left for the replay to report in order."""
+    for text in actions:
+        words = text.split("#", 1)[0].split()
+        if len(words) >= 2 and words[1] == "sm":
+            m = _PLAYER.fullmatch(words[0])
+            if m is not None and int(m.group(1)) <= len(order):
+                yield order[int(m.group(1)) - 1], len(words) > 2
 
 
 def _showdown_key(words: list[str]) -> tuple[str, object]:

@@ -47,8 +47,9 @@ if TYPE_CHECKING:
 __all__ = ["SNAPSHOT_FORMAT", "SNAPSHOT_VERSION", "SnapshotError", "restore", "snapshot"]
 
 SNAPSHOT_FORMAT = "pokerdraw32/hand"
-SNAPSHOT_VERSION = 1
-"""Version of the snapshot layout; raised whenever a field is added, removed or changes meaning."""
+SNAPSHOT_VERSION = 2
+"""Version of the snapshot layout; raised whenever a field is added, removed or changes meaning
+(2: ``showdown_choices``, the seats' pending show/muck choices, R9.3)."""
 
 # Hand attributes saved as they are, by kind.
 _INTS = ("n", "button", "dead", "to_match", "raise_size", "full_level", "bet_count", "reopen_serial", "votes", "voted",
@@ -76,6 +77,7 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     data["starting_stacks"] = list(hand.starting_stacks)
     data["phase"] = hand.phase.value
     data["discarded"] = list(hand.discarded)
+    data["showdown_choices"] = list(hand.showdown_choices)
     for name in _CARD_LISTS:
         data[name.lstrip("_")] = [str(DECK[c]) for c in h[name]]
     data["hole"] = [[str(DECK[c]) for c in cards] for cards in hand.hole]
@@ -136,6 +138,8 @@ def restore(data: Any) -> Hand:
     state["blind_seats"] = tuple(state["blind_seats"])
     state["starting_stacks"] = tuple(r.int_list("starting_stacks", n))
     state["discarded"] = [None if v is None else r.check("discarded", v, int) for v in r.list_of("discarded", n)]
+    state["showdown_choices"] = [r.check("showdown_choices", v, (bool, type(None)))
+                                 for v in r.list_of("showdown_choices", n)]
     try:
         state["phase"] = Phase(r.field("phase", str))
     except ValueError:
@@ -209,12 +213,13 @@ def restore(data: Any) -> Hand:
     return hand
 
 
-# state a hand's event log determines (everything but the order of the stub and the generator)
+# state a hand's event log determines (everything but the order of the stub and the generator), and the
+# showdown choices (the twin makes the snapshot's first)
 _DERIVED = ("n", "button", "dead", "to_match", "raise_size", "full_level", "bet_count", "reopen_serial", "votes",
             "voted", "draw_index", "_hole_index", "largest_blind", "actor", "aggressor", "raise_withdrawn",
             "offer_open", "stacks", "bets", "contrib", "acted_serial", "last_level", "folded", "acted", "no_raise",
             "draw_order", "_deal_order", "blind_seats", "starting_stacks", "phase", "discarded", "hole",
-            "_own_discards", "pending_deal", "result")
+            "_own_discards", "pending_deal", "result", "showdown_choices")
 
 
 def _verify_by_replay(hand: Hand) -> None:
@@ -234,6 +239,11 @@ def _verify_by_replay(hand: Hand) -> None:
     try:
         twin = Hand(hand.rules, list(hand.starting_stacks), hand.button, seed=1, auto_deal=False,
                     posts=posts or None)
+        # the choices made before the showdown are state, not events (R9.3): the twin makes them
+        # first; a folded seat's choice is dropped by its fold, so one left in the snapshot differs
+        for seat, choice in enumerate(hand.showdown_choices):
+            if choice is not None:
+                twin.set_showdown_choice(seat, choice)
         i = len(twin.events)
         while i < len(events):
             ev = events[i]

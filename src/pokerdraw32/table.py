@@ -447,6 +447,16 @@ class Table:
         self._after_step(now)
         return ev
 
+    def set_showdown_choice(self, seat: int, show: bool | None) -> None:
+        """The player at table seat ``seat`` says in advance to show (True) or muck (False) at the
+        showdown, or withdraws the choice (None) (R9.3; see :meth:`Hand.set_showdown_choice`: a
+        player who can win shows anyway).
+
+        :raises TableError: no hand is running, or ``seat`` is not dealt in.
+        :raises IllegalActionError: a bad ``show``, or the seat has folded; nothing changes.
+        """
+        self._running_hand().set_showdown_choice(self._hand_seat(seat), show)
+
     def expire(self, seat: int) -> Event:
         """Apply what the clock has made due for the player to act at ``seat``: after the raise
         limit, the loss of the right to raise this turn (R7.3); after the decision time, the
@@ -582,8 +592,8 @@ class Table:
         """The table as ``seat`` may see it (``None``: an onlooker), as JSON-serialisable data in
         table seat numbers throughout: the seats (name, stack, sitting out, waiting, dealt in), the
         button, whose turn and their deadline, and the running (or last) hand as
-        :meth:`Hand.view` shows it to that seat, with one entry per player dealt in under
-        ``"players"``.  Nothing a seat may not know appears (no other hole cards, stub or muck).
+        :meth:`Hand.view` shows it to that seat (its cards and showdown choice), with one entry per
+        player dealt in under ``"players"``.  Nothing a seat may not know appears (no other hole cards, stub or muck).
 
         :raises TableError: no such seat.
         """
@@ -618,6 +628,7 @@ class Table:
         }
         if mine is not None:
             hv["cards"] = v["cards"]
+            hv["showdown_choice"] = v["showdown_choice"]
             legal = v["legal"]
             hv["legal"] = None if legal is None else {**legal, "seat": table_seat(legal["seat"])}
         out["hand"] = hv
