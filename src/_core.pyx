@@ -1071,8 +1071,11 @@ cdef inline uint32_t _batch_lookup(uint32_t m) noexcept nogil:
 
 
 cdef inline Py_ssize_t _codes_loop(const uint8_t *p, Py_ssize_t n, Py_ssize_t row, Py_ssize_t col,
-                                   uint32_t *out, uint32_t keep) noexcept nogil:
-    """Values of ``n`` rows of 5 codes; the index of the first bad row, or -1."""
+                                   uint32_t *out, uint32_t keep, uint8_t *bad_row) noexcept nogil:
+    """Values of ``n`` rows of 5 codes; the index of the first bad row, or -1.
+
+    Each row is read once; the codes of a bad row, as read, go to ``bad_row`` (5 items), so
+    the error message describes what was evaluated even if another thread changes the buffer."""
     cdef Py_ssize_t i
     cdef uint32_t a, b, c, d, e, m
     cdef uint64_t total
@@ -1083,10 +1086,12 @@ cdef inline Py_ssize_t _codes_loop(const uint8_t *p, Py_ssize_t n, Py_ssize_t ro
         d = p[3 * col]
         e = p[4 * col]
         if (a | b | c | d | e) > 31:
+            bad_row[0], bad_row[1], bad_row[2], bad_row[3], bad_row[4] = a, b, c, d, e
             return i
         m = (1U << a) | (1U << b) | (1U << c) | (1U << d) | (1U << e)
         total = (<uint64_t>1 << a) + (<uint64_t>1 << b) + (<uint64_t>1 << c) + (<uint64_t>1 << d) + (<uint64_t>1 << e)
         if total != m:  # a repeated card
+            bad_row[0], bad_row[1], bad_row[2], bad_row[3], bad_row[4] = a, b, c, d, e
             return i
         out[i] = _batch_lookup(m) & keep
         p += row
@@ -1094,8 +1099,9 @@ cdef inline Py_ssize_t _codes_loop(const uint8_t *p, Py_ssize_t n, Py_ssize_t ro
 
 
 cdef inline Py_ssize_t _masks_loop(const char *p, Py_ssize_t n, Py_ssize_t stride,
-                                   uint32_t *out, uint32_t keep) noexcept nogil:
-    """Values of ``n`` uint32 masks; the index of the first mask without 5 bits, or -1."""
+                                   uint32_t *out, uint32_t keep, uint32_t *bad_mask) noexcept nogil:
+    """Values of ``n`` uint32 masks; the index of the first mask without 5 bits, or -1
+    (that mask, as read, in ``bad_mask``)."""
     cdef Py_ssize_t i
     cdef uint32_t m, t
     for i in range(n):
@@ -1105,6 +1111,7 @@ cdef inline Py_ssize_t _masks_loop(const char *p, Py_ssize_t n, Py_ssize_t strid
         t &= t - 1
         t &= t - 1
         if t == 0 or (t & (t - 1)) != 0:
+            bad_mask[0] = m
             return i
         out[i] = _batch_lookup(m) & keep
         p += stride
@@ -1123,7 +1130,11 @@ cdef int _rows_kind(Py_buffer *view) except -1:
 
 
 cdef str _native_format(str fmt):
-    """The struct code of a one-item native-order format ('' if it is something else)."""
+    """The struct code of a one-item native-order format ('' if it is something else).
+    ctypes writes its formats with an explicit byte order ('<B', '<I'); for one-byte items
+    any byte order is native."""
+    if len(fmt) == 2 and fmt[0] in "@=<>!" and fmt[1] in "Bbc?":
+        return fmt[1]
     if fmt[:1] in ("@", "="):
         fmt = fmt[1:]
     elif fmt[:1] == "<" and _NATIVE_LITTLE or fmt[:1] in (">", "!") and not _NATIVE_LITTLE:
@@ -1131,8 +1142,27 @@ cdef str _native_format(str fmt):
     return fmt if len(fmt) == 1 else ""
 
 
+cdef inline Py_ssize_t _dim(Py_buffer *view, int axis):
+    """Length of ``axis``; no shape (NULL) means 1-D of ``len // itemsize`` items."""
+    if view.shape == NULL:
+        return view.len // view.itemsize if view.itemsize > 0 else view.len
+    return view.shape[axis]
+
+
+cdef inline Py_ssize_t _stride(Py_buffer *view, int axis):
+    """Stride of ``axis`` in bytes. Some exporters (ctypes, and a ``pickle.PickleBuffer`` of
+    one) give no strides (NULL) even when asked: their data is C-contiguous."""
+    cdef Py_ssize_t stride = view.itemsize
+    cdef int k
+    if view.strides != NULL:
+        return view.strides[axis]
+    for k in range(axis + 1, view.ndim):
+        stride *= _dim(view, k)
+    return stride
+
+
 cdef tuple _shape_of(Py_buffer *view):
-    return tuple([view.shape[k] for k in range(view.ndim)])
+    return tuple([_dim(view, k) for k in range(view.ndim)])
 
 
 cdef str _row_problem(Py_ssize_t i, object row):
@@ -1199,7 +1229,8 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
     cdef const uint8_t *codes
     cdef const char *masks
     cdef uint32_t *values
-    cdef uint32_t m
+    cdef uint32_t m = 0
+    cdef uint8_t bad_row[5]
     if not PyObject_CheckBuffer(hands):
         raise TypeError(f"hands must be a buffer of uint8 card codes or uint32 masks, not {type(hands).__name__}")
     PyObject_GetBuffer(hands, &view, PyBUF_FORMAT | PyBUF_STRIDES)
@@ -1208,24 +1239,24 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
         kind = _rows_kind(&view)
         if kind == _ROWS_CODES:
             if view.ndim == 2:
-                if view.shape[1] != 5:
+                if _dim(&view, 1) != 5:
                     raise ValueError(f"hands must have shape (N, 5), got {_shape_of(&view)}")
-                n = view.shape[0]
-                row_stride = view.strides[0]
-                col_stride = view.strides[1]
+                n = _dim(&view, 0)
+                row_stride = _stride(&view, 0)
+                col_stride = _stride(&view, 1)
             elif view.ndim == 1:
-                if view.shape[0] % 5:
-                    raise ValueError(f"hands holds {view.shape[0]} card codes, not a multiple of 5")
-                n = view.shape[0] // 5
-                col_stride = view.strides[0]
+                if _dim(&view, 0) % 5:
+                    raise ValueError(f"hands holds {_dim(&view, 0)} card codes, not a multiple of 5")
+                n = _dim(&view, 0) // 5
+                col_stride = _stride(&view, 0)
                 row_stride = 5 * col_stride
             else:
                 raise ValueError(f"hands of card codes must be 1-D or 2-D, got shape {_shape_of(&view)}")
         else:
             if view.ndim != 1:
                 raise ValueError(f"hands of masks must be 1-D, got shape {_shape_of(&view)}")
-            n = view.shape[0]
-            row_stride = view.strides[0]
+            n = _dim(&view, 0)
+            row_stride = _stride(&view, 0)
         if out is None:
             np = _sys.modules.get("numpy")
             if np is not None and isinstance(hands, np.ndarray):
@@ -1242,20 +1273,19 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
             if kind == _ROWS_CODES:
                 codes = <const uint8_t *>view.buf
                 if row_stride == 5 and col_stride == 1:
-                    bad = _codes_loop(codes, n, 5, 1, values, keep)
+                    bad = _codes_loop(codes, n, 5, 1, values, keep, bad_row)
                 else:
-                    bad = _codes_loop(codes, n, row_stride, col_stride, values, keep)
+                    bad = _codes_loop(codes, n, row_stride, col_stride, values, keep, bad_row)
             else:
                 masks = <const char *>view.buf
                 if row_stride == 4:
-                    bad = _masks_loop(masks, n, 4, values, keep)
+                    bad = _masks_loop(masks, n, 4, values, keep, &m)
                 else:
-                    bad = _masks_loop(masks, n, row_stride, values, keep)
+                    bad = _masks_loop(masks, n, row_stride, values, keep, &m)
         if bad >= 0:
+            # the row as the loop read it: the buffer may have changed since (another thread)
             if kind == _ROWS_CODES:
-                codes = <const uint8_t *>view.buf + bad * row_stride
-                raise ValueError(_row_problem(bad, [codes[k * col_stride] for k in range(5)]))
-            memcpy(&m, <const char *>view.buf + bad * row_stride, 4)
+                raise ValueError(_row_problem(bad, [bad_row[k] for k in range(5)]))
             raise ValueError(_row_problem(bad, m))
         return out
     finally:
@@ -1272,9 +1302,9 @@ cdef int _check_out(Py_buffer *target, Py_ssize_t n) except -1:
         raise TypeError("out must be a writable buffer, not a read-only one")
     if not ((code == "I" or code == "L") and target.itemsize == 4):
         raise TypeError(f"out must hold uint32, not format {fmt!r} with itemsize {target.itemsize}")
-    if target.ndim != 1 or target.shape[0] != n:
+    if target.ndim != 1 or _dim(target, 0) != n:
         raise ValueError(f"out must be 1-D with {n} items, got shape {_shape_of(target)}")
-    if n > 1 and target.strides[0] != 4:
+    if n > 1 and _stride(target, 0) != 4:
         raise ValueError("out must be C-contiguous")
     return 0
 

@@ -797,7 +797,11 @@ _ROW_BIT = [1 << code for code in range(256)]  # a byte -> its card bit (bits ab
 
 
 def _native_format(fmt: str) -> str:
-    """The struct code of a one-item native-order format ('' if it is something else)."""
+    """The struct code of a one-item native-order format ('' if it is something else).
+    ctypes writes its formats with an explicit byte order ('<B', '<I'); for one-byte items
+    any byte order is native."""
+    if len(fmt) == 2 and fmt[0] in "@=<>!" and fmt[1] in "Bbc?":
+        return fmt[1]
     if fmt[:1] in ("@", "=") or (fmt[:1] == "<" and _NATIVE_LITTLE) or (fmt[:1] in (">", "!") and not _NATIVE_LITTLE):
         fmt = fmt[1:]
     return fmt if len(fmt) == 1 else ""
