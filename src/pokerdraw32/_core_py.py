@@ -32,6 +32,8 @@ from itertools import combinations
 from math import comb
 from typing import Any
 
+from .errors import PokerDraw32TypeError, PokerDraw32ValueError
+
 __all__ = ["Rng", "evaluate_codes", "evaluate_mask", "split_pots"]
 
 _U64 = 0xFFFFFFFFFFFFFFFF
@@ -56,28 +58,28 @@ def _tuple_of(value: object, what: str) -> tuple[Any, ...]:
     try:
         return tuple(value)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
+        raise PokerDraw32TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
 
 def _check_deck_mask(mask: object, what: str) -> None:
     if not _is_int(mask):
-        raise TypeError(f"{what} must be an int, not {type(mask).__name__}")
+        raise PokerDraw32TypeError(f"{what} must be an int, not {type(mask).__name__}")
     if mask < 0 or mask > _DECK:  # type: ignore[operator]
-        raise ValueError(f"{what} {mask:#x} has bits outside the 32-card deck")
+        raise PokerDraw32ValueError(f"{what} {mask:#x} has bits outside the 32-card deck")
 
 
 def _check_amount(value: object, what: str) -> None:
     if not _is_int(value):
-        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+        raise PokerDraw32TypeError(f"{what} must be an int, not {type(value).__name__}")
     if value < 0:  # type: ignore[operator]
-        raise ValueError(f"{what} is negative: {value}")
+        raise PokerDraw32ValueError(f"{what} is negative: {value}")
     if value > _MAX_AMOUNT:  # type: ignore[operator]
-        raise ValueError(f"{what} is too large: {value} (limit 2**53 - 1)")
+        raise PokerDraw32ValueError(f"{what} is too large: {value} (limit 2**53 - 1)")
 
 
 def _seat_mask(value: object, what: str) -> int:
     if not _is_int(value):
-        raise TypeError(f"{what} must be an int bitmask, not {type(value).__name__}")
+        raise PokerDraw32TypeError(f"{what} must be an int bitmask, not {type(value).__name__}")
     return value  # type: ignore[return-value]
 
 
@@ -126,19 +128,19 @@ def evaluate_mask(mask: int, suit_tiebreak: bool = True) -> int:
     >>> evaluate_mask(0x7)
     Traceback (most recent call last):
     ...
-    ValueError: hand mask 0x7 has 3 cards, expected 5
+    pokerdraw32.errors.PokerDraw32ValueError: hand mask 0x7 has 3 cards, expected 5
     """
     if type(mask) is int:
         value = _BY_MASK.get(mask)
         if value is not None:
             return value if suit_tiebreak else value & ~3
         if mask < 0 or mask > _DECK:
-            raise ValueError(f"hand mask {mask:#x} has bits outside the 32-card deck")
+            raise PokerDraw32ValueError(f"hand mask {mask:#x} has bits outside the 32-card deck")
     else:
         _check_deck_mask(mask, "hand mask")
     n = mask.bit_count()
     if n != 5:
-        raise ValueError(f"hand mask {mask:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
+        raise PokerDraw32ValueError(f"hand mask {mask:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
     value = _by_mask()[mask]  # first call: load the table
     return value if suit_tiebreak else value & ~3
 
@@ -160,7 +162,7 @@ def evaluate_codes(codes: Iterable[int], suit_tiebreak: bool = True) -> int:
     >>> evaluate_codes((1, 2, 3, 4, 4))
     Traceback (most recent call last):
     ...
-    ValueError: duplicate card code 4
+    pokerdraw32.errors.PokerDraw32ValueError: duplicate card code 4
     """
     if (type(codes) is tuple or type(codes) is list) and len(codes) == 5:
         a, b, c, d, e = codes
@@ -174,16 +176,16 @@ def evaluate_codes(codes: Iterable[int], suit_tiebreak: bool = True) -> int:
                 return value if suit_tiebreak else value & ~3
     items = _tuple_of(codes, "codes")
     if len(items) != 5:
-        raise ValueError(f"expected 5 card codes, got {len(items)}")
+        raise PokerDraw32ValueError(f"expected 5 card codes, got {len(items)}")
     mask = 0
     for code in items:
         if not _is_int(code):
-            raise TypeError(f"card code must be an int, not {type(code).__name__}")
+            raise PokerDraw32TypeError(f"card code must be an int, not {type(code).__name__}")
         if code < 0 or code > 31:
-            raise ValueError(f"card code {code} is outside 0..31")
+            raise PokerDraw32ValueError(f"card code {code} is outside 0..31")
         bit = 1 << code
         if mask & bit:
-            raise ValueError(f"duplicate card code {code}")
+            raise PokerDraw32ValueError(f"duplicate card code {code}")
         mask |= bit
     value = _by_mask()[mask]  # first call: load the table
     return value if suit_tiebreak else value & ~3
@@ -361,9 +363,9 @@ class Rng:
             self._s0, self._s1, self._s2, self._s3 = words
             return
         if not _is_int(seed):
-            raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+            raise PokerDraw32TypeError(f"seed must be an int or None, not {type(seed).__name__}")
         if seed < 0 or seed > _U64:
-            raise ValueError(f"seed must be in 0 <= seed < 2**64, got {seed}")
+            raise PokerDraw32ValueError(f"seed must be in 0 <= seed < 2**64, got {seed}")
         x, self._s0 = _splitmix64(seed)
         x, self._s1 = _splitmix64(x)
         x, self._s2 = _splitmix64(x)
@@ -396,9 +398,9 @@ class Rng:
         :raises ValueError: ``n`` is out of range.
         """
         if not _is_int(n):
-            raise TypeError(f"n must be an int, not {type(n).__name__}")
+            raise PokerDraw32TypeError(f"n must be an int, not {type(n).__name__}")
         if n < 1 or n > 1 << 32:
-            raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
+            raise PokerDraw32ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
         if n == 1:
             return 0
         shift = 64 - (n - 1).bit_length()
@@ -416,7 +418,7 @@ class Rng:
         :raises TypeError: ``cards`` is not a list.
         """
         if not isinstance(cards, list):
-            raise TypeError(f"cards must be a list, not {type(cards).__name__}")
+            raise PokerDraw32TypeError(f"cards must be a list, not {type(cards).__name__}")
         # the hot path of every deal: below(i + 1) with next_u64 inlined, the state in locals
         s0, s1, s2, s3 = self._s0, self._s1, self._s2, self._s3
         for i in range(len(cards) - 1, 0, -1):
@@ -467,14 +469,14 @@ class Rng:
         """
         words = _tuple_of(state, "state")
         if len(words) != 4:
-            raise ValueError(f"state must have 4 words, got {len(words)}")
+            raise PokerDraw32ValueError(f"state must have 4 words, got {len(words)}")
         for i, word in enumerate(words):
             if not _is_int(word):
-                raise TypeError(f"state word {i} must be an int, not {type(word).__name__}")
+                raise PokerDraw32TypeError(f"state word {i} must be an int, not {type(word).__name__}")
             if word < 0 or word > _U64:
-                raise ValueError(f"state word {i} is outside 0 <= w < 2**64: {word}")
+                raise PokerDraw32ValueError(f"state word {i} is outside 0 <= w < 2**64: {word}")
         if not any(words):
-            raise ValueError("state must not be all zero")
+            raise PokerDraw32ValueError("state must not be all zero")
         self._s0, self._s1, self._s2, self._s3 = words
 
     def __setstate__(self, state: Iterable[int]) -> None:
@@ -547,27 +549,27 @@ def split_pots(
     contribs = _tuple_of(contributions, "contributions")
     n = len(contribs)
     if n < 2 or n > 32:
-        raise ValueError(f"contributions must have 2 to 32 entries, got {n}")
+        raise PokerDraw32ValueError(f"contributions must have 2 to 32 entries, got {n}")
     for seat, amount in enumerate(contribs):
         _check_amount(amount, f"contribution of seat {seat}")
     power = _tuple_of(strengths, "strengths")
     if len(power) != n:
-        raise ValueError(f"strengths must have {n} entries (one per seat), got {len(power)}")
+        raise PokerDraw32ValueError(f"strengths must have {n} entries (one per seat), got {len(power)}")
     live = _seat_mask(live, "live")
     if live == 0:
-        raise ValueError("live mask 0x0 names no seat")
+        raise PokerDraw32ValueError("live mask 0x0 names no seat")
     if live < 0 or live >> n:
-        raise ValueError(f"live mask {live:#x} names seats outside 0..{n - 1}")
+        raise PokerDraw32ValueError(f"live mask {live:#x} names seats outside 0..{n - 1}")
     for seat in range(n):
         if live >> seat & 1 and not _is_int(power[seat]):
-            raise TypeError(f"strength of seat {seat} must be an int, not {type(power[seat]).__name__}")
+            raise PokerDraw32TypeError(f"strength of seat {seat} must be an int, not {type(power[seat]).__name__}")
     sharers = _seat_mask(sharers, "sharers")
     if sharers & ~live:
-        raise ValueError(f"sharers mask {sharers:#x} is not within live mask {live:#x}")
+        raise PokerDraw32ValueError(f"sharers mask {sharers:#x} is not within live mask {live:#x}")
     if not _is_int(first):
-        raise TypeError(f"first must be an int, not {type(first).__name__}")
+        raise PokerDraw32TypeError(f"first must be an int, not {type(first).__name__}")
     if first < 0 or first >= n:
-        raise ValueError(f"first seat {first} is outside 0..{n - 1}")
+        raise PokerDraw32ValueError(f"first seat {first} is outside 0..{n - 1}")
     _check_amount(dead, "dead")
 
     # R9.2: the uncalled part of the largest contribution goes back.
@@ -662,17 +664,17 @@ def _draw_args(hand: object, discard: object, excluded: object) -> tuple[int, in
     _check_deck_mask(hand, "hand mask")
     n = hand.bit_count()  # type: ignore[attr-defined]
     if n != 5:
-        raise ValueError(f"hand mask {hand:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
+        raise PokerDraw32ValueError(f"hand mask {hand:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
     _check_deck_mask(discard, "discard mask")
     if discard & ~hand:  # type: ignore[operator]
-        raise ValueError(f"discard mask {discard:#x} is not within hand mask {hand:#x}")
+        raise PokerDraw32ValueError(f"discard mask {discard:#x} is not within hand mask {hand:#x}")
     k = discard.bit_count()  # type: ignore[attr-defined]
     if k > 4:
-        raise ValueError(f"discard mask {discard:#x} has 5 cards; at most 4 may be discarded (R6.1)")
+        raise PokerDraw32ValueError(f"discard mask {discard:#x} has 5 cards; at most 4 may be discarded (R6.1)")
     _check_deck_mask(excluded, "excluded mask")
     unseen = _DECK & ~(hand | excluded)  # type: ignore[operator]
     if unseen.bit_count() < k:
-        raise ValueError(f"only {unseen.bit_count()} unseen cards for a draw of {k}")
+        raise PokerDraw32ValueError(f"only {unseen.bit_count()} unseen cards for a draw of {k}")
     return hand & ~discard, k, unseen  # type: ignore[operator]
 
 
@@ -719,7 +721,7 @@ def draw_outcomes(hand: int, discard: int, excluded: int, suit_tiebreak: bool = 
     >>> draw_outcomes(hand, hand, 0)
     Traceback (most recent call last):
     ...
-    ValueError: discard mask 0x88808001 has 5 cards; at most 4 may be discarded (R6.1)
+    pokerdraw32.errors.PokerDraw32ValueError: discard mask 0x88808001 has 5 cards; at most 4 may be discarded (R6.1)
     """
     kept, k, unseen = _draw_args(hand, discard, excluded)
     return comb(unseen.bit_count(), k), _draw_counts(kept, k, unseen, suit_tiebreak)
@@ -780,11 +782,11 @@ def strength_score(value: int, suit_tiebreak: bool = True) -> int:
     255
     """
     if not _is_int(value):
-        raise TypeError(f"value must be an int, not {type(value).__name__}")
+        raise PokerDraw32TypeError(f"value must be an int, not {type(value).__name__}")
     score = _score_table(suit_tiebreak).get(value)
     if score is None:
         state = "on" if suit_tiebreak else "off"
-        raise ValueError(f"{value} is not the value of a 5-card hand (suit_tiebreak {state})")
+        raise PokerDraw32ValueError(f"{value} is not the value of a 5-card hand (suit_tiebreak {state})")
     return score
 
 
@@ -826,13 +828,15 @@ def _row_problem(i: int, row: int | list[int]) -> str:
 def _check_out(target: memoryview, n: int) -> None:
     code = _native_format(target.format)
     if target.readonly:
-        raise TypeError("out must be a writable buffer, not a read-only one")
+        raise PokerDraw32TypeError("out must be a writable buffer, not a read-only one")
     if not (code in ("I", "L") and target.itemsize == 4):
-        raise TypeError(f"out must hold uint32, not format {target.format!r} with itemsize {target.itemsize}")
+        raise PokerDraw32TypeError(
+            f"out must hold uint32, not format {target.format!r} with itemsize {target.itemsize}"
+        )
     if target.ndim != 1 or target.shape[0] != n:  # type: ignore[index]
-        raise ValueError(f"out must be 1-D with {n} items, got shape {target.shape}")
+        raise PokerDraw32ValueError(f"out must be 1-D with {n} items, got shape {target.shape}")
     if n > 1 and target.strides[0] != 4:  # type: ignore[index]
-        raise ValueError("out must be C-contiguous")
+        raise PokerDraw32ValueError("out must be C-contiguous")
 
 
 def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> Any:
@@ -871,12 +875,12 @@ def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> An
     >>> evaluate_many(bytes([0, 1, 2, 3, 40]))
     Traceback (most recent call last):
     ...
-    ValueError: row 0: card code 40 is not 0..31
+    pokerdraw32.errors.PokerDraw32ValueError: row 0: card code 40 is not 0..31
     """
     try:
         view = memoryview(hands)
     except TypeError:
-        raise TypeError(
+        raise PokerDraw32TypeError(
             f"hands must be a buffer of uint8 card codes or uint32 masks, not {type(hands).__name__}"
         ) from None
     with view:
@@ -886,23 +890,23 @@ def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> An
             codes = True
             if view.ndim == 2:
                 if shape[1] != 5:
-                    raise ValueError(f"hands must have shape (N, 5), got {shape}")
+                    raise PokerDraw32ValueError(f"hands must have shape (N, 5), got {shape}")
             elif view.ndim == 1:
                 if shape[0] % 5:
-                    raise ValueError(f"hands holds {shape[0]} card codes, not a multiple of 5")
+                    raise PokerDraw32ValueError(f"hands holds {shape[0]} card codes, not a multiple of 5")
             else:
-                raise ValueError(f"hands of card codes must be 1-D or 2-D, got shape {shape}")
+                raise PokerDraw32ValueError(f"hands of card codes must be 1-D or 2-D, got shape {shape}")
             data: Any = view.tobytes()
             n = len(data) // 5
         elif code in ("I", "L") and view.itemsize == 4:
             codes = False
             if view.ndim != 1:
-                raise ValueError(f"hands of masks must be 1-D, got shape {shape}")
+                raise PokerDraw32ValueError(f"hands of masks must be 1-D, got shape {shape}")
             data = array(_U32_CODE)
             data.frombytes(view.tobytes())
             n = len(data)
         else:
-            raise TypeError(
+            raise PokerDraw32TypeError(
                 f"hands must hold uint8 card codes or uint32 masks, not format {view.format!r} "
                 f"with itemsize {view.itemsize}"
             )
@@ -913,7 +917,7 @@ def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> An
         try:
             target = memoryview(out)
         except TypeError:
-            raise TypeError(f"out must be a writable buffer of uint32, not {type(out).__name__}") from None
+            raise PokerDraw32TypeError(f"out must be a writable buffer of uint32, not {type(out).__name__}") from None
         with target:
             _check_out(target, n)
         result = out
@@ -928,7 +932,7 @@ def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> An
         values = list(map(get, data))
     if None in values:
         bad = values.index(None)
-        raise ValueError(_row_problem(bad, list(data[5 * bad : 5 * bad + 5]) if codes else data[bad]))
+        raise PokerDraw32ValueError(_row_problem(bad, list(data[5 * bad : 5 * bad + 5]) if codes else data[bad]))
     if not suit_tiebreak:
         values = [value & ~3 for value in values]
     packed = array(_U32_CODE, values)
@@ -963,26 +967,26 @@ def deal_many(rng: Rng, n: int, out: Any = None) -> Any:
     True
     """
     if not isinstance(rng, Rng):
-        raise TypeError(f"rng must be an Rng, not {type(rng).__name__}")
+        raise PokerDraw32TypeError(f"rng must be an Rng, not {type(rng).__name__}")
     if not _is_int(n):
-        raise TypeError(f"n must be an int, not {type(n).__name__}")
+        raise PokerDraw32TypeError(f"n must be an int, not {type(n).__name__}")
     if n < 0 or n > 1 << 40:
-        raise ValueError(f"n must be in 0 <= n <= 2**40, got {n}")
+        raise PokerDraw32ValueError(f"n must be in 0 <= n <= 2**40, got {n}")
     target = None
     if out is not None:
         try:
             target = memoryview(out)
         except TypeError:
-            raise TypeError(f"out must be a writable buffer of bytes, not {type(out).__name__}") from None
+            raise PokerDraw32TypeError(f"out must be a writable buffer of bytes, not {type(out).__name__}") from None
         with target:
             if target.readonly:
-                raise TypeError("out must be a writable buffer, not a read-only one")
+                raise PokerDraw32TypeError("out must be a writable buffer, not a read-only one")
             if target.itemsize != 1:
-                raise TypeError(f"out must hold bytes, not items of size {target.itemsize}")
+                raise PokerDraw32TypeError(f"out must hold bytes, not items of size {target.itemsize}")
             if target.nbytes != 32 * n:
-                raise ValueError(f"out must have {32 * n} bytes (32 per deck), got {target.nbytes}")
+                raise PokerDraw32ValueError(f"out must have {32 * n} bytes (32 per deck), got {target.nbytes}")
             if not target.c_contiguous:
-                raise ValueError("out must be C-contiguous")
+                raise PokerDraw32ValueError("out must be C-contiguous")
     decks = bytearray(32 * n)
     start = list(range(32))
     for deck in range(0, 32 * n, 32):
@@ -1070,7 +1074,7 @@ def rule_discard(hand: int) -> int:
     _check_deck_mask(hand, "hand mask")
     n = hand.bit_count()
     if n != 5:
-        raise ValueError(f"hand mask {hand:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
+        raise PokerDraw32ValueError(f"hand mask {hand:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
     return _rule_discard(hand)
 
 
@@ -1140,31 +1144,33 @@ def equity_trials(
     (0, 1000, 0, 0, 0, 0)
     """
     if not isinstance(rng, Rng):
-        raise TypeError(f"rng must be an Rng, not {type(rng).__name__}")
+        raise PokerDraw32TypeError(f"rng must be an Rng, not {type(rng).__name__}")
     if not _is_int(trials):
-        raise TypeError(f"trials must be an int, not {type(trials).__name__}")
+        raise PokerDraw32TypeError(f"trials must be an int, not {type(trials).__name__}")
     if trials < 0 or trials > _MAX_TRIALS:
-        raise ValueError(f"trials must be in 0 <= trials <= 2**40, got {trials}")
+        raise PokerDraw32ValueError(f"trials must be in 0 <= trials <= 2**40, got {trials}")
     _, k, unseen = _draw_args(hand, discard, excluded)
     for name, value in (("opponents", opponents), ("policy", policy), ("position", position), ("folded", folded)):
         if not _is_int(value):
-            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+            raise PokerDraw32TypeError(f"{name} must be an int, not {type(value).__name__}")
     if opponents < 1 or opponents > 4:
-        raise ValueError(f"opponents must be 1 to 4 (2 to 5 players, R3.1), got {opponents}")
+        raise PokerDraw32ValueError(f"opponents must be 1 to 4 (2 to 5 players, R3.1), got {opponents}")
     if policy < 0 or policy > 2:
-        raise ValueError(f"policy must be 0 (pat), 1 (rule) or 2 (random), got {policy}")
+        raise PokerDraw32ValueError(f"policy must be 0 (pat), 1 (rule) or 2 (random), got {policy}")
     if position < 0 or position > opponents:
-        raise ValueError(f"position must be 0 to {opponents} (the hero's place in the draw order), got {position}")
+        raise PokerDraw32ValueError(
+            f"position must be 0 to {opponents} (the hero's place in the draw order), got {position}"
+        )
     if folded < 0 or 1 + opponents + folded > 5:
-        raise ValueError(f"{1 + opponents} players and {folded} folded: 2 to 5 players are dealt in (R3.1)")
+        raise PokerDraw32ValueError(f"{1 + opponents} players and {folded} folded: 2 to 5 players are dealt in (R3.1)")
     n_unseen = unseen.bit_count()
     dealt = 5 * (opponents + folded)
     if n_unseen < dealt:
-        raise ValueError(f"only {n_unseen} unseen cards, too few to deal {opponents + folded} hands of 5")
+        raise PokerDraw32ValueError(f"only {n_unseen} unseen cards, too few to deal {opponents + folded} hands of 5")
     available = n_unseen - dealt + (5 * folded if reshuffle_folded else 0)
     need = k if policy == 0 else 4
     if available < need:
-        raise ValueError(f"only {available} cards for the draw, too few for a draw of {need} (R6.2)")
+        raise PokerDraw32ValueError(f"only {available} cards for the draw, too few for a draw of {need} (R6.2)")
 
     table = _by_mask()
     keep = ~0 if suit_tiebreak else ~3

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .cards import Card, CardsLike, format_cards, parse_cards
-from .errors import MAX_CHIPS, IllegalActionError, shown
+from .errors import MAX_CHIPS, IllegalActionError, PokerDraw32ValueError, shown
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 10 ms) at run time
 if TYPE_CHECKING:
@@ -330,21 +330,21 @@ class Event:
         :raises ValueError: not a dict, an unknown ``kind``, a bad seat, amount or card.
         """
         if not isinstance(data, dict):
-            raise ValueError(f"an event must be a dict, got {shown(data)}")
+            raise PokerDraw32ValueError(f"an event must be a dict, got {shown(data)}")
         try:
             kind = EventKind(data["kind"])
         except (KeyError, ValueError, TypeError):
-            raise ValueError(f"event has no valid kind: {shown(data.get('kind'))}") from None
+            raise PokerDraw32ValueError(f"event has no valid kind: {shown(data.get('kind'))}") from None
         seat = data.get("seat")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 5):
-            raise ValueError(f"{kind.value} event: seat {shown(seat)} is not a seat 0..4")
+            raise PokerDraw32ValueError(f"{kind.value} event: seat {shown(seat)} is not a seat 0..4")
         amount = data.get("amount")
         if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)
                                    or not 0 <= amount <= MAX_CHIPS):
-            raise ValueError(f"{kind.value} event: amount {shown(amount)} is not a number of chips [R3.2]")
+            raise PokerDraw32ValueError(f"{kind.value} event: amount {shown(amount)} is not a number of chips [R3.2]")
         cards = data.get("cards", [])
         if not isinstance(cards, list):
-            raise ValueError(f"{kind.value} event: cards must be a list, got {shown(cards)}")
+            raise PokerDraw32ValueError(f"{kind.value} event: cards must be a list, got {shown(cards)}")
         info = tuple((k, _tupled(v)) for k, v in data.items() if k not in _EVENT_FIELDS)
         return cls(kind, seat, amount, parse_cards(cards, allow_duplicates=False), info)
 

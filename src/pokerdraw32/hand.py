@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from ._kernels import Rng, evaluate_mask, split_pots
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase, _event, _legal
 from .cards import DECK, FULL_MASK, Card, CardsLike, format_cards, parse_cards
-from .errors import MAX_CHIPS, DealError, IllegalActionError, RulesError, shown
+from .errors import MAX_CHIPS, DealError, IllegalActionError, PokerDraw32Error, RulesError, shown
 from .evaluation import describe_value
 from .rules import Rules, SecondRoundFirst, Structure
 
@@ -736,7 +736,7 @@ class Hand:
             if isinstance(action, str):
                 action = Action.parse(action)
             self._validate(action, seat)
-        except (IllegalActionError, DealError):
+        except PokerDraw32Error:   # anything act() refuses, unparsable text included ("d 6h", R1.3)
             return False
         return True
 

@@ -39,7 +39,7 @@ from typing import Any
 import tomli_w
 
 from .cards import Card, parse_card
-from .errors import PokerDraw32Error, RulesError
+from .errors import PokerDraw32Error, PokerDraw32TypeError, PokerDraw32ValueError, RulesError
 from .rules import PRESETS, Rules, SecondRoundFirst, Structure
 
 if sys.version_info >= (3, 11):
@@ -76,7 +76,7 @@ _OPTIONS = (*_BOOL_OPTIONS, "cap", "second_round_first", "ob")
 """Keys allowed in ``_options``: sb and bb come from the blinds, the structure from the variant."""
 
 
-class HistoryError(PokerDraw32Error):
+class HistoryError(PokerDraw32ValueError):
     """A hand history that is not valid PHH of this dialect, or that the rules do not allow.
 
     The message starts with where the problem is: the file, the hand (its table name in a
@@ -126,6 +126,8 @@ def parse_toml(text: str, where: Where) -> dict[str, Any]:
 
     :raises HistoryError: it is not valid TOML (the message has the line and column).
     """
+    if not isinstance(text, str):
+        raise PokerDraw32TypeError(f"a hand history must be text (str), not {type(text).__name__}")
     try:
         return tomllib.loads(text.removeprefix("\ufeff"))      # a byte-order mark is not part of the document
     except tomllib.TOMLDecodeError as e:

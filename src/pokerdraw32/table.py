@@ -69,7 +69,7 @@ from typing import Any, TextIO
 from ._kernels import Rng
 from .actions import Action, Event, Phase
 from .cards import CardsLike
-from .errors import MAX_CHIPS, PokerDraw32Error, RulesError, shown
+from .errors import MAX_CHIPS, PokerDraw32Error, PokerDraw32ValueError, RulesError, shown
 from .hand import Hand
 from .rules import Rules, Structure
 from .snapshot import _Reader
@@ -81,7 +81,7 @@ TABLE_FORMAT = "pokerdraw32/table"
 TABLE_VERSION = 1
 
 
-class TableError(PokerDraw32Error):
+class TableError(PokerDraw32ValueError):
     """A table operation that the rules or the table's state forbid; the table is unchanged.
 
     :ivar seat: the table seat concerned, when there is one.
