@@ -28,6 +28,7 @@ through the ``cdef inline`` function ``_lookup`` (mask -> C ``uint32_t`` value).
 """
 
 import os
+from operator import index as _plain  # an int subclass as an exact int: its lies (comparisons, __int__) ignored
 
 from pokerdraw32.errors import PokerDraw32TypeError, PokerDraw32ValueError
 
@@ -96,7 +97,7 @@ cdef str _amount_name(Py_ssize_t seat):
 cdef object _seat_mask(object value, str what):
     if not _is_int(value):
         raise PokerDraw32TypeError(f"{what} must be an int bitmask, not {type(value).__name__}")
-    return value
+    return _plain(value)
 
 
 # --------------------------------------------------------------------------------------
@@ -464,6 +465,7 @@ cdef class Rng:
             return
         if not _is_int(seed):
             raise PokerDraw32TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+        seed = _plain(seed)
         if seed < 0 or seed > 0xFFFFFFFFFFFFFFFF:
             raise PokerDraw32ValueError(f"seed must be in 0 <= seed < 2**64, got {seed}")
         x = seed
@@ -514,6 +516,7 @@ cdef class Rng:
         """
         if not _is_int(n):
             raise PokerDraw32TypeError(f"n must be an int, not {type(n).__name__}")
+        n = _plain(n)
         if n < 1 or n > 1 << 32:
             raise PokerDraw32ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
         if n == 1:
@@ -580,6 +583,7 @@ cdef class Rng:
         for i, word in enumerate(words):
             if not _is_int(word):
                 raise PokerDraw32TypeError(f"state word {i} must be an int, not {type(word).__name__}")
+            word = _plain(word)
             if word < 0 or word > 0xFFFFFFFFFFFFFFFF:
                 raise PokerDraw32ValueError(f"state word {i} is outside 0 <= w < 2**64: {word}")
         if not any(words):
@@ -676,12 +680,14 @@ def split_pots(contributions, strengths, live, sharers, first, dead=0):
     for seat in range(n):
         if live_m >> seat & 1 and not _is_int(power[seat]):
             raise PokerDraw32TypeError(f"strength of seat {seat} must be an int, not {type(power[seat]).__name__}")
+    power = tuple([_plain(power[seat]) if live_m >> seat & 1 else power[seat] for seat in range(n)])
     sharers = _seat_mask(sharers, "sharers")
     if sharers & ~live:
         raise PokerDraw32ValueError(f"sharers mask {sharers:#x} is not within live mask {live:#x}")
     sharers_m = sharers
     if not _is_int(first):
         raise PokerDraw32TypeError(f"first must be an int, not {type(first).__name__}")
+    first = _plain(first)
     if first < 0 or first >= n:
         raise PokerDraw32ValueError(f"first seat {first} is outside 0..{n - 1}")
     first_seat = first
@@ -1377,6 +1383,7 @@ def deal_many(rng, n, out=None):
         raise PokerDraw32TypeError(f"rng must be an Rng, not {type(rng).__name__}")
     if not _is_int(n):
         raise PokerDraw32TypeError(f"n must be an int, not {type(n).__name__}")
+    n = _plain(n)
     if n < 0 or n > 1 << 40:
         raise PokerDraw32ValueError(f"n must be in 0 <= n <= 2**40, got {n}")
     count = n
@@ -1680,6 +1687,7 @@ def equity_trials(rng, trials, hand, discard, excluded, opponents, policy, posit
         raise PokerDraw32TypeError(f"rng must be an Rng, not {type(rng).__name__}")
     if not _is_int(trials):
         raise PokerDraw32TypeError(f"trials must be an int, not {type(trials).__name__}")
+    trials = _plain(trials)
     if trials < 0 or trials > _MAX_TRIALS:
         raise PokerDraw32ValueError(f"trials must be in 0 <= trials <= 2**40, got {trials}")
     k = _draw_args(hand, discard, excluded, &kept, &unseen)
@@ -1687,6 +1695,7 @@ def equity_trials(rng, trials, hand, discard, excluded, opponents, policy, posit
     for name, value in (("opponents", opponents), ("policy", policy), ("position", position), ("folded", folded)):
         if not _is_int(value):
             raise PokerDraw32TypeError(f"{name} must be an int, not {type(value).__name__}")
+    opponents, policy, position, folded = _plain(opponents), _plain(policy), _plain(position), _plain(folded)
     if opponents < 1 or opponents > 4:
         raise PokerDraw32ValueError(f"opponents must be 1 to 4 (2 to 5 players, R3.1), got {opponents}")
     if policy < 0 or policy > 2:

@@ -22,6 +22,7 @@ The kernels:
 
 from __future__ import annotations
 
+import operator
 import os
 import sys
 import zlib
@@ -54,6 +55,12 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _plain(value: Any) -> int:
+    """An int (``_is_int``) as an exact int: an ``int`` subclass whose comparisons or
+    ``__int__`` lie is read by its value, as the compiled twin's C conversions read it."""
+    return operator.index(value)
+
+
 def _tuple_of(value: object, what: str) -> tuple[Any, ...]:
     try:
         return tuple(value)  # type: ignore[arg-type]
@@ -61,26 +68,30 @@ def _tuple_of(value: object, what: str) -> tuple[Any, ...]:
         raise PokerDraw32TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
 
-def _check_deck_mask(mask: object, what: str) -> None:
+def _check_deck_mask(mask: object, what: str) -> int:
     if not _is_int(mask):
         raise PokerDraw32TypeError(f"{what} must be an int, not {type(mask).__name__}")
-    if mask < 0 or mask > _DECK:  # type: ignore[operator]
+    mask = _plain(mask)
+    if mask < 0 or mask > _DECK:
         raise PokerDraw32ValueError(f"{what} {mask:#x} has bits outside the 32-card deck")
+    return mask
 
 
-def _check_amount(value: object, what: str) -> None:
+def _check_amount(value: object, what: str) -> int:
     if not _is_int(value):
         raise PokerDraw32TypeError(f"{what} must be an int, not {type(value).__name__}")
-    if value < 0:  # type: ignore[operator]
+    value = _plain(value)
+    if value < 0:
         raise PokerDraw32ValueError(f"{what} is negative: {value}")
-    if value > _MAX_AMOUNT:  # type: ignore[operator]
+    if value > _MAX_AMOUNT:
         raise PokerDraw32ValueError(f"{what} is too large: {value} (limit 2**53 - 1)")
+    return value
 
 
 def _seat_mask(value: object, what: str) -> int:
     if not _is_int(value):
         raise PokerDraw32TypeError(f"{what} must be an int bitmask, not {type(value).__name__}")
-    return value  # type: ignore[return-value]
+    return _plain(value)
 
 
 # --------------------------------------------------------------------------------------
@@ -137,7 +148,7 @@ def evaluate_mask(mask: int, suit_tiebreak: bool = True) -> int:
         if mask < 0 or mask > _DECK:
             raise PokerDraw32ValueError(f"hand mask {mask:#x} has bits outside the 32-card deck")
     else:
-        _check_deck_mask(mask, "hand mask")
+        mask = _check_deck_mask(mask, "hand mask")
     n = mask.bit_count()
     if n != 5:
         raise PokerDraw32ValueError(f"hand mask {mask:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
@@ -181,12 +192,13 @@ def evaluate_codes(codes: Iterable[int], suit_tiebreak: bool = True) -> int:
     for code in items:
         if not _is_int(code):
             raise PokerDraw32TypeError(f"card code must be an int, not {type(code).__name__}")
+        code = _plain(code)
         if code < 0 or code > 31:
             raise PokerDraw32ValueError(f"card code {code} is outside 0..31")
-        bit = 1 << code
-        if mask & bit:
+        card = 1 << code
+        if mask & card:
             raise PokerDraw32ValueError(f"duplicate card code {code}")
-        mask |= bit
+        mask |= card
     value = _by_mask()[mask]  # first call: load the table
     return value if suit_tiebreak else value & ~3
 
@@ -364,6 +376,7 @@ class Rng:
             return
         if not _is_int(seed):
             raise PokerDraw32TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+        seed = _plain(seed)
         if seed < 0 or seed > _U64:
             raise PokerDraw32ValueError(f"seed must be in 0 <= seed < 2**64, got {seed}")
         x, self._s0 = _splitmix64(seed)
@@ -399,6 +412,7 @@ class Rng:
         """
         if not _is_int(n):
             raise PokerDraw32TypeError(f"n must be an int, not {type(n).__name__}")
+        n = _plain(n)
         if n < 1 or n > 1 << 32:
             raise PokerDraw32ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
         if n == 1:
@@ -451,7 +465,7 @@ class Rng:
         >>> sorted(Rng(1).shuffled(0b1011))
         [0, 1, 3]
         """
-        _check_deck_mask(mask, "deck mask")
+        mask = _check_deck_mask(mask, "deck mask")
         cards = [code for code in range(32) if mask >> code & 1]
         self.shuffle(cards)
         return cards
@@ -473,6 +487,8 @@ class Rng:
         for i, word in enumerate(words):
             if not _is_int(word):
                 raise PokerDraw32TypeError(f"state word {i} must be an int, not {type(word).__name__}")
+        words = tuple(map(_plain, words))
+        for i, word in enumerate(words):
             if word < 0 or word > _U64:
                 raise PokerDraw32ValueError(f"state word {i} is outside 0 <= w < 2**64: {word}")
         if not any(words):
@@ -550,8 +566,7 @@ def split_pots(
     n = len(contribs)
     if n < 2 or n > 32:
         raise PokerDraw32ValueError(f"contributions must have 2 to 32 entries, got {n}")
-    for seat, amount in enumerate(contribs):
-        _check_amount(amount, f"contribution of seat {seat}")
+    contribs = tuple(_check_amount(amount, f"contribution of seat {seat}") for seat, amount in enumerate(contribs))
     power = _tuple_of(strengths, "strengths")
     if len(power) != n:
         raise PokerDraw32ValueError(f"strengths must have {n} entries (one per seat), got {len(power)}")
@@ -563,14 +578,16 @@ def split_pots(
     for seat in range(n):
         if live >> seat & 1 and not _is_int(power[seat]):
             raise PokerDraw32TypeError(f"strength of seat {seat} must be an int, not {type(power[seat]).__name__}")
+    power = tuple(_plain(power[seat]) if live >> seat & 1 else power[seat] for seat in range(n))
     sharers = _seat_mask(sharers, "sharers")
     if sharers & ~live:
         raise PokerDraw32ValueError(f"sharers mask {sharers:#x} is not within live mask {live:#x}")
     if not _is_int(first):
         raise PokerDraw32TypeError(f"first must be an int, not {type(first).__name__}")
+    first = _plain(first)
     if first < 0 or first >= n:
         raise PokerDraw32ValueError(f"first seat {first} is outside 0..{n - 1}")
-    _check_amount(dead, "dead")
+    dead = _check_amount(dead, "dead")
 
     # R9.2: the uncalled part of the largest contribution goes back.
     chips = list(contribs)
@@ -661,21 +678,21 @@ def _score_table(suit_tiebreak: object) -> dict[int, int]:
 
 def _draw_args(hand: object, discard: object, excluded: object) -> tuple[int, int, int]:
     """Check the arguments of a draw; return ``(kept, k, unseen)`` masks and count."""
-    _check_deck_mask(hand, "hand mask")
-    n = hand.bit_count()  # type: ignore[attr-defined]
+    hand = _check_deck_mask(hand, "hand mask")
+    n = hand.bit_count()
     if n != 5:
         raise PokerDraw32ValueError(f"hand mask {hand:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
-    _check_deck_mask(discard, "discard mask")
-    if discard & ~hand:  # type: ignore[operator]
+    discard = _check_deck_mask(discard, "discard mask")
+    if discard & ~hand:
         raise PokerDraw32ValueError(f"discard mask {discard:#x} is not within hand mask {hand:#x}")
-    k = discard.bit_count()  # type: ignore[attr-defined]
+    k = discard.bit_count()
     if k > 4:
         raise PokerDraw32ValueError(f"discard mask {discard:#x} has 5 cards; at most 4 may be discarded (R6.1)")
-    _check_deck_mask(excluded, "excluded mask")
-    unseen = _DECK & ~(hand | excluded)  # type: ignore[operator]
+    excluded = _check_deck_mask(excluded, "excluded mask")
+    unseen = _DECK & ~(hand | excluded)
     if unseen.bit_count() < k:
         raise PokerDraw32ValueError(f"only {unseen.bit_count()} unseen cards for a draw of {k}")
-    return hand & ~discard, k, unseen  # type: ignore[operator]
+    return hand & ~discard, k, unseen
 
 
 def _draw_counts(kept: int, k: int, unseen: int, suit_tiebreak: object) -> dict[int, int]:
@@ -783,6 +800,7 @@ def strength_score(value: int, suit_tiebreak: bool = True) -> int:
     """
     if not _is_int(value):
         raise PokerDraw32TypeError(f"value must be an int, not {type(value).__name__}")
+    value = _plain(value)
     score = _score_table(suit_tiebreak).get(value)
     if score is None:
         state = "on" if suit_tiebreak else "off"
@@ -970,6 +988,7 @@ def deal_many(rng: Rng, n: int, out: Any = None) -> Any:
         raise PokerDraw32TypeError(f"rng must be an Rng, not {type(rng).__name__}")
     if not _is_int(n):
         raise PokerDraw32TypeError(f"n must be an int, not {type(n).__name__}")
+    n = _plain(n)
     if n < 0 or n > 1 << 40:
         raise PokerDraw32ValueError(f"n must be in 0 <= n <= 2**40, got {n}")
     target = None
@@ -1071,7 +1090,7 @@ def rule_discard(hand: int) -> int:
     >>> rule_discard(1 << 31 | 1 << 27 | 1 << 3 | 1 << 7 | 1 << 10) == 1 << 10   # four hearts: throw 9d
     True
     """
-    _check_deck_mask(hand, "hand mask")
+    hand = _check_deck_mask(hand, "hand mask")
     n = hand.bit_count()
     if n != 5:
         raise PokerDraw32ValueError(f"hand mask {hand:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
@@ -1147,12 +1166,14 @@ def equity_trials(
         raise PokerDraw32TypeError(f"rng must be an Rng, not {type(rng).__name__}")
     if not _is_int(trials):
         raise PokerDraw32TypeError(f"trials must be an int, not {type(trials).__name__}")
+    trials = _plain(trials)
     if trials < 0 or trials > _MAX_TRIALS:
         raise PokerDraw32ValueError(f"trials must be in 0 <= trials <= 2**40, got {trials}")
     _, k, unseen = _draw_args(hand, discard, excluded)
     for name, value in (("opponents", opponents), ("policy", policy), ("position", position), ("folded", folded)):
         if not _is_int(value):
             raise PokerDraw32TypeError(f"{name} must be an int, not {type(value).__name__}")
+    opponents, policy, position, folded = _plain(opponents), _plain(policy), _plain(position), _plain(folded)
     if opponents < 1 or opponents > 4:
         raise PokerDraw32ValueError(f"opponents must be 1 to 4 (2 to 5 players, R3.1), got {opponents}")
     if policy < 0 or policy > 2:

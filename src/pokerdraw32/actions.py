@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .cards import Card, CardsLike, format_cards, parse_cards
-from .errors import MAX_CHIPS, IllegalActionError, PokerDraw32ValueError, shown
+from .errors import MAX_CHIPS, IllegalActionError, PokerDraw32ValueError, integer, shown
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 10 ms) at run time
 if TYPE_CHECKING:
@@ -96,10 +96,10 @@ class Action:
                 raise IllegalActionError(f"unknown action kind {shown(self.kind)}; use one of "
                                          f"{', '.join(k.value for k in ActionKind)}") from None
         if self.kind in (ActionKind.BET, ActionKind.RAISE):
-            amt = self.amount
-            if isinstance(amt, bool) or not isinstance(amt, int):
-                raise IllegalActionError(f"{self.kind.value} amount {shown(amt)} is not an integer number of chips",
-                                         rule="R3.2")
+            amt = integer(self.amount)   # a plain int, checked and used
+            if amt is None:
+                raise IllegalActionError(f"{self.kind.value} amount {shown(self.amount)} is not an integer number "
+                                         "of chips", rule="R3.2")
             if abs(amt) > MAX_CHIPS:
                 raise IllegalActionError(f"{self.kind.value} amount {shown(amt)} is beyond the largest amount of "
                                          f"chips ({MAX_CHIPS})", rule="R3.2")

@@ -15,6 +15,8 @@ True
 
 from __future__ import annotations
 
+import operator
+
 from . import _kernels
 from .errors import PokerDraw32TypeError, PokerDraw32ValueError
 
@@ -99,9 +101,11 @@ def deal_many(n_decks: int, seed: int | None = None, *, hands: int | None = None
     if hands is not None:
         if not isinstance(hands, int) or isinstance(hands, bool):
             raise PokerDraw32TypeError(f"hands must be an int or None, not {type(hands).__name__}")
+        hands = int(operator.index(hands))   # an int subclass by its value
         if not 1 <= hands <= 6:
             raise PokerDraw32ValueError(f"hands must be 1 to 6 (5 cards each from 32), got {hands}")
-    decks = _kernels.deal_many(rng, n_decks)
+    decks = _kernels.deal_many(rng, n_decks)   # checks n_decks: an int from 0 to 2**40
+    n_decks = int(operator.index(n_decks))
     if hands is None:
         return decks  # type: ignore[no-any-return]
     k = hands

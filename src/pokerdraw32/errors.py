@@ -35,6 +35,8 @@ offending call.
 
 from __future__ import annotations
 
+import operator
+
 __all__ = [
     "MAX_CHIPS",
     "DealError",
@@ -45,6 +47,7 @@ __all__ = [
     "PokerDraw32TypeError",
     "PokerDraw32ValueError",
     "RulesError",
+    "integer",
     "shown",
 ]
 
@@ -112,6 +115,26 @@ def shown(value: object) -> str:
         return f"<int of {value.bit_length()} bits>"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def integer(value: object) -> int | None:
+    """``value`` as a plain :class:`int`, or ``None`` when it is not an integer (or is a bool:
+    ``True`` is not an amount of chips, a seat or a seed).
+
+    Every amount, seat and seed the public API receives is converted here once, before it is
+    checked, and only the result is used: ``operator.index`` accepts ints and other integer
+    types (numpy's) and returns an exact ``int``, so an ``int`` subclass whose ``__int__`` or
+    comparisons lie cannot pass a check with one value and be used with another.
+
+    >>> integer(7), integer(True), integer(7.0), integer("7")
+    (7, None, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return int(operator.index(value))   # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 MAX_CHIPS = 2**53 - 1
