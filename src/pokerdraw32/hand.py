@@ -243,6 +243,15 @@ class Hand:
         self.rules = rules
         self.n = n
         self.button = button
+        # seats by role; every check is done before the generator is touched (a refused hand
+        # leaves the caller's rng as it was)
+        self.blind_seats = self._blind_seats()
+        self.largest_blind = rules.largest_blind(n)
+        due = dict(zip(self.blind_seats, rules.blinds(n), strict=False))
+        for seat, live, _dead in extra:
+            if due.get(seat, 0) + live > self.largest_blind:
+                raise RulesError(f"posts: seat {seat} posts {due[seat]} as a blind and {live} live, more than the "
+                                 f"largest blind {self.largest_blind} [R10.2, R10.3]")
         self.rng: Rng = rng if rng is not None else Rng(seed)
         if deck is None:
             self.stub: list[int] = self.rng.shuffled(FULL_MASK)
@@ -292,14 +301,6 @@ class Hand:
         self._redacted_for: int | None = None   # determinize(): the log is the one this seat sees
         self._legal: LegalActions | None = None
         self._legal_key = -1
-        # seats by role
-        self.blind_seats = self._blind_seats()
-        self.largest_blind = rules.largest_blind(n)
-        due = dict(zip(self.blind_seats, rules.blinds(n), strict=False))
-        for seat, live, _dead in extra:
-            if due.get(seat, 0) + live > self.largest_blind:
-                raise RulesError(f"posts: seat {seat} posts {due[seat]} as a blind and {live} live, more than the "
-                                 f"largest blind {self.largest_blind} [R10.2, R10.3]")
         self._post_blinds()
         self._post_extra(extra)
         self._deal_order = [(button + 1 + i) % n for i in range(n)]

@@ -101,10 +101,16 @@ class Rules:
         if not isinstance(self.name, str):
             raise RulesError(f"name={shown(self.name)} must be a string")
         bb = sb * 2 if self.bb is None else _check_chips("bb", self.bb)
+        if self.bb is None and bb > MAX_CHIPS:
+            raise RulesError(f"sb={sb} makes the default big blind bb=2*sb={bb}, beyond the largest amount of chips "
+                             f"({MAX_CHIPS}): lower sb [R3.2]")
         if bb < sb:
             raise RulesError(f"big blind bb={bb} is smaller than the small blind sb={sb} [R3.2]")
         if self.ob is None:
             ob = bb * 2
+            if ob > MAX_CHIPS:
+                raise RulesError(f"bb={bb} makes the default over blind ob=2*bb={ob}, beyond the largest amount of "
+                                 f"chips ({MAX_CHIPS}): lower sb or bb [R3.2]")
         else:
             ob = _check_chips("ob", self.ob)
             if not self.over_blind:
@@ -123,6 +129,11 @@ class Rules:
         except ValueError:
             raise RulesError(f"unknown second_round_first {self.second_round_first!r}: use "
                              "after_largest_blind or after_button [R7.1]") from None
+        if self.structure is Structure.FIXED_LIMIT:
+            largest = ob if self.over_blind else bb
+            if 2 * largest > MAX_CHIPS:
+                raise RulesError(f"fixed-limit second-round bet 2*L={2 * largest} (L={largest}) is beyond the largest "
+                                 f"amount of chips ({MAX_CHIPS}) [R3.4, R7.2]")
         if self.cap is not None:
             cap = integer(self.cap)
             if cap is None or not 1 <= cap <= 1000:
