@@ -447,6 +447,12 @@ cdef class Rng:
     Copies, deep copies and pickles carry the state (a pickle names the implementation's
     class, so it loads only where that implementation is available).
 
+    A generator belongs to one thread. It has no lock: threads drawing from one generator
+    at the same time can be handed the same numbers, hence the same decks (``deal_many``
+    reads the state, releases the GIL and writes it back). Give each thread its own,
+    derived in the parent thread with :meth:`spawn` (reproducible from the parent's seed)
+    or seeded independently.
+
     >>> rng = Rng(7)
     >>> [rng.below(6) for _ in range(5)]
     [5, 2, 0, 0, 3]
@@ -498,6 +504,18 @@ cdef class Rng:
             r = self._next() >> shift
             if r < n:
                 return r
+
+    def spawn(self):
+        """A new generator for another thread (or task), seeded with :meth:`next_u64` of
+        this one: this one advances by one step; the same parent state gives the same child
+        in both implementations.
+
+        >>> parent = Rng(1)
+        >>> children = [parent.spawn() for _ in range(4)]   # in the parent thread, one per worker
+        >>> len({tuple(child.shuffled(0xFFFFFFFF)) for child in children})
+        4
+        """
+        return type(self)(self.next_u64())
 
     def next_u64(self):
         """The next 64-bit output, ``0 <= value < 2**64`` (one xoshiro256** step)."""
