@@ -40,13 +40,23 @@ from pokerdraw32 import (
 from pokerdraw32._kernels import split_pots
 from pokerdraw32.cards import Card
 from pokerdraw32.errors import PokerDraw32KeyError, PokerDraw32TypeError, PokerDraw32ValueError
-from pokerdraw32.history import HistoryError
+from pokerdraw32.history import HandHistory, HistoryError
 from pokerdraw32.snapshot import SnapshotError
+from pokerdraw32.table import Table
 
 
 def H() -> Hand:
     """Three players, seat 0 to act first (after the big blind of seat 2), classic rules."""
     return Hand(Rules(), [100, 100, 100], 0, seed=1)
+
+
+def T() -> Table:
+    """A table of two players with a hand running (seat 0 is the button)."""
+    table = Table(Rules(), seed=1)
+    table.join(0, "a", 100)
+    table.join(1, "b", 100)
+    table.start_hand()
+    return table
 
 
 PROBES: list[tuple[str, Callable[[], Any], type[PokerDraw32Error], type[Exception], str]] = [
@@ -181,6 +191,27 @@ PROBES: list[tuple[str, Callable[[], Any], type[PokerDraw32Error], type[Exceptio
     ('Table seat 9', lambda: pd.Table(Rules()).seat(9), TableError, ValueError, 'no seat 9 at this table (seats 0..4)'),
     ('Table restore 5', lambda: pd.Table.restore(5), TableError, ValueError, "not a table snapshot: format 'int', expected "),
     ('Table restore {}', lambda: pd.Table.restore({}), TableError, ValueError, "not a table snapshot: format None, expected '"),
+    ('Table.act seat x', lambda: T().act("x", "f"), TableError, ValueError, "no seat 'x' at this table (seats 0..4)"),
+    ('Table.act 5', lambda: T().act(0, 5), IllegalActionError, ValueError, 'expected an Action, got int'),
+    ('Table.act d 6h', lambda: T().act(0, "d 6h"), InvalidCardError, ValueError, "bad card '6h': rank 6 is not in the 32-card d"),
+    ('Table.expire x', lambda: T().expire("x"), TableError, ValueError, "seat 'x' is not to act (seat 1 is)"),
+    ('Table.view x', lambda: T().view("x"), TableError, ValueError, "no seat 'x' at this table (seats 0..4)"),
+    ('Table.events_for start x', lambda: T().events_for(0, "x"), IllegalActionError, ValueError, "start 'x' is not an event index 0..4"),
+    ('Table.leave 9', lambda: T().leave(9), TableError, ValueError, 'no seat 9 at this table (seats 0..4)'),
+    ('Table.start_hand twice', lambda: T().start_hand(), TableError, ValueError, 'a hand is running; finish it first'),
+    ('Table.add_chips mid-hand', lambda: T().add_chips(0, 10), TableError, ValueError, 'seat 0: chips may be added between hands only'),
+    ('Table.restore junk', lambda: Table.restore({"version": 1}), TableError, ValueError, "not a table snapshot: format None, expected '"),
+    ('Hand.restore list', lambda: Hand.restore([1]), SnapshotError, ValueError, 'a snapshot is a JSON object, got list'),
+    ('Hand.deal 5', lambda: Hand(Rules(), [100, 100], 0, auto_deal=False).deal(5), InvalidCardError, ValueError, 'bad cards 5: expected a string or an iterable'),
+    ('Hand.deal too few', lambda: Hand(Rules(), [100, 100], 0, auto_deal=False).deal("Ah"), DealError, ValueError, "seat 1 must receive 5 cards, got 1: 'Ah'"),
+    ('Hand.determinize seed -1', lambda: H().determinize(0, seed=-1), PokerDraw32ValueError, ValueError, 'seed must be in 0 <= seed < 2**64, got -1'),
+    ('HandHistory.loads list', lambda: HandHistory.loads(["x"]), PokerDraw32TypeError, TypeError, 'a hand history must be text (str), not list'),
+    ('DrawOdds.option missing', lambda: pd.draw_odds("Ah Kh Qh Jh Th").option("7s"), PokerDraw32KeyError, KeyError, "no option discards '7s'"),
+    ('Rules.replace sb x', lambda: Rules().replace(sb="x"), RulesError, ValueError, "sb='x' is not an integer number of chips [R3."),
+    ('Event.from_dict 5', lambda: pd.Event.from_dict(5), PokerDraw32ValueError, ValueError, 'an event must be a dict, got 5'),
+    ('deal_many 2**41', lambda: deal_many(2**41), PokerDraw32ValueError, ValueError, 'n must be in 0 <= n <= 2**40, got 21990232555'),
+    ('Rng.shuffle tuple', lambda: Rng(1).shuffle((1, 2)), PokerDraw32TypeError, TypeError, 'cards must be a list, not tuple'),
+    ('Rng.spawn then below 0', lambda: Rng(1).spawn().below(0), PokerDraw32ValueError, ValueError, 'below() needs 1 <= n <= 2**32, got 0'),
 ]
 
 
