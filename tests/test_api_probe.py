@@ -41,6 +41,7 @@ from pokerdraw32._kernels import split_pots
 from pokerdraw32.cards import Card
 from pokerdraw32.errors import PokerDraw32KeyError, PokerDraw32TypeError, PokerDraw32ValueError
 from pokerdraw32.history import HandHistory, HistoryError
+from pokerdraw32.phh import parse_cards_word
 from pokerdraw32.snapshot import SnapshotError
 from pokerdraw32.table import Table
 
@@ -212,6 +213,7 @@ PROBES: list[tuple[str, Callable[[], Any], type[PokerDraw32Error], type[Exceptio
     ('deal_many 2**41', lambda: deal_many(2**41), PokerDraw32ValueError, ValueError, 'n must be in 0 <= n <= 2**40, got 21990232555'),
     ('Rng.shuffle tuple', lambda: Rng(1).shuffle((1, 2)), PokerDraw32TypeError, TypeError, 'cards must be a list, not tuple'),
     ('Rng.spawn then below 0', lambda: Rng(1).spawn().below(0), PokerDraw32ValueError, ValueError, 'below() needs 1 <= n <= 2**32, got 0'),
+    ('parse_cards_word ??', lambda: parse_cards_word("??"), PokerDraw32ValueError, ValueError, "unknown cards in '??'"),
 ]
 
 
