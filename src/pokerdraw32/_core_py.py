@@ -502,16 +502,17 @@ class Rng:
         words = _tuple_of(state, "state")
         if len(words) != 4:
             raise PokerDraw32ValueError(f"state must have 4 words, got {len(words)}")
+        plain = []
         for i, word in enumerate(words):
             if not _is_int(word):
                 raise PokerDraw32TypeError(f"state word {i} must be an int, not {type(word).__name__}")
-        words = tuple(map(_plain, words))
-        for i, word in enumerate(words):
+            word = _plain(word)
+            plain.append(word)
             if word < 0 or word > _U64:
                 raise PokerDraw32ValueError(f"state word {i} is outside 0 <= w < 2**64: {word}")
-        if not any(words):
+        if not any(plain):
             raise PokerDraw32ValueError("state must not be all zero")
-        self._s0, self._s1, self._s2, self._s3 = words
+        self._s0, self._s1, self._s2, self._s3 = plain
 
     def __setstate__(self, state: Iterable[int]) -> None:
         """Pickle support: same as :meth:`setstate`."""
