@@ -28,6 +28,9 @@ through the ``cdef inline`` function ``_lookup`` (mask -> C ``uint32_t`` value).
 """
 
 import os
+from operator import index as _plain  # an int subclass as an exact int: its lies (comparisons, __int__) ignored
+
+from pokerdraw32.errors import PokerDraw32TypeError, PokerDraw32ValueError
 
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.object cimport PyObject
@@ -59,17 +62,17 @@ cdef tuple _tuple_of(object value, str what):
     try:
         return tuple(value)
     except TypeError:
-        raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
+        raise PokerDraw32TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
 
 cdef uint32_t _check_deck_mask(object mask, str what) except? 0xFFFFFFFF:
     cdef int overflow = 0
     cdef long long m
     if not _is_int(mask):
-        raise TypeError(f"{what} must be an int, not {type(mask).__name__}")
+        raise PokerDraw32TypeError(f"{what} must be an int, not {type(mask).__name__}")
     m = PyLong_AsLongLongAndOverflow(mask, &overflow)
     if overflow or m < 0 or m > 0xFFFFFFFF:
-        raise ValueError(f"{what} {mask:#x} has bits outside the 32-card deck")
+        raise PokerDraw32ValueError(f"{what} {mask:#x} has bits outside the 32-card deck")
     return <uint32_t>m
 
 
@@ -78,12 +81,12 @@ cdef long long _check_amount(object value, Py_ssize_t seat) except -1:
     cdef int overflow = 0
     cdef long long v
     if not _is_int(value):
-        raise TypeError(f"{_amount_name(seat)} must be an int, not {type(value).__name__}")
+        raise PokerDraw32TypeError(f"{_amount_name(seat)} must be an int, not {type(value).__name__}")
     v = PyLong_AsLongLongAndOverflow(value, &overflow)
     if overflow < 0 or (overflow == 0 and v < 0):
-        raise ValueError(f"{_amount_name(seat)} is negative: {value}")
+        raise PokerDraw32ValueError(f"{_amount_name(seat)} is negative: {value}")
     if overflow > 0 or v > _MAX_AMOUNT:
-        raise ValueError(f"{_amount_name(seat)} is too large: {value} (limit 2**53 - 1)")
+        raise PokerDraw32ValueError(f"{_amount_name(seat)} is too large: {value} (limit 2**53 - 1)")
     return v
 
 
@@ -93,8 +96,8 @@ cdef str _amount_name(Py_ssize_t seat):
 
 cdef object _seat_mask(object value, str what):
     if not _is_int(value):
-        raise TypeError(f"{what} must be an int bitmask, not {type(value).__name__}")
-    return value
+        raise PokerDraw32TypeError(f"{what} must be an int bitmask, not {type(value).__name__}")
+    return _plain(value)
 
 
 # --------------------------------------------------------------------------------------
@@ -338,7 +341,7 @@ def evaluate_mask(mask, bint suit_tiebreak=True):
     >>> evaluate_mask(0x7)
     Traceback (most recent call last):
     ...
-    ValueError: hand mask 0x7 has 3 cards, expected 5
+    pokerdraw32.errors.PokerDraw32ValueError: hand mask 0x7 has 3 cards, expected 5
     """
     if not _tables_ready:
         _build_tables()
@@ -346,13 +349,13 @@ def evaluate_mask(mask, bint suit_tiebreak=True):
     cdef long long m
     cdef uint16_t i
     if type(mask) is not int and not _is_int(mask):
-        raise TypeError(f"hand mask must be an int, not {type(mask).__name__}")
+        raise PokerDraw32TypeError(f"hand mask must be an int, not {type(mask).__name__}")
     m = PyLong_AsLongLongAndOverflow(mask, &overflow)
     if overflow or m < 0 or m > 0xFFFFFFFF:
-        raise ValueError(f"hand mask {mask:#x} has bits outside the 32-card deck")
+        raise PokerDraw32ValueError(f"hand mask {mask:#x} has bits outside the 32-card deck")
     n = _popcount32(<uint32_t>m)
     if n != 5:
-        raise ValueError(f"hand mask {mask:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
+        raise PokerDraw32ValueError(f"hand mask {mask:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
     i = _INDEX[_colex(<uint32_t>m)]
     return <object>(_VALUE_OBJECTS[i] if suit_tiebreak else _PLAIN_OBJECTS[i])
 
@@ -374,7 +377,7 @@ def evaluate_codes(codes, bint suit_tiebreak=True):
     >>> evaluate_codes((1, 2, 3, 4, 4))
     Traceback (most recent call last):
     ...
-    ValueError: duplicate card code 4
+    pokerdraw32.errors.PokerDraw32ValueError: duplicate card code 4
     """
     if not _tables_ready:
         _build_tables()
@@ -401,16 +404,16 @@ def evaluate_codes(codes, bint suit_tiebreak=True):
         overflow = 0
     items = _tuple_of(codes, "codes")
     if len(items) != 5:
-        raise ValueError(f"expected 5 card codes, got {len(items)}")
+        raise PokerDraw32ValueError(f"expected 5 card codes, got {len(items)}")
     for code in items:
         if not _is_int(code):
-            raise TypeError(f"card code must be an int, not {type(code).__name__}")
+            raise PokerDraw32TypeError(f"card code must be an int, not {type(code).__name__}")
         c = PyLong_AsLongLongAndOverflow(code, &overflow)
         if overflow or c < 0 or c > 31:
-            raise ValueError(f"card code {code} is outside 0..31")
+            raise PokerDraw32ValueError(f"card code {code} is outside 0..31")
         bit = 1U << c
         if mask & bit:
-            raise ValueError(f"duplicate card code {code}")
+            raise PokerDraw32ValueError(f"duplicate card code {code}")
         mask |= bit
     i = _INDEX[_colex(mask)]
     return <object>(_VALUE_OBJECTS[i] if suit_tiebreak else _PLAIN_OBJECTS[i])
@@ -444,6 +447,12 @@ cdef class Rng:
     Copies, deep copies and pickles carry the state (a pickle names the implementation's
     class, so it loads only where that implementation is available).
 
+    A generator belongs to one thread. It has no lock: threads drawing from one generator
+    at the same time can be handed the same numbers, hence the same decks (``deal_many``
+    reads the state, releases the GIL and writes it back). Give each thread its own,
+    derived in the parent thread with :meth:`spawn` (reproducible from the parent's seed)
+    or seeded independently.
+
     >>> rng = Rng(7)
     >>> [rng.below(6) for _ in range(5)]
     [5, 2, 0, 0, 3]
@@ -461,9 +470,10 @@ cdef class Rng:
             self._s0, self._s1, self._s2, self._s3 = words
             return
         if not _is_int(seed):
-            raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+            raise PokerDraw32TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+        seed = _plain(seed)
         if seed < 0 or seed > 0xFFFFFFFFFFFFFFFF:
-            raise ValueError(f"seed must be in 0 <= seed < 2**64, got {seed}")
+            raise PokerDraw32ValueError(f"seed must be in 0 <= seed < 2**64, got {seed}")
         x = seed
         self._s0 = _splitmix64(&x)
         self._s1 = _splitmix64(&x)
@@ -495,6 +505,18 @@ cdef class Rng:
             if r < n:
                 return r
 
+    def spawn(self):
+        """A new generator for another thread (or task), seeded with :meth:`next_u64` of
+        this one: this one advances by one step; the same parent state gives the same child
+        in both implementations.
+
+        >>> parent = Rng(1)
+        >>> children = [parent.spawn() for _ in range(4)]   # in the parent thread, one per worker
+        >>> len({tuple(child.shuffled(0xFFFFFFFF)) for child in children})
+        4
+        """
+        return type(self)(self.next_u64())
+
     def next_u64(self):
         """The next 64-bit output, ``0 <= value < 2**64`` (one xoshiro256** step)."""
         return self._next()
@@ -511,9 +533,10 @@ cdef class Rng:
         :raises ValueError: ``n`` is out of range.
         """
         if not _is_int(n):
-            raise TypeError(f"n must be an int, not {type(n).__name__}")
+            raise PokerDraw32TypeError(f"n must be an int, not {type(n).__name__}")
+        n = _plain(n)
         if n < 1 or n > 1 << 32:
-            raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
+            raise PokerDraw32ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
         if n == 1:
             return 0
         return self._below(<uint64_t>n)
@@ -528,7 +551,7 @@ cdef class Rng:
         """
         cdef Py_ssize_t i, j
         if not isinstance(cards, list):
-            raise TypeError(f"cards must be a list, not {type(cards).__name__}")
+            raise PokerDraw32TypeError(f"cards must be a list, not {type(cards).__name__}")
         cdef list items = <list>cards
         for i in range(len(items) - 1, 0, -1):
             j = <Py_ssize_t>self._below(<uint64_t>(i + 1))
@@ -574,14 +597,15 @@ cdef class Rng:
         """
         cdef tuple words = _tuple_of(state, "state")
         if len(words) != 4:
-            raise ValueError(f"state must have 4 words, got {len(words)}")
+            raise PokerDraw32ValueError(f"state must have 4 words, got {len(words)}")
         for i, word in enumerate(words):
             if not _is_int(word):
-                raise TypeError(f"state word {i} must be an int, not {type(word).__name__}")
+                raise PokerDraw32TypeError(f"state word {i} must be an int, not {type(word).__name__}")
+            word = _plain(word)
             if word < 0 or word > 0xFFFFFFFFFFFFFFFF:
-                raise ValueError(f"state word {i} is outside 0 <= w < 2**64: {word}")
+                raise PokerDraw32ValueError(f"state word {i} is outside 0 <= w < 2**64: {word}")
         if not any(words):
-            raise ValueError("state must not be all zero")
+            raise PokerDraw32ValueError("state must not be all zero")
         self._s0, self._s1, self._s2, self._s3 = words
 
     def __setstate__(self, state):
@@ -659,29 +683,31 @@ def split_pots(contributions, strengths, live, sharers, first, dead=0):
     cdef tuple power
     cdef int nwinners
     if n < 2 or n > 32:
-        raise ValueError(f"contributions must have 2 to 32 entries, got {n}")
+        raise PokerDraw32ValueError(f"contributions must have 2 to 32 entries, got {n}")
     for seat in range(n):
         chips[seat] = _check_amount(contribs[seat], seat)
     power = _tuple_of(strengths, "strengths")
     if len(power) != n:
-        raise ValueError(f"strengths must have {n} entries (one per seat), got {len(power)}")
+        raise PokerDraw32ValueError(f"strengths must have {n} entries (one per seat), got {len(power)}")
     live = _seat_mask(live, "live")
     if live == 0:
-        raise ValueError("live mask 0x0 names no seat")
+        raise PokerDraw32ValueError("live mask 0x0 names no seat")
     if live < 0 or live >> n:
-        raise ValueError(f"live mask {live:#x} names seats outside 0..{n - 1}")
+        raise PokerDraw32ValueError(f"live mask {live:#x} names seats outside 0..{n - 1}")
     live_m = live
     for seat in range(n):
         if live_m >> seat & 1 and not _is_int(power[seat]):
-            raise TypeError(f"strength of seat {seat} must be an int, not {type(power[seat]).__name__}")
+            raise PokerDraw32TypeError(f"strength of seat {seat} must be an int, not {type(power[seat]).__name__}")
+    power = tuple([_plain(power[seat]) if live_m >> seat & 1 else power[seat] for seat in range(n)])
     sharers = _seat_mask(sharers, "sharers")
     if sharers & ~live:
-        raise ValueError(f"sharers mask {sharers:#x} is not within live mask {live:#x}")
+        raise PokerDraw32ValueError(f"sharers mask {sharers:#x} is not within live mask {live:#x}")
     sharers_m = sharers
     if not _is_int(first):
-        raise TypeError(f"first must be an int, not {type(first).__name__}")
+        raise PokerDraw32TypeError(f"first must be an int, not {type(first).__name__}")
+    first = _plain(first)
     if first < 0 or first >= n:
-        raise ValueError(f"first seat {first} is outside 0..{n - 1}")
+        raise PokerDraw32ValueError(f"first seat {first} is outside 0..{n - 1}")
     first_seat = first
     dead_chips = _check_amount(dead, -1)
 
@@ -829,17 +855,17 @@ cdef int _draw_args(object hand, object discard, object excluded,
     cdef uint32_t d, x, u
     cdef int n = _popcount32(h), k
     if n != 5:
-        raise ValueError(f"hand mask {hand:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
+        raise PokerDraw32ValueError(f"hand mask {hand:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
     d = _check_deck_mask(discard, "discard mask")
     if d & ~h:
-        raise ValueError(f"discard mask {discard:#x} is not within hand mask {hand:#x}")
+        raise PokerDraw32ValueError(f"discard mask {discard:#x} is not within hand mask {hand:#x}")
     k = _popcount32(d)
     if k > 4:
-        raise ValueError(f"discard mask {discard:#x} has 5 cards; at most 4 may be discarded (R6.1)")
+        raise PokerDraw32ValueError(f"discard mask {discard:#x} has 5 cards; at most 4 may be discarded (R6.1)")
     x = _check_deck_mask(excluded, "excluded mask")
     u = ~(h | x)
     if _popcount32(u) < k:
-        raise ValueError(f"only {_popcount32(u)} unseen cards for a draw of {k}")
+        raise PokerDraw32ValueError(f"only {_popcount32(u)} unseen cards for a draw of {k}")
     kept[0] = h & ~d
     unseen[0] = u
     return k
@@ -914,7 +940,7 @@ def draw_outcomes(hand, discard, excluded, bint suit_tiebreak=True):
     >>> draw_outcomes(hand, hand, 0)
     Traceback (most recent call last):
     ...
-    ValueError: discard mask 0x88808001 has 5 cards; at most 4 may be discarded (R6.1)
+    pokerdraw32.errors.PokerDraw32ValueError: discard mask 0x88808001 has 5 cards; at most 4 may be discarded (R6.1)
     """
     if not _tables_ready:
         _build_tables()
@@ -1004,7 +1030,7 @@ def strength_score(value, bint suit_tiebreak=True):
     cdef long long v
     cdef Py_ssize_t lo = 0, hi = _NVALUES, mid
     if not _is_int(value):
-        raise TypeError(f"value must be an int, not {type(value).__name__}")
+        raise PokerDraw32TypeError(f"value must be an int, not {type(value).__name__}")
     v = PyLong_AsLongLongAndOverflow(value, &overflow)
     if not overflow and 0 <= v < (1LL << 26) and (suit_tiebreak or v & 3 == 0):
         while lo < hi:                       # first index whose value is >= v
@@ -1018,7 +1044,7 @@ def strength_score(value, bint suit_tiebreak=True):
                 return _SCORE[lo]
             if not suit_tiebreak and (_VALUES[lo] & ~3U) == <uint32_t>v:
                 return _PLAIN_SCORE[lo]
-    raise ValueError(f"{value} is not the value of a 5-card hand (suit_tiebreak {'on' if suit_tiebreak else 'off'})")
+    raise PokerDraw32ValueError(f"{value} is not the value of a 5-card hand (suit_tiebreak {'on' if suit_tiebreak else 'off'})")
 
 
 # --------------------------------------------------------------------------------------
@@ -1071,8 +1097,11 @@ cdef inline uint32_t _batch_lookup(uint32_t m) noexcept nogil:
 
 
 cdef inline Py_ssize_t _codes_loop(const uint8_t *p, Py_ssize_t n, Py_ssize_t row, Py_ssize_t col,
-                                   uint32_t *out, uint32_t keep) noexcept nogil:
-    """Values of ``n`` rows of 5 codes; the index of the first bad row, or -1."""
+                                   uint32_t *out, uint32_t keep, uint8_t *bad_row) noexcept nogil:
+    """Values of ``n`` rows of 5 codes; the index of the first bad row, or -1.
+
+    Each row is read once; the codes of a bad row, as read, go to ``bad_row`` (5 items), so
+    the error message describes what was evaluated even if another thread changes the buffer."""
     cdef Py_ssize_t i
     cdef uint32_t a, b, c, d, e, m
     cdef uint64_t total
@@ -1083,10 +1112,12 @@ cdef inline Py_ssize_t _codes_loop(const uint8_t *p, Py_ssize_t n, Py_ssize_t ro
         d = p[3 * col]
         e = p[4 * col]
         if (a | b | c | d | e) > 31:
+            bad_row[0], bad_row[1], bad_row[2], bad_row[3], bad_row[4] = a, b, c, d, e
             return i
         m = (1U << a) | (1U << b) | (1U << c) | (1U << d) | (1U << e)
         total = (<uint64_t>1 << a) + (<uint64_t>1 << b) + (<uint64_t>1 << c) + (<uint64_t>1 << d) + (<uint64_t>1 << e)
         if total != m:  # a repeated card
+            bad_row[0], bad_row[1], bad_row[2], bad_row[3], bad_row[4] = a, b, c, d, e
             return i
         out[i] = _batch_lookup(m) & keep
         p += row
@@ -1094,8 +1125,9 @@ cdef inline Py_ssize_t _codes_loop(const uint8_t *p, Py_ssize_t n, Py_ssize_t ro
 
 
 cdef inline Py_ssize_t _masks_loop(const char *p, Py_ssize_t n, Py_ssize_t stride,
-                                   uint32_t *out, uint32_t keep) noexcept nogil:
-    """Values of ``n`` uint32 masks; the index of the first mask without 5 bits, or -1."""
+                                   uint32_t *out, uint32_t keep, uint32_t *bad_mask) noexcept nogil:
+    """Values of ``n`` uint32 masks; the index of the first mask without 5 bits, or -1
+    (that mask, as read, in ``bad_mask``)."""
     cdef Py_ssize_t i
     cdef uint32_t m, t
     for i in range(n):
@@ -1105,6 +1137,7 @@ cdef inline Py_ssize_t _masks_loop(const char *p, Py_ssize_t n, Py_ssize_t strid
         t &= t - 1
         t &= t - 1
         if t == 0 or (t & (t - 1)) != 0:
+            bad_mask[0] = m
             return i
         out[i] = _batch_lookup(m) & keep
         p += stride
@@ -1119,11 +1152,15 @@ cdef int _rows_kind(Py_buffer *view) except -1:
         return _ROWS_CODES
     if (code == "I" or code == "L") and view.itemsize == 4:
         return _ROWS_MASKS
-    raise TypeError(f"hands must hold uint8 card codes or uint32 masks, not format {fmt!r} with itemsize {view.itemsize}")
+    raise PokerDraw32TypeError(f"hands must hold uint8 card codes or uint32 masks, not format {fmt!r} with itemsize {view.itemsize}")
 
 
 cdef str _native_format(str fmt):
-    """The struct code of a one-item native-order format ('' if it is something else)."""
+    """The struct code of a one-item native-order format ('' if it is something else).
+    ctypes writes its formats with an explicit byte order ('<B', '<I'); for one-byte items
+    any byte order is native."""
+    if len(fmt) == 2 and fmt[0] in "@=<>!" and fmt[1] in "Bbc?":
+        return fmt[1]
     if fmt[:1] in ("@", "="):
         fmt = fmt[1:]
     elif fmt[:1] == "<" and _NATIVE_LITTLE or fmt[:1] in (">", "!") and not _NATIVE_LITTLE:
@@ -1131,8 +1168,27 @@ cdef str _native_format(str fmt):
     return fmt if len(fmt) == 1 else ""
 
 
+cdef inline Py_ssize_t _dim(Py_buffer *view, int axis):
+    """Length of ``axis``; no shape (NULL) means 1-D of ``len // itemsize`` items."""
+    if view.shape == NULL:
+        return view.len // view.itemsize if view.itemsize > 0 else view.len
+    return view.shape[axis]
+
+
+cdef inline Py_ssize_t _stride(Py_buffer *view, int axis):
+    """Stride of ``axis`` in bytes. Some exporters (ctypes, and a ``pickle.PickleBuffer`` of
+    one) give no strides (NULL) even when asked: their data is C-contiguous."""
+    cdef Py_ssize_t stride = view.itemsize
+    cdef int k
+    if view.strides != NULL:
+        return view.strides[axis]
+    for k in range(axis + 1, view.ndim):
+        stride *= _dim(view, k)
+    return stride
+
+
 cdef tuple _shape_of(Py_buffer *view):
-    return tuple([view.shape[k] for k in range(view.ndim)])
+    return tuple([_dim(view, k) for k in range(view.ndim)])
 
 
 cdef str _row_problem(Py_ssize_t i, object row):
@@ -1187,7 +1243,7 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
     >>> evaluate_many(bytes([0, 1, 2, 3, 40]))
     Traceback (most recent call last):
     ...
-    ValueError: row 0: card code 40 is not 0..31
+    pokerdraw32.errors.PokerDraw32ValueError: row 0: card code 40 is not 0..31
     """
     if not _tables_ready:
         _build_tables()
@@ -1199,33 +1255,34 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
     cdef const uint8_t *codes
     cdef const char *masks
     cdef uint32_t *values
-    cdef uint32_t m
+    cdef uint32_t m = 0
+    cdef uint8_t bad_row[5]
     if not PyObject_CheckBuffer(hands):
-        raise TypeError(f"hands must be a buffer of uint8 card codes or uint32 masks, not {type(hands).__name__}")
+        raise PokerDraw32TypeError(f"hands must be a buffer of uint8 card codes or uint32 masks, not {type(hands).__name__}")
     PyObject_GetBuffer(hands, &view, PyBUF_FORMAT | PyBUF_STRIDES)
     have_view = True
     try:
         kind = _rows_kind(&view)
         if kind == _ROWS_CODES:
             if view.ndim == 2:
-                if view.shape[1] != 5:
-                    raise ValueError(f"hands must have shape (N, 5), got {_shape_of(&view)}")
-                n = view.shape[0]
-                row_stride = view.strides[0]
-                col_stride = view.strides[1]
+                if _dim(&view, 1) != 5:
+                    raise PokerDraw32ValueError(f"hands must have shape (N, 5), got {_shape_of(&view)}")
+                n = _dim(&view, 0)
+                row_stride = _stride(&view, 0)
+                col_stride = _stride(&view, 1)
             elif view.ndim == 1:
-                if view.shape[0] % 5:
-                    raise ValueError(f"hands holds {view.shape[0]} card codes, not a multiple of 5")
-                n = view.shape[0] // 5
-                col_stride = view.strides[0]
+                if _dim(&view, 0) % 5:
+                    raise PokerDraw32ValueError(f"hands holds {_dim(&view, 0)} card codes, not a multiple of 5")
+                n = _dim(&view, 0) // 5
+                col_stride = _stride(&view, 0)
                 row_stride = 5 * col_stride
             else:
-                raise ValueError(f"hands of card codes must be 1-D or 2-D, got shape {_shape_of(&view)}")
+                raise PokerDraw32ValueError(f"hands of card codes must be 1-D or 2-D, got shape {_shape_of(&view)}")
         else:
             if view.ndim != 1:
-                raise ValueError(f"hands of masks must be 1-D, got shape {_shape_of(&view)}")
-            n = view.shape[0]
-            row_stride = view.strides[0]
+                raise PokerDraw32ValueError(f"hands of masks must be 1-D, got shape {_shape_of(&view)}")
+            n = _dim(&view, 0)
+            row_stride = _stride(&view, 0)
         if out is None:
             np = _sys.modules.get("numpy")
             if np is not None and isinstance(hands, np.ndarray):
@@ -1233,7 +1290,7 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
             else:
                 out = _array_clone(_U32_TEMPLATE, n, False)
         elif not PyObject_CheckBuffer(out):
-            raise TypeError(f"out must be a writable buffer of uint32, not {type(out).__name__}")
+            raise PokerDraw32TypeError(f"out must be a writable buffer of uint32, not {type(out).__name__}")
         PyObject_GetBuffer(out, &target, PyBUF_FORMAT | PyBUF_STRIDES)
         have_target = True
         _check_out(&target, n)
@@ -1242,21 +1299,20 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
             if kind == _ROWS_CODES:
                 codes = <const uint8_t *>view.buf
                 if row_stride == 5 and col_stride == 1:
-                    bad = _codes_loop(codes, n, 5, 1, values, keep)
+                    bad = _codes_loop(codes, n, 5, 1, values, keep, bad_row)
                 else:
-                    bad = _codes_loop(codes, n, row_stride, col_stride, values, keep)
+                    bad = _codes_loop(codes, n, row_stride, col_stride, values, keep, bad_row)
             else:
                 masks = <const char *>view.buf
                 if row_stride == 4:
-                    bad = _masks_loop(masks, n, 4, values, keep)
+                    bad = _masks_loop(masks, n, 4, values, keep, &m)
                 else:
-                    bad = _masks_loop(masks, n, row_stride, values, keep)
+                    bad = _masks_loop(masks, n, row_stride, values, keep, &m)
         if bad >= 0:
+            # the row as the loop read it: the buffer may have changed since (another thread)
             if kind == _ROWS_CODES:
-                codes = <const uint8_t *>view.buf + bad * row_stride
-                raise ValueError(_row_problem(bad, [codes[k * col_stride] for k in range(5)]))
-            memcpy(&m, <const char *>view.buf + bad * row_stride, 4)
-            raise ValueError(_row_problem(bad, m))
+                raise PokerDraw32ValueError(_row_problem(bad, [bad_row[k] for k in range(5)]))
+            raise PokerDraw32ValueError(_row_problem(bad, m))
         return out
     finally:
         if have_target:
@@ -1269,13 +1325,13 @@ cdef int _check_out(Py_buffer *target, Py_ssize_t n) except -1:
     cdef str fmt = (<bytes>target.format).decode("ascii") if target.format != NULL else "B"
     cdef str code = _native_format(fmt)
     if target.readonly:
-        raise TypeError("out must be a writable buffer, not a read-only one")
+        raise PokerDraw32TypeError("out must be a writable buffer, not a read-only one")
     if not ((code == "I" or code == "L") and target.itemsize == 4):
-        raise TypeError(f"out must hold uint32, not format {fmt!r} with itemsize {target.itemsize}")
-    if target.ndim != 1 or target.shape[0] != n:
-        raise ValueError(f"out must be 1-D with {n} items, got shape {_shape_of(target)}")
-    if n > 1 and target.strides[0] != 4:
-        raise ValueError("out must be C-contiguous")
+        raise PokerDraw32TypeError(f"out must hold uint32, not format {fmt!r} with itemsize {target.itemsize}")
+    if target.ndim != 1 or _dim(target, 0) != n:
+        raise PokerDraw32ValueError(f"out must be 1-D with {n} items, got shape {_shape_of(target)}")
+    if n > 1 and _stride(target, 0) != 4:
+        raise PokerDraw32ValueError("out must be C-contiguous")
     return 0
 
 
@@ -1342,27 +1398,28 @@ def deal_many(rng, n, out=None):
     cdef Py_ssize_t count
     cdef Rng gen
     if not isinstance(rng, Rng):
-        raise TypeError(f"rng must be an Rng, not {type(rng).__name__}")
+        raise PokerDraw32TypeError(f"rng must be an Rng, not {type(rng).__name__}")
     if not _is_int(n):
-        raise TypeError(f"n must be an int, not {type(n).__name__}")
+        raise PokerDraw32TypeError(f"n must be an int, not {type(n).__name__}")
+    n = _plain(n)
     if n < 0 or n > 1 << 40:
-        raise ValueError(f"n must be in 0 <= n <= 2**40, got {n}")
+        raise PokerDraw32ValueError(f"n must be in 0 <= n <= 2**40, got {n}")
     count = n
     gen = <Rng>rng
     if out is None:
         out = bytearray(32 * count)
     elif not PyObject_CheckBuffer(out):
-        raise TypeError(f"out must be a writable buffer of bytes, not {type(out).__name__}")
+        raise PokerDraw32TypeError(f"out must be a writable buffer of bytes, not {type(out).__name__}")
     PyObject_GetBuffer(out, &target, PyBUF_FORMAT | PyBUF_STRIDES)
     try:
         if target.readonly:
-            raise TypeError("out must be a writable buffer, not a read-only one")
+            raise PokerDraw32TypeError("out must be a writable buffer, not a read-only one")
         if target.itemsize != 1:
-            raise TypeError(f"out must hold bytes, not items of size {target.itemsize}")
+            raise PokerDraw32TypeError(f"out must hold bytes, not items of size {target.itemsize}")
         if target.len != 32 * count:
-            raise ValueError(f"out must have {32 * count} bytes (32 per deck), got {target.len}")
+            raise PokerDraw32ValueError(f"out must have {32 * count} bytes (32 per deck), got {target.len}")
         if not PyBuffer_IsContiguous(&target, b"C"):
-            raise ValueError("out must be C-contiguous")
+            raise PokerDraw32ValueError("out must be C-contiguous")
         s[0], s[1], s[2], s[3] = gen._s0, gen._s1, gen._s2, gen._s3
         with nogil:
             _deal_loop(s, <uint8_t *>target.buf, count)
@@ -1576,7 +1633,7 @@ def rule_discard(hand):
     cdef uint32_t h = _check_deck_mask(hand, "hand mask")
     cdef int n = _popcount32(h)
     if n != 5:
-        raise ValueError(f"hand mask {hand:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
+        raise PokerDraw32ValueError(f"hand mask {hand:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
     return _rule(h)
 
 
@@ -1645,24 +1702,26 @@ def equity_trials(rng, trials, hand, discard, excluded, opponents, policy, posit
     cdef uint32_t keep = 0xFFFFFFFFU if suit_tiebreak else ~3U
     cdef Rng gen
     if not isinstance(rng, Rng):
-        raise TypeError(f"rng must be an Rng, not {type(rng).__name__}")
+        raise PokerDraw32TypeError(f"rng must be an Rng, not {type(rng).__name__}")
     if not _is_int(trials):
-        raise TypeError(f"trials must be an int, not {type(trials).__name__}")
+        raise PokerDraw32TypeError(f"trials must be an int, not {type(trials).__name__}")
+    trials = _plain(trials)
     if trials < 0 or trials > _MAX_TRIALS:
-        raise ValueError(f"trials must be in 0 <= trials <= 2**40, got {trials}")
+        raise PokerDraw32ValueError(f"trials must be in 0 <= trials <= 2**40, got {trials}")
     k = _draw_args(hand, discard, excluded, &kept, &unseen)
     h = <uint32_t>hand
     for name, value in (("opponents", opponents), ("policy", policy), ("position", position), ("folded", folded)):
         if not _is_int(value):
-            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+            raise PokerDraw32TypeError(f"{name} must be an int, not {type(value).__name__}")
+    opponents, policy, position, folded = _plain(opponents), _plain(policy), _plain(position), _plain(folded)
     if opponents < 1 or opponents > 4:
-        raise ValueError(f"opponents must be 1 to 4 (2 to 5 players, R3.1), got {opponents}")
+        raise PokerDraw32ValueError(f"opponents must be 1 to 4 (2 to 5 players, R3.1), got {opponents}")
     if policy < 0 or policy > 2:
-        raise ValueError(f"policy must be 0 (pat), 1 (rule) or 2 (random), got {policy}")
+        raise PokerDraw32ValueError(f"policy must be 0 (pat), 1 (rule) or 2 (random), got {policy}")
     if position < 0 or position > opponents:
-        raise ValueError(f"position must be 0 to {opponents} (the hero's place in the draw order), got {position}")
+        raise PokerDraw32ValueError(f"position must be 0 to {opponents} (the hero's place in the draw order), got {position}")
     if folded < 0 or 1 + opponents + folded > 5:
-        raise ValueError(f"{1 + opponents} players and {folded} folded: 2 to 5 players are dealt in (R3.1)")
+        raise PokerDraw32ValueError(f"{1 + opponents} players and {folded} folded: 2 to 5 players are dealt in (R3.1)")
     n_opponents = opponents
     n_folded = folded
     policy_code = policy
@@ -1670,11 +1729,11 @@ def equity_trials(rng, trials, hand, discard, excluded, opponents, policy, posit
     n_unseen = _popcount32(unseen)
     dealt = 5 * (n_opponents + n_folded)
     if n_unseen < dealt:
-        raise ValueError(f"only {n_unseen} unseen cards, too few to deal {n_opponents + n_folded} hands of 5")
+        raise PokerDraw32ValueError(f"only {n_unseen} unseen cards, too few to deal {n_opponents + n_folded} hands of 5")
     available = n_unseen - dealt + (5 * n_folded if reshuffle_folded else 0)
     need = k if policy_code == 0 else 4
     if available < need:
-        raise ValueError(f"only {available} cards for the draw, too few for a draw of {need} (R6.2)")
+        raise PokerDraw32ValueError(f"only {available} cards for the draw, too few for a draw of {need} (R6.2)")
     ntrials = trials
     gen = <Rng>rng
     memset(counts, 0, sizeof(counts))

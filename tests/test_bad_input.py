@@ -174,3 +174,55 @@ def test_cli_full_disk_is_one_line() -> None:
     proc = subprocess.run(f"{sys.executable} -m pokerdraw32.cli eval 'Ah Kh Qh Jh Th' > /dev/full", shell=True,
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr and "No space" in proc.stderr
+
+
+# ---------------------------------------------------------------------------------------
+# Derived amounts beyond the chip limit; refusals that used to consume the caller's generator
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"sb": 2**52}, r"^sb=4503599627370496 makes the default big blind bb=2\*sb=9007199254740992, beyond the "
+                        r"largest amount of chips \(9007199254740991\): lower sb \[R3\.2\]$"),
+        ({"sb": 2**51}, r"^bb=4503599627370496 makes the default over blind ob=2\*bb=9007199254740992, beyond the "
+                        r"largest amount of chips \(9007199254740991\): lower sb or bb \[R3\.2\]$"),
+        ({"sb": 1, "bb": 2**52}, r"^bb=4503599627370496 makes the default over blind ob=2\*bb="),
+        ({"sb": 2**50, "structure": "fixed-limit"},
+         r"^fixed-limit second-round bet 2\*L=9007199254740992 \(L=4503599627370496\) is beyond the largest amount "
+         r"of chips \(9007199254740991\) \[R3\.4, R7\.2\]$"),
+    ],
+)
+def test_rules_refuse_derived_amounts_beyond_the_limit(options: dict[str, object], message: str) -> None:
+    """Rules(sb=2**52) used to be accepted with bb = 2**53: a hand at such stakes could not
+    restore its own snapshot or re-read its own history (R3.2)."""
+    with pytest.raises(RulesError, match=message):
+        Rules(**options)  # type: ignore[arg-type]
+
+
+def test_rules_at_the_limit_are_accepted() -> None:
+    rules = Rules(sb=2**50)
+    assert (rules.bb, rules.ob) == (2**51, 2**52)
+    assert Rules(sb=2**50, bb=2**50, ob=2**51, structure="fixed-limit").ob == 2**51
+    assert Rules(sb=MAX_CHIPS // 4, bb=MAX_CHIPS // 2, ob=MAX_CHIPS).ob == MAX_CHIPS
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"posts": {1: (2, 0)}},               # seat 1 posts the small blind: 1 + 2 live > L = 2 (R10.2)
+        {"posts": {0: (3, 0)}},               # more than L live
+        {"posts": {0: (1, -1)}},
+        {"deck": "Ah Kh"},
+        {"auto_deal": "yes"},
+    ],
+)
+def test_refused_hand_leaves_the_generator_alone(kwargs: dict[str, object]) -> None:
+    """Every check is made before the hand draws its shuffle from the caller's generator."""
+    from pokerdraw32 import Rng
+
+    rng = Rng(99)
+    before = rng.getstate()
+    with pytest.raises(PokerDraw32Error):
+        Hand(Rules(), [100, 100, 100], 0, rng=rng, **kwargs)  # type: ignore[arg-type]
+    assert rng.getstate() == before

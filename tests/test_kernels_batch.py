@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import array
 import itertools
+import os
+import subprocess
+import sys
 import threading
 import zlib
 from collections.abc import Callable
@@ -120,6 +123,78 @@ def test_threads_give_the_same_results(kernels: ModuleType) -> None:
     for thread in threads:
         thread.join()
     assert results == [expected(True)] * 4
+
+
+# ctypes exports its buffers without strides (strides == NULL, C-contiguous) and with an
+# explicit byte order in the format ('<B', '<I'); the compiled kernel read strides[0] and
+# crashed. Each case runs in a child process, so a crash fails the test instead of pytest.
+CTYPES_CASES = {
+    "codes": "(ctypes.c_uint8 * 10)(31, 27, 23, 19, 15, 0, 1, 2, 4, 5)",
+    "masks": "(ctypes.c_uint32 * 2)(0x88888000, 0x37)",
+    "2-D codes": "((ctypes.c_uint8 * 5) * 2)((31, 27, 23, 19, 15), (0, 1, 2, 4, 5))",
+    "PickleBuffer": "pickle.PickleBuffer((ctypes.c_uint8 * 10)(31, 27, 23, 19, 15, 0, 1, 2, 4, 5))",
+    "ubyte": "(ctypes.c_ubyte * 10)(31, 27, 23, 19, 15, 0, 1, 2, 4, 5)",
+}
+
+
+@pytest.mark.parametrize("implementation", ["cython", "python"])
+@pytest.mark.parametrize("case", sorted(CTYPES_CASES))
+def test_ctypes_buffers_without_strides(request: pytest.FixtureRequest, implementation: str, case: str) -> None:
+    if implementation == "cython":
+        request.getfixturevalue("core")  # skips when the compiled kernels are not in use
+    module = "pokerdraw32._core" if implementation == "cython" else "pokerdraw32._core_py"
+    program = (
+        "import ctypes, pickle, importlib\n"
+        f"k = importlib.import_module({module!r})\n"
+        f"hands = {CTYPES_CASES[case]}\n"
+        "out = (ctypes.c_uint32 * 2)()\n"
+        "print(list(k.evaluate_many(hands)), list(k.evaluate_many(hands, out)), list(out))\n"
+        "try:\n"
+        "    k.evaluate_many((ctypes.c_uint64 * 2)(1, 2))\n"
+        "except TypeError as e:\n"
+        "    print(e)\n"
+    )
+    env = dict(os.environ)
+    env.pop("POKERDRAW32_NO_EXTENSIONS", None)
+    proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, f"exit status {proc.returncode}: {proc.stderr[-2000:]}"
+    first, wrong_type = proc.stdout.splitlines()
+    values = [_core_py.evaluate_mask(0x88888000), _core_py.evaluate_mask(0x37)]
+    assert first == f"{values} {values} {values}"
+    assert wrong_type == "hands must hold uint8 card codes or uint32 masks, not format '<Q' with itemsize 8"
+
+
+def test_row_changed_by_another_thread(kernels: ModuleType) -> None:
+    """A row made bad and good again by another thread while evaluate_many reads it: the
+    error describes the row as it was read (it used to re-read it and raise AssertionError)."""
+    rows = 50_000
+    buffer = bytearray(bytes([0, 1, 2, 3, 4]) * rows)
+    stop = threading.Event()
+
+    def toggle() -> None:
+        last = 5 * rows - 1
+        while not stop.is_set():
+            buffer[last] = 3   # row rows - 1: card code 3 twice
+            buffer[last] = 4
+
+    thread = threading.Thread(target=toggle)
+    thread.start()
+    good = kernels.evaluate_codes((0, 1, 2, 3, 4))
+    outcomes = set()
+    try:
+        for _ in range(200):
+            try:
+                values = kernels.evaluate_many(buffer)
+            except ValueError as exc:
+                assert str(exc) == f"row {rows - 1}: card code 3 appears twice"
+                outcomes.add("error")
+            else:
+                assert values[rows - 1] == good
+                outcomes.add("values")
+    finally:
+        stop.set()
+        thread.join()
+    assert outcomes
 
 
 # ---------------------------------------------------------------------------------------

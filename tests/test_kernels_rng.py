@@ -276,3 +276,20 @@ def test_error_parity(
     assert outcome(a.shuffled, mask) == outcome(b.shuffled, mask)
     assert outcome(a.setstate, state) == outcome(b.setstate, state)
     assert a.getstate() == b.getstate()
+
+
+def test_spawn_derives_a_generator_per_thread(kernels: ModuleType) -> None:
+    """An Rng belongs to one thread (documented: no lock); spawn() derives one per worker,
+    seeded with the parent's next output, the same in both implementations."""
+    parent, twin = kernels.Rng(7), kernels.Rng(7)
+    child = parent.spawn()
+    assert type(child) is kernels.Rng
+    seed = twin.next_u64()
+    assert parent.getstate() == twin.getstate()
+    assert child.getstate() == kernels.Rng(seed).getstate()
+    decks = {tuple(parent.spawn().shuffled(0xFFFFFFFF)) for _ in range(50)}
+    assert len(decks) == 50
+
+
+def test_spawn_agrees(core: ModuleType, pure: ModuleType) -> None:
+    assert core.Rng(11).spawn().getstate() == pure.Rng(11).spawn().getstate()

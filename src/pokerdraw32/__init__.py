@@ -17,7 +17,16 @@ from ._kernels import IMPLEMENTATION, Rng
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
 from .batch import deal_many, evaluate_many
 from .cards import DECK, Card, Rank, Suit, cards_to_mask, format_cards, mask_to_cards, parse_card, parse_cards
-from .errors import DealError, IllegalActionError, InvalidCardError, PokerDraw32Error, RulesError
+from .errors import (
+    DealError,
+    IllegalActionError,
+    InvalidCardError,
+    PokerDraw32Error,
+    PokerDraw32KeyError,
+    PokerDraw32TypeError,
+    PokerDraw32ValueError,
+    RulesError,
+)
 from .evaluation import HandCategory, HandRank, evaluate
 from .hand import DealRequest, Hand, HandResult, Pot
 from .rules import CLASSIC, PRESETS, TWO_BLIND, Rules, SecondRoundFirst, Structure
@@ -87,6 +96,9 @@ __all__ = [
     "LegalActions",
     "Phase",
     "PokerDraw32Error",
+    "PokerDraw32KeyError",
+    "PokerDraw32TypeError",
+    "PokerDraw32ValueError",
     "Pot",
     "Rank",
     "Rng",

@@ -22,6 +22,7 @@ The kernels:
 
 from __future__ import annotations
 
+import operator
 import os
 import sys
 import zlib
@@ -31,6 +32,8 @@ from collections.abc import Iterable
 from itertools import combinations
 from math import comb
 from typing import Any
+
+from .errors import PokerDraw32TypeError, PokerDraw32ValueError
 
 __all__ = ["Rng", "evaluate_codes", "evaluate_mask", "split_pots"]
 
@@ -52,33 +55,43 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _plain(value: Any) -> int:
+    """An int (``_is_int``) as an exact int: an ``int`` subclass whose comparisons or
+    ``__int__`` lie is read by its value, as the compiled twin's C conversions read it."""
+    return operator.index(value)
+
+
 def _tuple_of(value: object, what: str) -> tuple[Any, ...]:
     try:
         return tuple(value)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
+        raise PokerDraw32TypeError(f"{what} must be a sequence, not {type(value).__name__}") from None
 
 
-def _check_deck_mask(mask: object, what: str) -> None:
+def _check_deck_mask(mask: object, what: str) -> int:
     if not _is_int(mask):
-        raise TypeError(f"{what} must be an int, not {type(mask).__name__}")
-    if mask < 0 or mask > _DECK:  # type: ignore[operator]
-        raise ValueError(f"{what} {mask:#x} has bits outside the 32-card deck")
+        raise PokerDraw32TypeError(f"{what} must be an int, not {type(mask).__name__}")
+    mask = _plain(mask)
+    if mask < 0 or mask > _DECK:
+        raise PokerDraw32ValueError(f"{what} {mask:#x} has bits outside the 32-card deck")
+    return mask
 
 
-def _check_amount(value: object, what: str) -> None:
+def _check_amount(value: object, what: str) -> int:
     if not _is_int(value):
-        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
-    if value < 0:  # type: ignore[operator]
-        raise ValueError(f"{what} is negative: {value}")
-    if value > _MAX_AMOUNT:  # type: ignore[operator]
-        raise ValueError(f"{what} is too large: {value} (limit 2**53 - 1)")
+        raise PokerDraw32TypeError(f"{what} must be an int, not {type(value).__name__}")
+    value = _plain(value)
+    if value < 0:
+        raise PokerDraw32ValueError(f"{what} is negative: {value}")
+    if value > _MAX_AMOUNT:
+        raise PokerDraw32ValueError(f"{what} is too large: {value} (limit 2**53 - 1)")
+    return value
 
 
 def _seat_mask(value: object, what: str) -> int:
     if not _is_int(value):
-        raise TypeError(f"{what} must be an int bitmask, not {type(value).__name__}")
-    return value  # type: ignore[return-value]
+        raise PokerDraw32TypeError(f"{what} must be an int bitmask, not {type(value).__name__}")
+    return _plain(value)
 
 
 # --------------------------------------------------------------------------------------
@@ -126,19 +139,19 @@ def evaluate_mask(mask: int, suit_tiebreak: bool = True) -> int:
     >>> evaluate_mask(0x7)
     Traceback (most recent call last):
     ...
-    ValueError: hand mask 0x7 has 3 cards, expected 5
+    pokerdraw32.errors.PokerDraw32ValueError: hand mask 0x7 has 3 cards, expected 5
     """
     if type(mask) is int:
         value = _BY_MASK.get(mask)
         if value is not None:
             return value if suit_tiebreak else value & ~3
         if mask < 0 or mask > _DECK:
-            raise ValueError(f"hand mask {mask:#x} has bits outside the 32-card deck")
+            raise PokerDraw32ValueError(f"hand mask {mask:#x} has bits outside the 32-card deck")
     else:
-        _check_deck_mask(mask, "hand mask")
+        mask = _check_deck_mask(mask, "hand mask")
     n = mask.bit_count()
     if n != 5:
-        raise ValueError(f"hand mask {mask:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
+        raise PokerDraw32ValueError(f"hand mask {mask:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
     value = _by_mask()[mask]  # first call: load the table
     return value if suit_tiebreak else value & ~3
 
@@ -160,7 +173,7 @@ def evaluate_codes(codes: Iterable[int], suit_tiebreak: bool = True) -> int:
     >>> evaluate_codes((1, 2, 3, 4, 4))
     Traceback (most recent call last):
     ...
-    ValueError: duplicate card code 4
+    pokerdraw32.errors.PokerDraw32ValueError: duplicate card code 4
     """
     if (type(codes) is tuple or type(codes) is list) and len(codes) == 5:
         a, b, c, d, e = codes
@@ -174,17 +187,18 @@ def evaluate_codes(codes: Iterable[int], suit_tiebreak: bool = True) -> int:
                 return value if suit_tiebreak else value & ~3
     items = _tuple_of(codes, "codes")
     if len(items) != 5:
-        raise ValueError(f"expected 5 card codes, got {len(items)}")
+        raise PokerDraw32ValueError(f"expected 5 card codes, got {len(items)}")
     mask = 0
     for code in items:
         if not _is_int(code):
-            raise TypeError(f"card code must be an int, not {type(code).__name__}")
+            raise PokerDraw32TypeError(f"card code must be an int, not {type(code).__name__}")
+        code = _plain(code)
         if code < 0 or code > 31:
-            raise ValueError(f"card code {code} is outside 0..31")
-        bit = 1 << code
-        if mask & bit:
-            raise ValueError(f"duplicate card code {code}")
-        mask |= bit
+            raise PokerDraw32ValueError(f"card code {code} is outside 0..31")
+        card = 1 << code
+        if mask & card:
+            raise PokerDraw32ValueError(f"duplicate card code {code}")
+        mask |= card
     value = _by_mask()[mask]  # first call: load the table
     return value if suit_tiebreak else value & ~3
 
@@ -345,6 +359,12 @@ class Rng:
     Copies, deep copies and pickles carry the state (a pickle names the implementation's
     class, so it loads only where that implementation is available).
 
+    A generator belongs to one thread. It has no lock: threads drawing from one generator
+    at the same time can be handed the same numbers, hence the same decks (``deal_many``
+    reads the state, releases the GIL and writes it back). Give each thread its own,
+    derived in the parent thread with :meth:`spawn` (reproducible from the parent's seed)
+    or seeded independently.
+
     >>> rng = Rng(7)
     >>> [rng.below(6) for _ in range(5)]
     [5, 2, 0, 0, 3]
@@ -361,13 +381,26 @@ class Rng:
             self._s0, self._s1, self._s2, self._s3 = words
             return
         if not _is_int(seed):
-            raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+            raise PokerDraw32TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+        seed = _plain(seed)
         if seed < 0 or seed > _U64:
-            raise ValueError(f"seed must be in 0 <= seed < 2**64, got {seed}")
+            raise PokerDraw32ValueError(f"seed must be in 0 <= seed < 2**64, got {seed}")
         x, self._s0 = _splitmix64(seed)
         x, self._s1 = _splitmix64(x)
         x, self._s2 = _splitmix64(x)
         x, self._s3 = _splitmix64(x)
+
+    def spawn(self) -> Rng:
+        """A new generator for another thread (or task), seeded with :meth:`next_u64` of
+        this one: this one advances by one step; the same parent state gives the same child
+        in both implementations.
+
+        >>> parent = Rng(1)
+        >>> children = [parent.spawn() for _ in range(4)]   # in the parent thread, one per worker
+        >>> len({tuple(child.shuffled(0xFFFFFFFF)) for child in children})
+        4
+        """
+        return type(self)(self.next_u64())
 
     def next_u64(self) -> int:
         """The next 64-bit output, ``0 <= value < 2**64`` (one xoshiro256** step)."""
@@ -396,9 +429,10 @@ class Rng:
         :raises ValueError: ``n`` is out of range.
         """
         if not _is_int(n):
-            raise TypeError(f"n must be an int, not {type(n).__name__}")
+            raise PokerDraw32TypeError(f"n must be an int, not {type(n).__name__}")
+        n = _plain(n)
         if n < 1 or n > 1 << 32:
-            raise ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
+            raise PokerDraw32ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
         if n == 1:
             return 0
         shift = 64 - (n - 1).bit_length()
@@ -416,7 +450,7 @@ class Rng:
         :raises TypeError: ``cards`` is not a list.
         """
         if not isinstance(cards, list):
-            raise TypeError(f"cards must be a list, not {type(cards).__name__}")
+            raise PokerDraw32TypeError(f"cards must be a list, not {type(cards).__name__}")
         # the hot path of every deal: below(i + 1) with next_u64 inlined, the state in locals
         s0, s1, s2, s3 = self._s0, self._s1, self._s2, self._s3
         for i in range(len(cards) - 1, 0, -1):
@@ -449,7 +483,7 @@ class Rng:
         >>> sorted(Rng(1).shuffled(0b1011))
         [0, 1, 3]
         """
-        _check_deck_mask(mask, "deck mask")
+        mask = _check_deck_mask(mask, "deck mask")
         cards = [code for code in range(32) if mask >> code & 1]
         self.shuffle(cards)
         return cards
@@ -467,15 +501,18 @@ class Rng:
         """
         words = _tuple_of(state, "state")
         if len(words) != 4:
-            raise ValueError(f"state must have 4 words, got {len(words)}")
+            raise PokerDraw32ValueError(f"state must have 4 words, got {len(words)}")
+        plain = []
         for i, word in enumerate(words):
             if not _is_int(word):
-                raise TypeError(f"state word {i} must be an int, not {type(word).__name__}")
+                raise PokerDraw32TypeError(f"state word {i} must be an int, not {type(word).__name__}")
+            word = _plain(word)
+            plain.append(word)
             if word < 0 or word > _U64:
-                raise ValueError(f"state word {i} is outside 0 <= w < 2**64: {word}")
-        if not any(words):
-            raise ValueError("state must not be all zero")
-        self._s0, self._s1, self._s2, self._s3 = words
+                raise PokerDraw32ValueError(f"state word {i} is outside 0 <= w < 2**64: {word}")
+        if not any(plain):
+            raise PokerDraw32ValueError("state must not be all zero")
+        self._s0, self._s1, self._s2, self._s3 = plain
 
     def __setstate__(self, state: Iterable[int]) -> None:
         """Pickle support: same as :meth:`setstate`."""
@@ -547,28 +584,29 @@ def split_pots(
     contribs = _tuple_of(contributions, "contributions")
     n = len(contribs)
     if n < 2 or n > 32:
-        raise ValueError(f"contributions must have 2 to 32 entries, got {n}")
-    for seat, amount in enumerate(contribs):
-        _check_amount(amount, f"contribution of seat {seat}")
+        raise PokerDraw32ValueError(f"contributions must have 2 to 32 entries, got {n}")
+    contribs = tuple(_check_amount(amount, f"contribution of seat {seat}") for seat, amount in enumerate(contribs))
     power = _tuple_of(strengths, "strengths")
     if len(power) != n:
-        raise ValueError(f"strengths must have {n} entries (one per seat), got {len(power)}")
+        raise PokerDraw32ValueError(f"strengths must have {n} entries (one per seat), got {len(power)}")
     live = _seat_mask(live, "live")
     if live == 0:
-        raise ValueError("live mask 0x0 names no seat")
+        raise PokerDraw32ValueError("live mask 0x0 names no seat")
     if live < 0 or live >> n:
-        raise ValueError(f"live mask {live:#x} names seats outside 0..{n - 1}")
+        raise PokerDraw32ValueError(f"live mask {live:#x} names seats outside 0..{n - 1}")
     for seat in range(n):
         if live >> seat & 1 and not _is_int(power[seat]):
-            raise TypeError(f"strength of seat {seat} must be an int, not {type(power[seat]).__name__}")
+            raise PokerDraw32TypeError(f"strength of seat {seat} must be an int, not {type(power[seat]).__name__}")
+    power = tuple(_plain(power[seat]) if live >> seat & 1 else power[seat] for seat in range(n))
     sharers = _seat_mask(sharers, "sharers")
     if sharers & ~live:
-        raise ValueError(f"sharers mask {sharers:#x} is not within live mask {live:#x}")
+        raise PokerDraw32ValueError(f"sharers mask {sharers:#x} is not within live mask {live:#x}")
     if not _is_int(first):
-        raise TypeError(f"first must be an int, not {type(first).__name__}")
+        raise PokerDraw32TypeError(f"first must be an int, not {type(first).__name__}")
+    first = _plain(first)
     if first < 0 or first >= n:
-        raise ValueError(f"first seat {first} is outside 0..{n - 1}")
-    _check_amount(dead, "dead")
+        raise PokerDraw32ValueError(f"first seat {first} is outside 0..{n - 1}")
+    dead = _check_amount(dead, "dead")
 
     # R9.2: the uncalled part of the largest contribution goes back.
     chips = list(contribs)
@@ -659,21 +697,21 @@ def _score_table(suit_tiebreak: object) -> dict[int, int]:
 
 def _draw_args(hand: object, discard: object, excluded: object) -> tuple[int, int, int]:
     """Check the arguments of a draw; return ``(kept, k, unseen)`` masks and count."""
-    _check_deck_mask(hand, "hand mask")
-    n = hand.bit_count()  # type: ignore[attr-defined]
+    hand = _check_deck_mask(hand, "hand mask")
+    n = hand.bit_count()
     if n != 5:
-        raise ValueError(f"hand mask {hand:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
-    _check_deck_mask(discard, "discard mask")
-    if discard & ~hand:  # type: ignore[operator]
-        raise ValueError(f"discard mask {discard:#x} is not within hand mask {hand:#x}")
-    k = discard.bit_count()  # type: ignore[attr-defined]
+        raise PokerDraw32ValueError(f"hand mask {hand:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
+    discard = _check_deck_mask(discard, "discard mask")
+    if discard & ~hand:
+        raise PokerDraw32ValueError(f"discard mask {discard:#x} is not within hand mask {hand:#x}")
+    k = discard.bit_count()
     if k > 4:
-        raise ValueError(f"discard mask {discard:#x} has 5 cards; at most 4 may be discarded (R6.1)")
-    _check_deck_mask(excluded, "excluded mask")
-    unseen = _DECK & ~(hand | excluded)  # type: ignore[operator]
+        raise PokerDraw32ValueError(f"discard mask {discard:#x} has 5 cards; at most 4 may be discarded (R6.1)")
+    excluded = _check_deck_mask(excluded, "excluded mask")
+    unseen = _DECK & ~(hand | excluded)
     if unseen.bit_count() < k:
-        raise ValueError(f"only {unseen.bit_count()} unseen cards for a draw of {k}")
-    return hand & ~discard, k, unseen  # type: ignore[operator]
+        raise PokerDraw32ValueError(f"only {unseen.bit_count()} unseen cards for a draw of {k}")
+    return hand & ~discard, k, unseen
 
 
 def _draw_counts(kept: int, k: int, unseen: int, suit_tiebreak: object) -> dict[int, int]:
@@ -719,7 +757,7 @@ def draw_outcomes(hand: int, discard: int, excluded: int, suit_tiebreak: bool = 
     >>> draw_outcomes(hand, hand, 0)
     Traceback (most recent call last):
     ...
-    ValueError: discard mask 0x88808001 has 5 cards; at most 4 may be discarded (R6.1)
+    pokerdraw32.errors.PokerDraw32ValueError: discard mask 0x88808001 has 5 cards; at most 4 may be discarded (R6.1)
     """
     kept, k, unseen = _draw_args(hand, discard, excluded)
     return comb(unseen.bit_count(), k), _draw_counts(kept, k, unseen, suit_tiebreak)
@@ -780,11 +818,12 @@ def strength_score(value: int, suit_tiebreak: bool = True) -> int:
     255
     """
     if not _is_int(value):
-        raise TypeError(f"value must be an int, not {type(value).__name__}")
+        raise PokerDraw32TypeError(f"value must be an int, not {type(value).__name__}")
+    value = _plain(value)
     score = _score_table(suit_tiebreak).get(value)
     if score is None:
         state = "on" if suit_tiebreak else "off"
-        raise ValueError(f"{value} is not the value of a 5-card hand (suit_tiebreak {state})")
+        raise PokerDraw32ValueError(f"{value} is not the value of a 5-card hand (suit_tiebreak {state})")
     return score
 
 
@@ -797,7 +836,11 @@ _ROW_BIT = [1 << code for code in range(256)]  # a byte -> its card bit (bits ab
 
 
 def _native_format(fmt: str) -> str:
-    """The struct code of a one-item native-order format ('' if it is something else)."""
+    """The struct code of a one-item native-order format ('' if it is something else).
+    ctypes writes its formats with an explicit byte order ('<B', '<I'); for one-byte items
+    any byte order is native."""
+    if len(fmt) == 2 and fmt[0] in "@=<>!" and fmt[1] in "Bbc?":
+        return fmt[1]
     if fmt[:1] in ("@", "=") or (fmt[:1] == "<" and _NATIVE_LITTLE) or (fmt[:1] in (">", "!") and not _NATIVE_LITTLE):
         fmt = fmt[1:]
     return fmt if len(fmt) == 1 else ""
@@ -822,13 +865,15 @@ def _row_problem(i: int, row: int | list[int]) -> str:
 def _check_out(target: memoryview, n: int) -> None:
     code = _native_format(target.format)
     if target.readonly:
-        raise TypeError("out must be a writable buffer, not a read-only one")
+        raise PokerDraw32TypeError("out must be a writable buffer, not a read-only one")
     if not (code in ("I", "L") and target.itemsize == 4):
-        raise TypeError(f"out must hold uint32, not format {target.format!r} with itemsize {target.itemsize}")
+        raise PokerDraw32TypeError(
+            f"out must hold uint32, not format {target.format!r} with itemsize {target.itemsize}"
+        )
     if target.ndim != 1 or target.shape[0] != n:  # type: ignore[index]
-        raise ValueError(f"out must be 1-D with {n} items, got shape {target.shape}")
+        raise PokerDraw32ValueError(f"out must be 1-D with {n} items, got shape {target.shape}")
     if n > 1 and target.strides[0] != 4:  # type: ignore[index]
-        raise ValueError("out must be C-contiguous")
+        raise PokerDraw32ValueError("out must be C-contiguous")
 
 
 def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> Any:
@@ -867,12 +912,12 @@ def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> An
     >>> evaluate_many(bytes([0, 1, 2, 3, 40]))
     Traceback (most recent call last):
     ...
-    ValueError: row 0: card code 40 is not 0..31
+    pokerdraw32.errors.PokerDraw32ValueError: row 0: card code 40 is not 0..31
     """
     try:
         view = memoryview(hands)
     except TypeError:
-        raise TypeError(
+        raise PokerDraw32TypeError(
             f"hands must be a buffer of uint8 card codes or uint32 masks, not {type(hands).__name__}"
         ) from None
     with view:
@@ -882,23 +927,23 @@ def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> An
             codes = True
             if view.ndim == 2:
                 if shape[1] != 5:
-                    raise ValueError(f"hands must have shape (N, 5), got {shape}")
+                    raise PokerDraw32ValueError(f"hands must have shape (N, 5), got {shape}")
             elif view.ndim == 1:
                 if shape[0] % 5:
-                    raise ValueError(f"hands holds {shape[0]} card codes, not a multiple of 5")
+                    raise PokerDraw32ValueError(f"hands holds {shape[0]} card codes, not a multiple of 5")
             else:
-                raise ValueError(f"hands of card codes must be 1-D or 2-D, got shape {shape}")
+                raise PokerDraw32ValueError(f"hands of card codes must be 1-D or 2-D, got shape {shape}")
             data: Any = view.tobytes()
             n = len(data) // 5
         elif code in ("I", "L") and view.itemsize == 4:
             codes = False
             if view.ndim != 1:
-                raise ValueError(f"hands of masks must be 1-D, got shape {shape}")
+                raise PokerDraw32ValueError(f"hands of masks must be 1-D, got shape {shape}")
             data = array(_U32_CODE)
             data.frombytes(view.tobytes())
             n = len(data)
         else:
-            raise TypeError(
+            raise PokerDraw32TypeError(
                 f"hands must hold uint8 card codes or uint32 masks, not format {view.format!r} "
                 f"with itemsize {view.itemsize}"
             )
@@ -909,7 +954,7 @@ def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> An
         try:
             target = memoryview(out)
         except TypeError:
-            raise TypeError(f"out must be a writable buffer of uint32, not {type(out).__name__}") from None
+            raise PokerDraw32TypeError(f"out must be a writable buffer of uint32, not {type(out).__name__}") from None
         with target:
             _check_out(target, n)
         result = out
@@ -924,7 +969,7 @@ def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> An
         values = list(map(get, data))
     if None in values:
         bad = values.index(None)
-        raise ValueError(_row_problem(bad, list(data[5 * bad : 5 * bad + 5]) if codes else data[bad]))
+        raise PokerDraw32ValueError(_row_problem(bad, list(data[5 * bad : 5 * bad + 5]) if codes else data[bad]))
     if not suit_tiebreak:
         values = [value & ~3 for value in values]
     packed = array(_U32_CODE, values)
@@ -959,26 +1004,27 @@ def deal_many(rng: Rng, n: int, out: Any = None) -> Any:
     True
     """
     if not isinstance(rng, Rng):
-        raise TypeError(f"rng must be an Rng, not {type(rng).__name__}")
+        raise PokerDraw32TypeError(f"rng must be an Rng, not {type(rng).__name__}")
     if not _is_int(n):
-        raise TypeError(f"n must be an int, not {type(n).__name__}")
+        raise PokerDraw32TypeError(f"n must be an int, not {type(n).__name__}")
+    n = _plain(n)
     if n < 0 or n > 1 << 40:
-        raise ValueError(f"n must be in 0 <= n <= 2**40, got {n}")
+        raise PokerDraw32ValueError(f"n must be in 0 <= n <= 2**40, got {n}")
     target = None
     if out is not None:
         try:
             target = memoryview(out)
         except TypeError:
-            raise TypeError(f"out must be a writable buffer of bytes, not {type(out).__name__}") from None
+            raise PokerDraw32TypeError(f"out must be a writable buffer of bytes, not {type(out).__name__}") from None
         with target:
             if target.readonly:
-                raise TypeError("out must be a writable buffer, not a read-only one")
+                raise PokerDraw32TypeError("out must be a writable buffer, not a read-only one")
             if target.itemsize != 1:
-                raise TypeError(f"out must hold bytes, not items of size {target.itemsize}")
+                raise PokerDraw32TypeError(f"out must hold bytes, not items of size {target.itemsize}")
             if target.nbytes != 32 * n:
-                raise ValueError(f"out must have {32 * n} bytes (32 per deck), got {target.nbytes}")
+                raise PokerDraw32ValueError(f"out must have {32 * n} bytes (32 per deck), got {target.nbytes}")
             if not target.c_contiguous:
-                raise ValueError("out must be C-contiguous")
+                raise PokerDraw32ValueError("out must be C-contiguous")
     decks = bytearray(32 * n)
     start = list(range(32))
     for deck in range(0, 32 * n, 32):
@@ -1063,10 +1109,10 @@ def rule_discard(hand: int) -> int:
     >>> rule_discard(1 << 31 | 1 << 27 | 1 << 3 | 1 << 7 | 1 << 10) == 1 << 10   # four hearts: throw 9d
     True
     """
-    _check_deck_mask(hand, "hand mask")
+    hand = _check_deck_mask(hand, "hand mask")
     n = hand.bit_count()
     if n != 5:
-        raise ValueError(f"hand mask {hand:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
+        raise PokerDraw32ValueError(f"hand mask {hand:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
     return _rule_discard(hand)
 
 
@@ -1136,31 +1182,35 @@ def equity_trials(
     (0, 1000, 0, 0, 0, 0)
     """
     if not isinstance(rng, Rng):
-        raise TypeError(f"rng must be an Rng, not {type(rng).__name__}")
+        raise PokerDraw32TypeError(f"rng must be an Rng, not {type(rng).__name__}")
     if not _is_int(trials):
-        raise TypeError(f"trials must be an int, not {type(trials).__name__}")
+        raise PokerDraw32TypeError(f"trials must be an int, not {type(trials).__name__}")
+    trials = _plain(trials)
     if trials < 0 or trials > _MAX_TRIALS:
-        raise ValueError(f"trials must be in 0 <= trials <= 2**40, got {trials}")
+        raise PokerDraw32ValueError(f"trials must be in 0 <= trials <= 2**40, got {trials}")
     _, k, unseen = _draw_args(hand, discard, excluded)
     for name, value in (("opponents", opponents), ("policy", policy), ("position", position), ("folded", folded)):
         if not _is_int(value):
-            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+            raise PokerDraw32TypeError(f"{name} must be an int, not {type(value).__name__}")
+    opponents, policy, position, folded = _plain(opponents), _plain(policy), _plain(position), _plain(folded)
     if opponents < 1 or opponents > 4:
-        raise ValueError(f"opponents must be 1 to 4 (2 to 5 players, R3.1), got {opponents}")
+        raise PokerDraw32ValueError(f"opponents must be 1 to 4 (2 to 5 players, R3.1), got {opponents}")
     if policy < 0 or policy > 2:
-        raise ValueError(f"policy must be 0 (pat), 1 (rule) or 2 (random), got {policy}")
+        raise PokerDraw32ValueError(f"policy must be 0 (pat), 1 (rule) or 2 (random), got {policy}")
     if position < 0 or position > opponents:
-        raise ValueError(f"position must be 0 to {opponents} (the hero's place in the draw order), got {position}")
+        raise PokerDraw32ValueError(
+            f"position must be 0 to {opponents} (the hero's place in the draw order), got {position}"
+        )
     if folded < 0 or 1 + opponents + folded > 5:
-        raise ValueError(f"{1 + opponents} players and {folded} folded: 2 to 5 players are dealt in (R3.1)")
+        raise PokerDraw32ValueError(f"{1 + opponents} players and {folded} folded: 2 to 5 players are dealt in (R3.1)")
     n_unseen = unseen.bit_count()
     dealt = 5 * (opponents + folded)
     if n_unseen < dealt:
-        raise ValueError(f"only {n_unseen} unseen cards, too few to deal {opponents + folded} hands of 5")
+        raise PokerDraw32ValueError(f"only {n_unseen} unseen cards, too few to deal {opponents + folded} hands of 5")
     available = n_unseen - dealt + (5 * folded if reshuffle_folded else 0)
     need = k if policy == 0 else 4
     if available < need:
-        raise ValueError(f"only {available} cards for the draw, too few for a draw of {need} (R6.2)")
+        raise PokerDraw32ValueError(f"only {available} cards for the draw, too few for a draw of {need} (R6.2)")
 
     table = _by_mask()
     keep = ~0 if suit_tiebreak else ~3

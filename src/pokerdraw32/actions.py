@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .cards import Card, CardsLike, format_cards, parse_cards
-from .errors import MAX_CHIPS, IllegalActionError, shown
+from .errors import MAX_CHIPS, IllegalActionError, PokerDraw32ValueError, integer, shown
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 10 ms) at run time
 if TYPE_CHECKING:
@@ -96,10 +96,10 @@ class Action:
                 raise IllegalActionError(f"unknown action kind {shown(self.kind)}; use one of "
                                          f"{', '.join(k.value for k in ActionKind)}") from None
         if self.kind in (ActionKind.BET, ActionKind.RAISE):
-            amt = self.amount
-            if isinstance(amt, bool) or not isinstance(amt, int):
-                raise IllegalActionError(f"{self.kind.value} amount {shown(amt)} is not an integer number of chips",
-                                         rule="R3.2")
+            amt = integer(self.amount)   # a plain int, checked and used
+            if amt is None:
+                raise IllegalActionError(f"{self.kind.value} amount {shown(self.amount)} is not an integer number "
+                                         "of chips", rule="R3.2")
             if abs(amt) > MAX_CHIPS:
                 raise IllegalActionError(f"{self.kind.value} amount {shown(amt)} is beyond the largest amount of "
                                          f"chips ({MAX_CHIPS})", rule="R3.2")
@@ -330,21 +330,21 @@ class Event:
         :raises ValueError: not a dict, an unknown ``kind``, a bad seat, amount or card.
         """
         if not isinstance(data, dict):
-            raise ValueError(f"an event must be a dict, got {shown(data)}")
+            raise PokerDraw32ValueError(f"an event must be a dict, got {shown(data)}")
         try:
             kind = EventKind(data["kind"])
         except (KeyError, ValueError, TypeError):
-            raise ValueError(f"event has no valid kind: {shown(data.get('kind'))}") from None
+            raise PokerDraw32ValueError(f"event has no valid kind: {shown(data.get('kind'))}") from None
         seat = data.get("seat")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 5):
-            raise ValueError(f"{kind.value} event: seat {shown(seat)} is not a seat 0..4")
+            raise PokerDraw32ValueError(f"{kind.value} event: seat {shown(seat)} is not a seat 0..4")
         amount = data.get("amount")
         if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)
                                    or not 0 <= amount <= MAX_CHIPS):
-            raise ValueError(f"{kind.value} event: amount {shown(amount)} is not a number of chips [R3.2]")
+            raise PokerDraw32ValueError(f"{kind.value} event: amount {shown(amount)} is not a number of chips [R3.2]")
         cards = data.get("cards", [])
         if not isinstance(cards, list):
-            raise ValueError(f"{kind.value} event: cards must be a list, got {shown(cards)}")
+            raise PokerDraw32ValueError(f"{kind.value} event: cards must be a list, got {shown(cards)}")
         info = tuple((k, _tupled(v)) for k, v in data.items() if k not in _EVENT_FIELDS)
         return cls(kind, seat, amount, parse_cards(cards, allow_duplicates=False), info)
 

@@ -15,7 +15,10 @@ True
 
 from __future__ import annotations
 
+import operator
+
 from . import _kernels
+from .errors import PokerDraw32TypeError, PokerDraw32ValueError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 10 ms) at run time
 if TYPE_CHECKING:
@@ -54,7 +57,7 @@ def evaluate_many(hands: Any, out: Any = None, *, suit_tiebreak: bool = True) ->
     >>> evaluate_many(bytes([0, 1, 2, 4, 5,   3, 3, 4, 5, 6]))
     Traceback (most recent call last):
     ...
-    ValueError: row 1: card code 3 appears twice
+    pokerdraw32.errors.PokerDraw32ValueError: row 1: card code 3 appears twice
     """
     return _kernels.evaluate_many(hands, out, suit_tiebreak)
 
@@ -94,13 +97,15 @@ def deal_many(n_decks: int, seed: int | None = None, *, hands: int | None = None
     if rng is None:
         rng = _kernels.Rng(seed)
     elif seed is not None:
-        raise ValueError("give a seed or an rng, not both")
+        raise PokerDraw32ValueError("give a seed or an rng, not both")
     if hands is not None:
         if not isinstance(hands, int) or isinstance(hands, bool):
-            raise TypeError(f"hands must be an int or None, not {type(hands).__name__}")
+            raise PokerDraw32TypeError(f"hands must be an int or None, not {type(hands).__name__}")
+        hands = int(operator.index(hands))   # an int subclass by its value
         if not 1 <= hands <= 6:
-            raise ValueError(f"hands must be 1 to 6 (5 cards each from 32), got {hands}")
-    decks = _kernels.deal_many(rng, n_decks)
+            raise PokerDraw32ValueError(f"hands must be 1 to 6 (5 cards each from 32), got {hands}")
+    decks = _kernels.deal_many(rng, n_decks)   # checks n_decks: an int from 0 to 2**40
+    n_decks = int(operator.index(n_decks))
     if hands is None:
         return decks  # type: ignore[no-any-return]
     k = hands

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable
 from enum import IntEnum
 
-from .errors import InvalidCardError, shown
+from .errors import InvalidCardError, PokerDraw32TypeError, shown
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 10 ms) at run time
 if TYPE_CHECKING:
@@ -280,7 +280,10 @@ def format_cards(cards: Iterable[int]) -> str:
     """Format cards (or codes 0..31) as space-separated text, e.g. ``"Ah Kd 7c"``.
 
     :raises InvalidCardError: for a value that is not a card.
+    :raises PokerDraw32TypeError: ``cards`` is not iterable.
     """
+    if not isinstance(cards, Iterable):
+        raise PokerDraw32TypeError(f"cards must be an iterable of cards or codes 0..31, not {type(cards).__name__}")
     return " ".join(str(Card(c)) for c in cards)
 
 

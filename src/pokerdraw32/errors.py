@@ -1,12 +1,41 @@
 """Exception hierarchy.
 
-Every exception the engine raises on bad input derives from :class:`PokerDraw32Error`,
-itself a :class:`ValueError`, so ``except ValueError`` keeps working for callers that do
-not care about the details.  Exceptions raised by the hand state machine leave the state
-exactly as it was before the offending call.
+Every exception the engine raises on bad input derives from :class:`PokerDraw32Error`, and
+also from the built-in exception a Python programmer would expect, so both kinds of
+``except`` work::
+
+    Exception
+     +-- PokerDraw32Error                   catch-all of the package (never raised itself)
+          +-- PokerDraw32TypeError          + TypeError: an argument of the wrong type
+          |                                   (not a buffer, a str where an int is meant,
+          |                                   a bool where an amount is meant, ...)
+          +-- PokerDraw32KeyError           + KeyError: a lookup of something absent
+          |                                   (a draw option nobody computed)
+          +-- PokerDraw32ValueError         + ValueError: a value of the right type that is
+               |                              wrong (out of range, contradictory, illegal now)
+               +-- InvalidCardError         a card token or card set (R1.3)
+               +-- RulesError               a rules object or hand set-up (R3, R4)
+               +-- IllegalActionError       an action the hand refuses (R5-R9)
+               +-- DealError                cards given for a deal (R6.2)
+               +-- HistoryError             a hand history (pokerdraw32.history)
+               +-- SnapshotError            a snapshot to restore (pokerdraw32.snapshot)
+               +-- TableError               a table session (pokerdraw32.table)
+
+The domain errors (``InvalidCardError`` ... ``TableError``) report every problem with
+their object, a wrong type included: ``Hand(Rules(), ["x", 100], 0)`` raises
+:class:`RulesError`, as it always did. The function-style API (kernels, batches,
+:class:`~pokerdraw32.Rng`, odds) reports wrong types as :class:`PokerDraw32TypeError` and
+bad values as :class:`PokerDraw32ValueError`, where it used to raise the plain built-ins.
+Python's own errors for a wrong call (a missing argument, an unknown keyword) are left
+as they are.
+
+Exceptions raised by the hand state machine leave the state exactly as it was before the
+offending call.
 """
 
 from __future__ import annotations
+
+import operator
 
 __all__ = [
     "MAX_CHIPS",
@@ -14,16 +43,34 @@ __all__ = [
     "IllegalActionError",
     "InvalidCardError",
     "PokerDraw32Error",
+    "PokerDraw32KeyError",
+    "PokerDraw32TypeError",
+    "PokerDraw32ValueError",
     "RulesError",
+    "integer",
     "shown",
 ]
 
 
-class PokerDraw32Error(ValueError):
-    """Base class of every error raised by pokerdraw32 on bad input."""
+class PokerDraw32Error(Exception):
+    """Base class of every error raised by pokerdraw32 on bad input (catch-all; each error
+    raised is also a :class:`TypeError`, :class:`ValueError` or :class:`KeyError`)."""
 
 
-class InvalidCardError(PokerDraw32Error):
+class PokerDraw32TypeError(PokerDraw32Error, TypeError):
+    """An argument of the wrong type: ``except TypeError`` catches it too."""
+
+
+class PokerDraw32ValueError(PokerDraw32Error, ValueError):
+    """A value of the right type that is wrong: ``except ValueError`` catches it too.
+    Base of the domain errors below."""
+
+
+class PokerDraw32KeyError(PokerDraw32Error, KeyError):
+    """A lookup of something absent: ``except KeyError`` catches it too."""
+
+
+class InvalidCardError(PokerDraw32ValueError):
     """A card token or card set is not valid for the 32-card deck (R1.3).
 
     :ivar token: the offending token (a string, an int code or a repr), when known.
@@ -34,11 +81,11 @@ class InvalidCardError(PokerDraw32Error):
         self.token = token
 
 
-class RulesError(PokerDraw32Error):
+class RulesError(PokerDraw32ValueError):
     """A rules object or table set-up is contradictory or out of range (R3.2, R3.4)."""
 
 
-class _SeatRuleError(PokerDraw32Error):
+class _SeatRuleError(PokerDraw32ValueError):
     """An error about one seat's move, citing the rule that forbids it.
 
     :ivar seat: the seat concerned (``None`` when not seat-specific).
@@ -68,6 +115,26 @@ def shown(value: object) -> str:
         return f"<int of {value.bit_length()} bits>"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def integer(value: object) -> int | None:
+    """``value`` as a plain :class:`int`, or ``None`` when it is not an integer (or is a bool:
+    ``True`` is not an amount of chips, a seat or a seed).
+
+    Every amount, seat and seed the public API receives is converted here once, before it is
+    checked, and only the result is used: ``operator.index`` accepts ints and other integer
+    types (numpy's) and returns an exact ``int``, so an ``int`` subclass whose ``__int__`` or
+    comparisons lie cannot pass a check with one value and be used with another.
+
+    >>> integer(7), integer(True), integer(7.0), integer("7")
+    (7, None, None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return int(operator.index(value))   # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 MAX_CHIPS = 2**53 - 1

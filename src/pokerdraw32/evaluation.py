@@ -28,7 +28,7 @@ from functools import lru_cache, total_ordering
 
 from ._kernels import evaluate_mask
 from .cards import Card, CardsLike, Rank, Suit, format_cards, parse_cards
-from .errors import InvalidCardError
+from .errors import InvalidCardError, PokerDraw32TypeError
 
 __all__ = ["HandCategory", "HandRank", "category_of", "describe_value", "evaluate"]
 
@@ -192,7 +192,7 @@ def evaluate(cards: CardsLike, *, suit_tiebreak: bool = True) -> HandRank:
     True
     """
     if not isinstance(suit_tiebreak, bool):
-        raise TypeError(f"suit_tiebreak must be True or False, got {suit_tiebreak!r}")
+        raise PokerDraw32TypeError(f"suit_tiebreak must be True or False, got {suit_tiebreak!r}")
     parsed = parse_cards(cards)
     if len(parsed) != 5:
         raise InvalidCardError(f"a hand has exactly 5 cards, got {len(parsed)}: {format_cards(parsed)!r} [R2]", cards)

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from ._kernels import Rng, evaluate_mask, split_pots
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase, _event, _legal
 from .cards import DECK, FULL_MASK, Card, CardsLike, format_cards, parse_cards
-from .errors import MAX_CHIPS, DealError, IllegalActionError, RulesError, shown
+from .errors import MAX_CHIPS, DealError, IllegalActionError, PokerDraw32Error, RulesError, integer, shown
 from .evaluation import describe_value
 from .rules import Rules, SecondRoundFirst, Structure
 
@@ -152,19 +152,25 @@ def _check_posts(posts: object, n: int, largest: int) -> list[tuple[int, int, in
     if not isinstance(posts, Mapping):
         raise RulesError(f"posts must map seats to (live, dead) chips, got {shown(posts)}")
     out = []
-    for seat, amounts in posts.items():
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise RulesError(f"posts: {shown(seat)} is not a seat 0..{n - 1}")
+    for key, amounts in posts.items():
+        seat = integer(key)
+        if seat is None or not 0 <= seat < n:
+            raise RulesError(f"posts: {shown(key)} is not a seat 0..{n - 1}")
         if not isinstance(amounts, (tuple, list)) or len(amounts) != 2:
             raise RulesError(f"posts: seat {seat} must post (live, dead) chips, got {shown(amounts)}")
-        live, dead = amounts
-        for what, v in (("live", live), ("dead", dead)):
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_CHIPS:
+        chips = []
+        for what, v in zip(("live", "dead"), amounts, strict=True):
+            amount = integer(v)
+            if amount is None or not 0 <= amount <= MAX_CHIPS:
                 raise RulesError(f"posts: seat {seat}: {what} {shown(v)} is not a number of chips [R3.2]")
+            chips.append(amount)
+        live, dead = chips
         if live > largest:
             raise RulesError(f"posts: seat {seat}: a live post of {live} is more than the largest blind {largest} "
                              "[R10.2, R10.3]")
-        out.append((seat, int(live), int(dead)))
+        out.append((seat, live, dead))
+    if len({seat for seat, _, _ in out}) != len(out):
+        raise RulesError(f"posts: a seat is given twice in {shown(posts)}")
     return sorted(out)
 
 
@@ -211,28 +217,43 @@ class Hand:
         if not 2 <= n <= 5:
             raise RulesError(f"a hand is dealt to 2 to 5 players, got {n} stacks [R3.1]")
         for i, s in enumerate(stacks):
-            if isinstance(s, bool) or not isinstance(s, int):
+            chips = integer(s)   # a plain int, checked and used (R3.2)
+            if chips is None:
                 raise RulesError(f"seat {i}: stack {shown(s)} is not an integer number of chips [R3.2]")
-            if s <= 0:
-                raise RulesError(f"seat {i}: stack {shown(s)} must be positive; a seat with no chips is not dealt "
+            if chips <= 0:
+                raise RulesError(f"seat {i}: stack {shown(chips)} must be positive; a seat with no chips is not dealt "
                                  "in [R10.4]")
-            stacks[i] = int(s)
+            stacks[i] = chips
         if sum(stacks) > MAX_CHIPS:
             raise RulesError(f"the stacks add up to more than the largest amount of chips ({MAX_CHIPS}) [R3.2]")
-        if isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < n:
+        button_seat = integer(button)
+        if button_seat is None or not 0 <= button_seat < n:
             raise RulesError(f"button {shown(button)} is not a seat 0..{n - 1} [R4.1]")
+        button = button_seat
         if rng is not None and seed is not None:
             raise RulesError("give either seed or rng, not both")
         if rng is not None and not isinstance(rng, Rng):
             raise RulesError(f"rng must be a pokerdraw32.Rng, got {shown(rng)}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64):
-            raise RulesError(f"seed {shown(seed)} must be an int with 0 <= seed < 2**64 [R11.1]")
+        if seed is not None:
+            seed_value = integer(seed)
+            if seed_value is None or not 0 <= seed_value < 2**64:
+                raise RulesError(f"seed {shown(seed)} must be an int with 0 <= seed < 2**64 [R11.1]")
+            seed = seed_value
         if not isinstance(auto_deal, bool):
             raise RulesError(f"auto_deal must be True or False, got {shown(auto_deal)}")
         extra = _check_posts(posts, n, rules.largest_blind(n))
         self.rules = rules
         self.n = n
-        self.button = int(button)
+        self.button = button
+        # seats by role; every check is done before the generator is touched (a refused hand
+        # leaves the caller's rng as it was)
+        self.blind_seats = self._blind_seats()
+        self.largest_blind = rules.largest_blind(n)
+        due = dict(zip(self.blind_seats, rules.blinds(n), strict=False))
+        for seat, live, _dead in extra:
+            if due.get(seat, 0) + live > self.largest_blind:
+                raise RulesError(f"posts: seat {seat} posts {due[seat]} as a blind and {live} live, more than the "
+                                 f"largest blind {self.largest_blind} [R10.2, R10.3]")
         self.rng: Rng = rng if rng is not None else Rng(seed)
         if deck is None:
             self.stub: list[int] = self.rng.shuffled(FULL_MASK)
@@ -285,14 +306,6 @@ class Hand:
         self._redacted_for: int | None = None   # determinize(): the log is the one this seat sees
         self._legal: LegalActions | None = None
         self._legal_key = -1
-        # seats by role
-        self.blind_seats = self._blind_seats()
-        self.largest_blind = rules.largest_blind(n)
-        due = dict(zip(self.blind_seats, rules.blinds(n), strict=False))
-        for seat, live, _dead in extra:
-            if due.get(seat, 0) + live > self.largest_blind:
-                raise RulesError(f"posts: seat {seat} posts {due[seat]} as a blind and {live} live, more than the "
-                                 f"largest blind {self.largest_blind} [R10.2, R10.3]")
         self._post_blinds()
         self._post_extra(extra)
         self._deal_order = [(button + 1 + i) % n for i in range(n)]
@@ -380,13 +393,14 @@ class Hand:
 
     def hole_cards(self, seat: int) -> tuple[Card, ...]:
         """The cards seat ``seat`` holds now (its own view; empty after folding)."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         return tuple(DECK[c] for c in self.hole[seat])
 
     def _check_seat(self, seat: object) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+        number = integer(seat)
+        if number is None or not 0 <= number < self.n:
             raise IllegalActionError(f"no seat {shown(seat)} at this table (seats 0..{self.n - 1})")
-        return seat
+        return number
 
     # ------------------------------------------------------------------ dealing
     def _next_hole_deal(self) -> None:
@@ -744,7 +758,7 @@ class Hand:
             if isinstance(action, str):
                 action = Action.parse(action)
             self._validate(action, seat)
-        except (IllegalActionError, DealError):
+        except PokerDraw32Error:   # anything act() refuses, unparsable text included ("d 6h", R1.3)
             return False
         return True
 
@@ -761,7 +775,7 @@ class Hand:
         assert legal is not None
         p = legal.seat
         if seat is not None:
-            self._check_seat(seat)
+            seat = self._check_seat(seat)
             if seat != p:
                 raise IllegalActionError(f"seat {seat} acted out of turn: seat {p} is to act", seat=seat,
                                          rule="R5.2" if self.phase is not Phase.DRAW else "R6.1")
@@ -1206,7 +1220,7 @@ class Hand:
 
         :raises IllegalActionError: no such seat.
         """
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         v = self._public()
         v["seat"] = seat
         v["cards"] = [str(DECK[c]) for c in self.hole[seat]]
@@ -1228,9 +1242,11 @@ class Hand:
         :raises IllegalActionError: no such seat, or a bad ``start``.
         """
         if seat is not None:
-            self._check_seat(seat)
-        if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= len(self.events):
+            seat = self._check_seat(seat)
+        first = integer(start)
+        if first is None or not 0 <= first <= len(self.events):
             raise IllegalActionError(f"start {shown(start)} is not an event index 0..{len(self.events)}")
+        start = first
         out = []
         for ev in self.events[start:]:
             if ev.cards and ev.seat != seat and ev.kind in _PRIVATE_EVENTS:
@@ -1286,7 +1302,7 @@ class Hand:
 
         :raises IllegalActionError: no such seat.
         """
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         new = self.clone()
         new.rng = Rng(seed)
         new.events = self.events_for(seat)

@@ -46,7 +46,7 @@ from typing import Any, TypeVar, overload
 
 from ._kernels import Rng, draw_summary, equity_trials
 from .cards import Card, CardsLike, format_cards, parse_cards
-from .errors import InvalidCardError, PokerDraw32Error, shown
+from .errors import InvalidCardError, PokerDraw32KeyError, PokerDraw32TypeError, PokerDraw32ValueError, shown
 from .evaluation import HandCategory, HandRank, evaluate
 from .rules import Rules
 
@@ -249,10 +249,10 @@ def draw_odds(
     >>> draw_odds("Ah Ad 7c 8s 9d", discards=["Ah Ad 7c 8s 9d"])
     Traceback (most recent call last):
     ...
-    pokerdraw32.errors.PokerDraw32Error: discard Ah Ad 7c 8s 9d has 5 cards: at most 4 may be discarded [R6.1]
+    pokerdraw32.errors.PokerDraw32ValueError: discard Ah Ad 7c 8s 9d has 5 cards: at most 4 may be discarded [R6.1]
     """
     if not isinstance(suit_tiebreak, bool):
-        raise TypeError(f"suit_tiebreak must be True or False, got {suit_tiebreak!r}")
+        raise PokerDraw32TypeError(f"suit_tiebreak must be True or False, got {suit_tiebreak!r}")
     cards = parse_cards(hand)
     if len(cards) != 5:
         raise InvalidCardError(f"a hand has exactly 5 cards, got {len(cards)}: {format_cards(cards)!r} [R2]", hand)
@@ -264,7 +264,7 @@ def draw_odds(
         chosen = _all_discards(cards)
     else:
         if isinstance(discards, str):
-            raise TypeError("discards must be a list of discards, e.g. ['7c 8s 9d', ''], not a str")
+            raise PokerDraw32TypeError("discards must be a list of discards, e.g. ['7c 8s 9d', ''], not a str")
         chosen = []
         seen: set[frozenset[Card]] = set()
         for item in discards:
@@ -274,15 +274,15 @@ def draw_odds(
                     raise InvalidCardError(f"discard {format_cards(picked)}: {c} is not in the hand "
                                            f"{format_cards(cards)}", str(c))
             if len(picked) > 4:
-                raise PokerDraw32Error(f"discard {format_cards(picked)} has {len(picked)} cards: "
+                raise PokerDraw32ValueError(f"discard {format_cards(picked)} has {len(picked)} cards: "
                                        "at most 4 may be discarded [R6.1]")
             key = frozenset(picked)
             if key in seen:
-                raise PokerDraw32Error(f"discard {format_cards(picked) or '(stand pat)'} is listed twice")
+                raise PokerDraw32ValueError(f"discard {format_cards(picked) or '(stand pat)'} is listed twice")
             seen.add(key)
             chosen.append(tuple(c for c in cards if c in key))
         if not chosen:
-            raise PokerDraw32Error("no discards given: list at least one, or pass None for all 31")
+            raise PokerDraw32ValueError("no discards given: list at least one, or pass None for all 31")
     hand_mask = 0
     for c in cards:
         hand_mask |= 1 << c
@@ -291,7 +291,7 @@ def draw_odds(
         dead_mask |= 1 << c
     if len(out) > 23 and max(len(d) for d in chosen) > 27 - len(out):
         need = max(len(d) for d in chosen)
-        raise PokerDraw32Error(f"only {27 - len(out)} unseen cards, too few to draw {need}")
+        raise PokerDraw32ValueError(f"only {27 - len(out)} unseen cards, too few to draw {need}")
     options = []
     for i, d in enumerate(chosen):
         discard_mask = 0
@@ -584,7 +584,7 @@ def _ordinal(n: int) -> str:
 
 def _int_arg(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, got {shown(value)}")
+        raise PokerDraw32TypeError(f"{name} must be an int, got {shown(value)}")
     return value
 
 
@@ -710,7 +710,7 @@ def equity(
     >>> equity("Ah Ad 7c 8s 9d", 5, discard="")
     Traceback (most recent call last):
     ...
-    pokerdraw32.errors.PokerDraw32Error: opponents=5: 1 to 4 opponents, 2 to 5 players are dealt in [R3.1]
+    pokerdraw32.errors.PokerDraw32ValueError: opponents=5: 1 to 4 opponents, 2 to 5 players are dealt in [R3.1]
     """
     cards = parse_cards(hand)
     if len(cards) != 5:
@@ -721,58 +721,58 @@ def equity(
             raise InvalidCardError(f"dead card {c} is in the hand {format_cards(cards)}", str(c))
     k = _int_arg("opponents", opponents)
     if not 1 <= k <= 4:
-        raise PokerDraw32Error(f"opponents={k}: 1 to 4 opponents, 2 to 5 players are dealt in [R3.1]")
+        raise PokerDraw32ValueError(f"opponents={k}: 1 to 4 opponents, 2 to 5 players are dealt in [R3.1]")
     n_folded = _int_arg("folded", folded)
     if n_folded < 0 or 1 + k + n_folded > 5:
-        raise PokerDraw32Error(f"folded={n_folded} with {k} opponent{'s' if k > 1 else ''}: "
+        raise PokerDraw32ValueError(f"folded={n_folded} with {k} opponent{'s' if k > 1 else ''}: "
                                f"{1 + k + n_folded} players dealt in, at most 5 [R3.1]")
     seat = _int_arg("position", position)
     if not 0 <= seat <= k:
-        raise PokerDraw32Error(f"position={seat}: the hero's place in the draw order is 0 (first) to {k} (last) "
+        raise PokerDraw32ValueError(f"position={seat}: the hero's place in the draw order is 0 (first) to {k} (last) "
                                "[R6.1]")
     if not isinstance(policy, str):
-        raise TypeError(f"policy must be a str, one of {', '.join(POLICIES)}; got {shown(policy)}")
+        raise PokerDraw32TypeError(f"policy must be a str, one of {', '.join(POLICIES)}; got {shown(policy)}")
     if policy not in POLICIES:
-        raise PokerDraw32Error(f"unknown policy {policy!r}: use one of {', '.join(POLICIES)}")
+        raise PokerDraw32ValueError(f"unknown policy {policy!r}: use one of {', '.join(POLICIES)}")
     n = _int_arg("trials", trials)
     if not 1 <= n <= _MAX_TRIALS:
-        raise PokerDraw32Error(f"trials={n}: run 1 to 2**40 trials")
+        raise PokerDraw32ValueError(f"trials={n}: run 1 to 2**40 trials")
     if seed is None:
         seed = Rng().next_u64()
     elif isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an int or None, got {shown(seed)}")
+        raise PokerDraw32TypeError(f"seed must be an int or None, got {shown(seed)}")
     elif not 0 <= seed < 2**64:
-        raise PokerDraw32Error(f"seed {shown(seed)} must be an int with 0 <= seed < 2**64 [R11.1]")
+        raise PokerDraw32ValueError(f"seed {shown(seed)} must be an int with 0 <= seed < 2**64 [R11.1]")
     if rules is None:
         rules = Rules()
     elif not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a pokerdraw32.Rules, got {shown(rules)}")
+        raise PokerDraw32TypeError(f"rules must be a pokerdraw32.Rules, got {shown(rules)}")
     if suit_tiebreak is None:
         suit_tiebreak = rules.suit_tiebreak
     elif not isinstance(suit_tiebreak, bool):
-        raise TypeError(f"suit_tiebreak must be True, False or None, got {shown(suit_tiebreak)}")
+        raise PokerDraw32TypeError(f"suit_tiebreak must be True, False or None, got {shown(suit_tiebreak)}")
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
-        raise TypeError(f"confidence must be a float, got {shown(confidence)}")
+        raise PokerDraw32TypeError(f"confidence must be a float, got {shown(confidence)}")
     if not 0 < confidence < 1 or not 0 < 0.5 + confidence / 2 < 1:     # the second: float rounding near 1
-        raise PokerDraw32Error(f"confidence={confidence!r}: a level between 0 and 1, e.g. 0.95")
+        raise PokerDraw32ValueError(f"confidence={confidence!r}: a level between 0 and 1, e.g. 0.95")
     if discard is not None and top is not None:
-        raise PokerDraw32Error("top applies only with discard=None (ranking discards); drop one of them")
+        raise PokerDraw32ValueError("top applies only with discard=None (ranking discards); drop one of them")
     if top is not None and (isinstance(top, bool) or not isinstance(top, int)):
-        raise TypeError(f"top must be an int or None, got {shown(top)}")
+        raise PokerDraw32TypeError(f"top must be an int or None, got {shown(top)}")
     if top is not None and top < 1:
-        raise PokerDraw32Error(f"top={top}: simulate at least one discard")
+        raise PokerDraw32ValueError(f"top={top}: simulate at least one discard")
 
     unseen = 27 - len(out)
     if unseen < 5 * (k + n_folded):
-        raise PokerDraw32Error(f"{len(out)} dead cards leave {unseen} unseen, too few to deal "
+        raise PokerDraw32ValueError(f"{len(out)} dead cards leave {unseen} unseen, too few to deal "
                                f"{k + n_folded} hands of 5 [R3.1]")
     available = unseen - 5 * (k + n_folded) + (5 * n_folded if rules.reshuffle_folded else 0)
 
     def run(chosen: tuple[Card, ...]) -> Equity:
         need = len(chosen) if policy == "pat" else 4
         if available < need:
-            raise PokerDraw32Error(f"only {available} card{'' if available == 1 else 's'} {_are(available)} left for "
-                                   f"the draw after dealing, too few for a draw of {need} [R6.2]")
+            raise PokerDraw32ValueError(f"only {available} card{'' if available == 1 else 's'} {_are(available)} "
+                                        f"left for the draw after dealing, too few for a draw of {need} [R6.2]")
         hand_mask = sum(1 << c for c in cards)
         counts = equity_trials(Rng(seed), n, hand_mask, sum(1 << c for c in chosen), sum(1 << c for c in out), k,
                                _POLICY_CODES[policy], seat, n_folded, rules.reshuffle_folded, suit_tiebreak)
@@ -786,7 +786,7 @@ def equity(
                 raise InvalidCardError(f"discard {format_cards(picked)}: {c} is not in the hand {format_cards(cards)}",
                                        str(c))
         if len(picked) > 4:
-            raise PokerDraw32Error(f"discard {format_cards(picked)} has {len(picked)} cards: at most 4 may be "
+            raise PokerDraw32ValueError(f"discard {format_cards(picked)} has {len(picked)} cards: at most 4 may be "
                                    "discarded [R6.1]")
         return run(tuple(c for c in cards if c in picked))
 
@@ -810,4 +810,4 @@ def _find_option(options: Iterable[_Option], discard: CardsLike) -> _Option:
     for o in options:
         if frozenset(o.discard) == wanted:
             return o
-    raise KeyError(f"no option discards {format_cards(sorted(wanted, reverse=True))!r}")
+    raise PokerDraw32KeyError(f"no option discards {format_cards(sorted(wanted, reverse=True))!r}")

@@ -39,7 +39,7 @@ from typing import Any
 import tomli_w
 
 from .cards import Card, parse_card
-from .errors import PokerDraw32Error, RulesError
+from .errors import PokerDraw32TypeError, PokerDraw32ValueError, RulesError
 from .rules import PRESETS, Rules, SecondRoundFirst, Structure
 
 if sys.version_info >= (3, 11):
@@ -76,7 +76,7 @@ _OPTIONS = (*_BOOL_OPTIONS, "cap", "second_round_first", "ob")
 """Keys allowed in ``_options``: sb and bb come from the blinds, the structure from the variant."""
 
 
-class HistoryError(PokerDraw32Error):
+class HistoryError(PokerDraw32ValueError):
     """A hand history that is not valid PHH of this dialect, or that the rules do not allow.
 
     The message starts with where the problem is: the file, the hand (its table name in a
@@ -126,6 +126,8 @@ def parse_toml(text: str, where: Where) -> dict[str, Any]:
 
     :raises HistoryError: it is not valid TOML (the message has the line and column).
     """
+    if not isinstance(text, str):
+        raise PokerDraw32TypeError(f"a hand history must be text (str), not {type(text).__name__}")
     try:
         return tomllib.loads(text.removeprefix("\ufeff"))      # a byte-order mark is not part of the document
     except tomllib.TOMLDecodeError as e:
@@ -176,19 +178,19 @@ def format_cards_word(cards: Iterable[Card]) -> str:
 def parse_cards_word(word: str) -> tuple[Card, ...]:
     """One PHH card word (``"AhTd7s"``: rank then suit, no separators) as cards of the 32-card deck.
 
-    :raises PokerDraw32Error: an unknown card ``??`` (every card must be known to replay a hand
+    :raises PokerDraw32ValueError: an unknown card ``??`` (every card must be known to replay a hand
         exactly), a card outside the deck (R1.1), a bad token, or a card given twice (R1.3).
     """
     if "?" in word:
-        raise PokerDraw32Error(f"unknown cards in {word!r}: this dialect replays every deal exactly, so every "
+        raise PokerDraw32ValueError(f"unknown cards in {word!r}: this dialect replays every deal exactly, so every "
                                "card must be given (no '??') [R6.2]")
     if len(word) % 2:
-        raise PokerDraw32Error(f"cards {word!r}: expected two characters per card (rank then suit, e.g. 'AhTd') "
+        raise PokerDraw32ValueError(f"cards {word!r}: expected two characters per card (rank then suit, e.g. 'AhTd') "
                                "[R1.3]")
     cards = tuple(parse_card(word[i:i + 2]) for i in range(0, len(word), 2))
     for i, c in enumerate(cards):
         if c in cards[:i]:
-            raise PokerDraw32Error(f"duplicate card {str(c)!r} in {word!r} [R1.3]")
+            raise PokerDraw32ValueError(f"duplicate card {str(c)!r} in {word!r} [R1.3]")
     return cards
 
 

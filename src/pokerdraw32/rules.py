@@ -17,7 +17,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum
 
-from .errors import MAX_CHIPS, RulesError, shown
+from .errors import MAX_CHIPS, RulesError, integer, shown
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 10 ms) at run time
 if TYPE_CHECKING:
@@ -42,13 +42,14 @@ class SecondRoundFirst(Enum):
 
 
 def _check_chips(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    chips = integer(value)   # a plain int, checked and used (R3.2)
+    if chips is None:
         raise RulesError(f"{name}={shown(value)} is not an integer number of chips [R3.2]")
-    if value <= 0:
-        raise RulesError(f"{name}={shown(value)} must be a positive number of chips [R3.2]")
-    if value > MAX_CHIPS:
-        raise RulesError(f"{name}={shown(value)} is beyond the largest amount of chips ({MAX_CHIPS}) [R3.2]")
-    return int(value)
+    if chips <= 0:
+        raise RulesError(f"{name}={shown(chips)} must be a positive number of chips [R3.2]")
+    if chips > MAX_CHIPS:
+        raise RulesError(f"{name}={shown(chips)} is beyond the largest amount of chips ({MAX_CHIPS}) [R3.2]")
+    return chips
 
 
 def _check_option_names(changes: dict[str, Any]) -> None:
@@ -100,10 +101,16 @@ class Rules:
         if not isinstance(self.name, str):
             raise RulesError(f"name={shown(self.name)} must be a string")
         bb = sb * 2 if self.bb is None else _check_chips("bb", self.bb)
+        if self.bb is None and bb > MAX_CHIPS:
+            raise RulesError(f"sb={sb} makes the default big blind bb=2*sb={bb}, beyond the largest amount of chips "
+                             f"({MAX_CHIPS}): lower sb [R3.2]")
         if bb < sb:
             raise RulesError(f"big blind bb={bb} is smaller than the small blind sb={sb} [R3.2]")
         if self.ob is None:
             ob = bb * 2
+            if ob > MAX_CHIPS:
+                raise RulesError(f"bb={bb} makes the default over blind ob=2*bb={ob}, beyond the largest amount of "
+                                 f"chips ({MAX_CHIPS}): lower sb or bb [R3.2]")
         else:
             ob = _check_chips("ob", self.ob)
             if not self.over_blind:
@@ -122,9 +129,16 @@ class Rules:
         except ValueError:
             raise RulesError(f"unknown second_round_first {self.second_round_first!r}: use "
                              "after_largest_blind or after_button [R7.1]") from None
+        if self.structure is Structure.FIXED_LIMIT:
+            largest = ob if self.over_blind else bb
+            if 2 * largest > MAX_CHIPS:
+                raise RulesError(f"fixed-limit second-round bet 2*L={2 * largest} (L={largest}) is beyond the largest "
+                                 f"amount of chips ({MAX_CHIPS}) [R3.4, R7.2]")
         if self.cap is not None:
-            if isinstance(self.cap, bool) or not isinstance(self.cap, int) or not 1 <= self.cap <= 1000:
+            cap = integer(self.cap)
+            if cap is None or not 1 <= cap <= 1000:
                 raise RulesError(f"cap={shown(self.cap)} must be an int from 1 to 1000, or None [R3.4]")
+            object.__setattr__(self, "cap", cap)
             if self.cap != 4 and self.structure is not Structure.FIXED_LIMIT:
                 raise RulesError(f"cap={self.cap} only applies to fixed-limit, not {self.structure.value} [R3.4]")
         elif self.structure is not Structure.FIXED_LIMIT:
@@ -153,9 +167,10 @@ class Rules:
         >>> Rules().blinds(3), Rules().blinds(4), Rules.preset("two-blind").blinds(5)
         ((1, 2), (1, 2, 4), (1, 2))
         """
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
+        count = integer(players)
+        if count is None or not 2 <= count <= 5:
             raise RulesError(f"a hand needs 2 to 5 players, got {shown(players)} [R3.1]")
-        if players >= 4 and self.over_blind:
+        if count >= 4 and self.over_blind:
             return (self.sb, self.big_blind, self.over_blind_amount)
         return (self.sb, self.big_blind)
 

@@ -15,6 +15,7 @@ from typing import Any, Literal, TextIO
 
 from ._kernels import IMPLEMENTATION, Rng, evaluate_mask
 from .bots import Bot, RandomBot, RuleBot
+from .errors import PokerDraw32ValueError
 from .evaluation import HandCategory
 from .hand import Hand
 from .history import HandHistory, HistoryWriter
@@ -130,15 +131,15 @@ def simulate(
     :raises ValueError: bad players, hands, stack, bots or sit_out.
     """
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
-        raise ValueError(f"players={players!r}: a table deals 2 to 5 players [R3.1]")
+        raise PokerDraw32ValueError(f"players={players!r}: a table deals 2 to 5 players [R3.1]")
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
-        raise ValueError(f"hands={hands!r} must be a non-negative integer")
+        raise PokerDraw32ValueError(f"hands={hands!r} must be a non-negative integer")
     rules = rules if rules is not None else Rules()
     stack = stack if stack is not None else 100 * rules.big_blind
     if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
-        raise ValueError(f"stack={stack!r} must be a positive integer number of chips")
+        raise PokerDraw32ValueError(f"stack={stack!r} must be a positive integer number of chips")
     if isinstance(sit_out, bool) or not isinstance(sit_out, (int, float)) or not 0 <= sit_out < 1:
-        raise ValueError(f"sit_out={sit_out!r} must be a probability, 0 <= p < 1")
+        raise PokerDraw32ValueError(f"sit_out={sit_out!r} must be a probability, 0 <= p < 1")
     if seed is None:
         seed = Rng().next_u64()
     rng = Rng(seed)
@@ -150,7 +151,7 @@ def simulate(
     elif bots == "mixed":
         kinds = [RuleBot if i % 2 == 0 else RandomBot for i in range(players)]
     else:
-        raise ValueError(f"bots={bots!r}: use rule, random or mixed")
+        raise PokerDraw32ValueError(f"bots={bots!r}: use rule, random or mixed")
     seats: list[Bot] = [k(rng.next_u64()) for k in kinds]
     lo, hi = default_buy_ins(rules)
     table = Table(rules, seats=players, seed=rng.next_u64(), min_buy_in=min(lo, stack),

@@ -38,7 +38,7 @@ from . import __version__
 from ._kernels import Rng
 from .actions import Event, Phase
 from .cards import DECK, parse_card
-from .errors import MAX_CHIPS, PokerDraw32Error
+from .errors import MAX_CHIPS, PokerDraw32Error, PokerDraw32ValueError
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ _SEAT_LISTS = ("draw_order", "_deal_order", "blind_seats")
 _CARD_LISTS = ("stub", "pile", "muck", "_own_discards")
 
 
-class SnapshotError(PokerDraw32Error):
+class SnapshotError(PokerDraw32ValueError):
     """A snapshot that cannot be restored: wrong format or version, or a bad field (named)."""
 
 

@@ -69,7 +69,7 @@ from typing import Any, TextIO
 from ._kernels import Rng
 from .actions import Action, Event, Phase
 from .cards import CardsLike
-from .errors import MAX_CHIPS, PokerDraw32Error, RulesError, shown
+from .errors import MAX_CHIPS, PokerDraw32Error, PokerDraw32ValueError, RulesError, integer, shown
 from .hand import Hand
 from .rules import Rules, Structure
 from .snapshot import _Reader
@@ -81,7 +81,7 @@ TABLE_FORMAT = "pokerdraw32/table"
 TABLE_VERSION = 1
 
 
-class TableError(PokerDraw32Error):
+class TableError(PokerDraw32ValueError):
     """A table operation that the rules or the table's state forbid; the table is unchanged.
 
     :ivar seat: the table seat concerned, when there is one.
@@ -195,8 +195,10 @@ class Table:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise RulesError(f"rules must be a Rules object, got {shown(rules)}")
-        if isinstance(seats, bool) or not isinstance(seats, int) or not 2 <= seats <= 5:
+        seat_count = integer(seats)
+        if seat_count is None or not 2 <= seat_count <= 5:
             raise RulesError(f"a table has 2 to 5 seats, got {shown(seats)} [R3.1]")
+        seats = seat_count
         default_min, default_max = default_buy_ins(rules)
         lo = default_min if min_buy_in is None else _chips("min_buy_in", min_buy_in)
         hi = default_max if max_buy_in is None else _chips("max_buy_in", max_buy_in)
@@ -265,7 +267,7 @@ class Table:
         :raises TableError: no such seat, the seat is taken, the name is used, or the buy-in is
             outside the table's limits (R10.1).
         """
-        self._check_seat_number(seat)
+        seat = self._check_seat_number(seat)
         if seat in self._seats:
             raise TableError(f"seat {seat} is taken by {self._seats[seat].name!r}", seat=seat)
         if not _good_name(name):
@@ -287,6 +289,7 @@ class Table:
 
         :raises TableError: a hand is running with this seat dealt in, a bad amount, or the limit.
         """
+        seat = self._check_seat_number(seat)
         s = self._occupied(seat)
         if self._in_hand(seat):
             raise TableError(f"seat {seat}: chips may be added between hands only", seat=seat, rule="R3.6")
@@ -573,9 +576,11 @@ class Table:
         return chips
 
     def _buy_in_amount(self, seat: int, chips: object, stack: int) -> int:
-        if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips <= MAX_CHIPS:
+        amount = integer(chips)   # a plain int, checked and used
+        if amount is None or not 0 < amount <= MAX_CHIPS:
             raise TableError(f"seat {seat}: {shown(chips)} is not a number of chips from 1 to {MAX_CHIPS}",
                              seat=seat, rule="R3.2")
+        chips = amount
         if stack == 0 and chips < self.min_buy_in:
             raise TableError(f"seat {seat}: a buy-in of {chips} is below the minimum {self.min_buy_in}", seat=seat,
                              rule="R10.1")
@@ -585,7 +590,7 @@ class Table:
         if self.max_buy_in is not None and stack + chips > self.max_buy_in:
             raise TableError(f"seat {seat}: {stack} + {chips} chips would exceed the maximum {self.max_buy_in}",
                              seat=seat, rule="R10.1")
-        return int(chips)
+        return chips
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int | None = None) -> dict[str, Any]:
@@ -793,9 +798,10 @@ class Table:
 
     # ------------------------------------------------------------------ helpers
     def _check_seat_number(self, seat: object) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seat_count:
+        number = integer(seat)
+        if number is None or not 0 <= number < self.seat_count:
             raise TableError(f"no seat {shown(seat)} at this table (seats 0..{self.seat_count - 1})")
-        return seat
+        return number
 
     def _occupied(self, seat: object) -> SeatState:
         n = self._check_seat_number(seat)
@@ -846,9 +852,10 @@ def default_buy_ins(rules: Rules) -> tuple[int, int | None]:
 
 
 def _chips(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_CHIPS:
+    chips = integer(value)
+    if chips is None or not 0 < chips <= MAX_CHIPS:
         raise RulesError(f"{name}={shown(value)} must be a positive number of chips [R10.1]")
-    return value
+    return chips
 
 
 class _TableReader(_Reader):
