@@ -153,11 +153,12 @@ def main() -> int:
     ap.add_argument("--hands", type=int, default=2000, help="hands per checked case (default 2000)")
     ap.add_argument("--seconds", type=float, default=1.0, help="CPU time per repeat of the C loop (default 1)")
     ap.add_argument("--repeat", type=int, default=5, help="repeats (default 5)")
+    ap.add_argument("--exe", type=Path, help="an already compiled bench/c_hand/hand.c (default: compile it)")
     args = ap.parse_args()
     from pokerdraw32 import IMPLEMENTATION
 
     with tempfile.TemporaryDirectory() as tmp:
-        exe = build(tmp)
+        exe = args.exe or build(tmp)
         problems = check(exe, args.hands)
         for p in problems:
             print(f"MISMATCH ({IMPLEMENTATION}): {p}")
