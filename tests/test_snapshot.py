@@ -28,7 +28,8 @@ def random_actions(h: Hand, rnd: random.Random):
         x = rnd.random()
         if x < 0.04:
             yield Action.timeout()
-        elif x < 0.07 and h.phase in (Phase.FIRST_ROUND, Phase.SECOND_ROUND) and h.stacks[h.actor] > 0:
+        elif (x < 0.07 and h.phase in (Phase.FIRST_ROUND, Phase.SECOND_ROUND) and h.stacks[h.actor] > 0
+              and h.raise_withdrawn != h.actor):
             yield "withdraw"
         else:
             yield bots[h.actor].decide(h)

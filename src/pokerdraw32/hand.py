@@ -941,12 +941,17 @@ class Hand:
         """R7.3: the server withdraws the right to raise of the player to act, for this turn only;
         they may still check, call or fold.
 
-        :raises IllegalActionError: nobody is to act in a betting round.
+        :raises IllegalActionError: nobody is to act in a betting round, or the player to act is
+            all-in or has already lost the right to raise this turn (so a log never holds a
+            withdrawal twice, and a restored snapshot cannot either).
         """
         if self.phase not in _ROUND_PHASES or self.actor is None or self.pending_deal is not None:
             raise IllegalActionError("no player is to act in a betting round", rule="R7.3")
         if self.stacks[self.actor] == 0:
             raise IllegalActionError(f"seat {self.actor} is all-in and has no right to raise to withdraw",
+                                     seat=self.actor, rule="R7.3")
+        if self.raise_withdrawn == self.actor:
+            raise IllegalActionError(f"seat {self.actor} has already lost the right to raise this turn",
                                      seat=self.actor, rule="R7.3")
         self.raise_withdrawn = self.actor
         return self._log(EventKind.RAISE_WITHDRAWN, self.actor, info=(("rule", "R7.3"),))
