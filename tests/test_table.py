@@ -724,10 +724,18 @@ def test_finished_hand_in_a_table_snapshot_is_refused():
 
 @pytest.mark.parametrize("bad_clock, message", [
     (lambda: 1 / 0, "the table clock failed: ZeroDivisionError"),
-    (lambda: "12:00", "the table clock must return a finite number of seconds, got '12:00'"),
+    (lambda: "12:00", r"the table clock must return a finite number of seconds from 0 to 2\*\*53, got '12:00'"),
     (lambda: None, "got None"),
     (lambda: float("nan"), "got nan"),
     (lambda: True, "got True"),
+    (lambda: 10**400, "got <int of 1329 bits>"),
+    (lambda: float("inf"), "got inf"),
+    (lambda: float("-inf"), "got -inf"),
+    (lambda: -1.0, "got -1.0"),
+    (lambda: -5, "got -5"),
+    (lambda: 2**60, "got 1152921504606846976"),
+    (lambda: 1e300, "got 1e[+]?300"),
+    (lambda: 3 + 0j, r"got \(3\+0j\)"),
 ])
 def test_a_failing_clock_changes_nothing(bad_clock, message):
     t, snap = running_table_snapshot()

@@ -473,15 +473,14 @@ class Table:
                          f"decision deadline at {d.act_at:g}", seat=seat)
 
     def _now(self) -> float:
-        """The clock's time; a clock that fails or gives something other than a finite number is a
-        TableError (raised before the table changes)."""
+        """The clock's time; a clock that fails or gives something other than a number of seconds
+        from 0 to 2**53 (nan, an infinity, a huge int, a negative time, not a number) is a
+        TableError, raised before the table changes."""
         try:
             now = self.clock()
         except Exception as exc:
-            raise TableError(f"the table clock failed: {exc!r}") from exc
-        if isinstance(now, bool) or not isinstance(now, (int, float)) or not math.isfinite(now):
-            raise TableError(f"the table clock must return a finite number of seconds, got {shown(now)}")
-        return float(now)
+            raise TableError(f"the table clock failed: {shown(exc)}") from exc
+        return _seconds(now, "the table clock must return")
 
     def _after_step(self, now: float) -> None:
         h = self.hand
@@ -774,7 +773,7 @@ class Table:
             if seat != t.actor:
                 raise TableError(f"table snapshot: the deadline is for seat {shown(seat)}, seat {t.actor} is to act")
             # the deadlines keep their remaining time: shifted from the saved clock to the new one
-            saved = r.field("clock", (int, float))
+            saved = _seconds(r.field("clock", (int, float)), "table snapshot: field 'clock' must be")
             shift = t._now() - saved
             t.deadline = Deadline(seat, None if raise_at is None else float(raise_at) + shift, float(act_at) + shift)
         t.check_ledger()
@@ -813,6 +812,20 @@ class Table:
     def __repr__(self) -> str:
         seats = ", ".join(f"{n}:{s.name}={s.stack}" for n, s in sorted(self._seats.items()))
         return f"<Table hands={self.hand_count} button={self.button} seats=[{seats}]>"
+
+
+_LATEST = 2.0**53
+"""Latest time a clock may give, in seconds (every later deadline stays exact in a float)."""
+
+
+def _seconds(value: object, what: str) -> float:
+    """``value`` as a time in seconds from 0 to 2**53, else a TableError starting with ``what``."""
+    good = not isinstance(value, bool) and (
+        (isinstance(value, int) and 0 <= value <= _LATEST)
+        or (isinstance(value, float) and math.isfinite(value) and 0 <= value <= _LATEST))
+    if not good:
+        raise TableError(f"{what} a finite number of seconds from 0 to 2**53, got {shown(value)}")
+    return float(value)  # type: ignore[arg-type]
 
 
 def _good_name(name: object) -> bool:
