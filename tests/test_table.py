@@ -431,19 +431,24 @@ RULES_CHOICES = [CLASSIC, TWO_BLIND, Rules(structure="pot-limit"), Rules.preset(
                  Rules(sb=2, bb=5, ob=10), Rules(heads_up_button_posts_small=True, second_round_first="after_button")]
 
 
-def assert_table_views_do_not_leak(t: Table) -> None:
-    """Every seat's table view and event stream, serialised: no card but its own (and shown ones)."""
+def assert_table_views_do_not_leak(t: Table, dealt: dict[int, str] | None = None) -> None:
+    """Every seat's table view and event stream, serialised: no card but its own (and shown ones).
+    ``dealt`` names the player dealt in at each seat of the hand (default: the players seated
+    now): a seat's own cards are its cards only while that player still sits there."""
     import json
     import re
 
     h = t.hand
     shown = {str(c) for cards in (h.result.shown.values() if h is not None and h.result else ()) for c in cards}
+    if dealt is None:
+        dealt = {s: t.seat(s).name for s in t.hand_seats if s in t.occupied}
     for seat in [None, *range(t.seat_count)]:
         text = json.dumps(t.view(seat))
         if h is not None:
             text += json.dumps([e.to_dict() for e in t.events_for(seat)])
         own: set[str] = set()
-        if h is not None and seat in t.hand_seats:
+        still_there = seat in t.occupied and dealt.get(seat) == t.seat(seat).name
+        if h is not None and seat in t.hand_seats and still_there:
             i = t.hand_seats.index(seat)
             own = {str(c) for e in h.events if e.seat == i and e.kind in (EventKind.DEAL_HOLE, EventKind.DEAL_DRAW)
                    for c in e.cards}
@@ -454,7 +459,10 @@ def assert_table_views_do_not_leak(t: Table) -> None:
 def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = False) -> int:
     """Random joins (posting or waiting), leaves (also mid-hand), sit-outs, returns, rebuys and
     timeouts.  After every hand the ledger balances and nobody was dealt in with an empty stack
-    (R10.4); the blinds are posted by the seats R4.1/R4.2 name.  Returns the hands played."""
+    (R10.4); the blinds are posted by the seats R4.1/R4.2 name; after the joins and leaves between
+    hands, no seat's view or events show the last hand's hidden cards (a player who left, or a
+    new one in their seat, sees what an onlooker sees).  ``check_views``: also at every step of
+    every hand.  Returns the hands played."""
     from pokerdraw32.bots import RandomBot
 
     rnd = random.Random(seed)
@@ -464,6 +472,7 @@ def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = F
     names = iter(f"p{i}" for i in range(10_000))
     bots = {}
     played = 0
+    dealt: dict[int, str] = {}
     for _step in range(hands * 2):
         for seat in range(t.seat_count):
             x = rnd.random()
@@ -479,18 +488,21 @@ def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = F
                 t.sit_in(seat)
             elif t.seat(seat).stack == 0 and x < 0.6:
                 t.add_chips(seat, rnd.randint(10, 300))
+        if t.hand is not None:
+            assert_table_views_do_not_leak(t, dealt)
         try:
             h = t.start_hand()
         except TableError as exc:
             assert "at least 2 players" in str(exc)
             continue
         played += 1
-        dealt = t.hand_seats
-        assert all(t.seat(s).stack > 0 for s in dealt)                  # R10.4
-        assert dealt == tuple(sorted(dealt)) and t.button in dealt       # R4.1
+        seats = t.hand_seats
+        dealt = {s: t.seat(s).name for s in seats}
+        assert all(t.seat(s).stack > 0 for s in seats)                  # R10.4
+        assert seats == tuple(sorted(seats)) and t.button in seats       # R4.1
         blinds = [t.hand_seats[e.seat] for e in h.events
                   if e.kind is EventKind.POST_BLIND and e.get("blind") in ("small", "big", "over")]
-        assert blinds == t._blind_seats(list(dealt), t.button)          # R4.2, R4.3
+        assert blinds == t._blind_seats(list(seats), t.button)          # R4.2, R4.3
         while t.actor is not None:
             seat = t.actor
             x = rnd.random()
@@ -506,7 +518,7 @@ def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = F
                 t.act(seat, bots[seat].decide(h))
             clock.now += 1
             if check_views:
-                assert_table_views_do_not_leak(t)
+                assert_table_views_do_not_leak(t, dealt)
         assert h.is_complete and t.deadline is None
         t.check_ledger()
         if played == hands:
@@ -816,3 +828,28 @@ def test_table_views_and_events_use_table_seats():
     award = next(e for e in t.events_for(None) if e.kind is EventKind.AWARD)
     assert award.get("winners") == (4,) and t.view()["hand"]["pots"][0]["winners"] == [4]
     assert [e.seat for e in t.events_for(0) if e.kind is EventKind.FOLD] == [1, 3]
+
+
+# ----------------------------------------------------------------------------- review findings
+def test_a_new_player_in_a_vacated_seat_sees_nothing_of_the_last_hand():
+    """Everyone folds to seat 2, who leaves; eve sits there.  Neither the empty seat nor eve
+    may see the unshown cards of the player who sat there, nor anyone's folded cards."""
+    import json
+    import re
+
+    t = table(3, seed=5)
+    h = t.start_hand()
+    winner = fold_out(t)
+    assert winner == 2 and not h.result.shown
+    mine = {str(c) for c in h.hole_cards(t.hand_seats.index(2))}
+    seen = {str(c) for e in t.events_for(2) for c in e.cards}
+    assert seen == mine                                  # the player, while seated, sees their cards
+    t.leave(2)
+    for who in ("vacant", "eve"):
+        if who == "eve":
+            t.join(2, "eve", 100)
+        view, events = t.view(2), t.events_for(2)
+        text = json.dumps(view) + json.dumps([e.to_dict() for e in events])
+        assert not re.findall(r"\b[789TJQKA][shdc]\b", text), who
+        assert view["hand"].get("cards") is None and view["hand"].get("legal") is None
+        assert events == t.events_for(None)

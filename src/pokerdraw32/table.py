@@ -231,6 +231,7 @@ class Table:
         """The hand being played, or ``None`` between hands."""
         self.hand_seats: tuple[int, ...] = ()
         """Table seat of each seat of the current (or last) hand: ``hand_seats[hand_seat]``."""
+        self._dealt: tuple[SeatState, ...] = ()   # the players dealt in to that hand, by hand seat
         self.hand_count = 0
         self.ledger: list[LedgerEntry] = []
         self.hands: list[tuple[int, Hand, tuple[int, ...], tuple[str, ...]]] = []
@@ -351,6 +352,7 @@ class Table:
         self.button = button
         self.hand = hand
         self.hand_seats = tuple(dealt)
+        self._dealt = tuple(self._seats[seat] for seat in dealt)
         self.hand_count += 1
         self._settled = False
         self._after_step(now)
@@ -582,7 +584,10 @@ class Table:
         table seat numbers throughout: the seats (name, stack, sitting out, waiting, dealt in), the
         button, whose turn and their deadline, and the running (or last) hand as
         :meth:`Hand.view` shows it to that seat, with one entry per player dealt in under
-        ``"players"``.  Nothing a seat may not know appears (no other hole cards, stub or muck).
+        ``"players"``.  Nothing a seat may not know appears (no other hole cards, stub or muck):
+        the cards and legal actions are those of the player sitting there if they were dealt in
+        to the hand; a player who sat down after the deal, and a vacated seat, see what an
+        onlooker sees.
 
         :raises TableError: no such seat.
         """
@@ -624,8 +629,9 @@ class Table:
 
     def events_for(self, seat: int | None = None, start: int = 0) -> list[Event]:
         """The running (or last) hand's log as ``seat`` may see it (see :meth:`Hand.events_for`),
-        with table seat numbers in ``seat`` and in the award details; a seat not dealt in sees
-        what an onlooker sees.
+        with table seat numbers in ``seat`` and in the award details; a seat not dealt in, and a
+        seat whose player was dealt in but has left (vacant, or taken by a new player), sees what
+        an onlooker sees.
 
         :raises TableError: no such seat, or no hand yet.
         """
@@ -757,6 +763,7 @@ class Table:
             if t.button != t.hand_seats[h.button]:
                 raise TableError(f"table snapshot: the button is seat {t.button}, the running hand's is "
                                  f"{t.hand_seats[h.button]}")
+            t._dealt = tuple(t._seats[x] for x in t.hand_seats)
             if (d is None) != (t.actor is None):
                 raise TableError("table snapshot: field 'deadline' must be given exactly when a player is to act")
         elif d is not None:
@@ -800,8 +807,14 @@ class Table:
         return self.hand
 
     def _hand_seat_or_none(self, seat: int | None) -> int | None:
-        """The hand seat of table seat ``seat``, or ``None`` (an onlooker, or a seat not dealt in)."""
-        return self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None
+        """The hand seat of the player sitting at table seat ``seat``, or ``None``: an onlooker, a
+        seat not dealt in, and a seat whose player was dealt in but has left since (vacant, or
+        another player sits there) see only what everyone sees.  Views follow the player, not the
+        seat number: nobody sees the cards of the player who sat there before."""
+        if seat is None or seat not in self.hand_seats:
+            return None
+        i = self.hand_seats.index(seat)
+        return i if i < len(self._dealt) and self._seats.get(seat) is self._dealt[i] else None
 
     def _hand_seat(self, seat: object) -> int:
         n = self._check_seat_number(seat)
