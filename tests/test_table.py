@@ -853,3 +853,18 @@ def test_a_new_player_in_a_vacated_seat_sees_nothing_of_the_last_hand():
         assert not re.findall(r"\b[789TJQKA][shdc]\b", text), who
         assert view["hand"].get("cards") is None and view["hand"].get("legal") is None
         assert events == t.events_for(None)
+    assert t.view(0)["hand"]["players"][2]["name"] == "p2"      # the hand part names who played
+
+
+def test_a_table_view_shows_one_stack_per_player_and_the_names():
+    t = table(3, 200)
+    t.start_hand()
+    t.act(0, "r 10")
+    v = t.view(1)
+    seats = {s["seat"]: s for s in v["seats"]}
+    players = {p["seat"]: p for p in v["hand"]["players"]}
+    assert seats[0]["stack"] == players[0]["stack"] == 190       # the stack behind the bet
+    assert {s: p["name"] for s, p in players.items()} == {0: "p0", 1: "p1", 2: "p2"}
+    assert t.seat(0).stack == 200                                # the stack before the hand
+    for seat in seats:
+        assert seats[seat]["stack"] == players[seat]["stack"]

@@ -584,10 +584,14 @@ class Table:
         table seat numbers throughout: the seats (name, stack, sitting out, waiting, dealt in), the
         button, whose turn and their deadline, and the running (or last) hand as
         :meth:`Hand.view` shows it to that seat, with one entry per player dealt in under
-        ``"players"``.  Nothing a seat may not know appears (no other hole cards, stub or muck):
-        the cards and legal actions are those of the player sitting there if they were dealt in
-        to the hand; a player who sat down after the deal, and a vacated seat, see what an
-        onlooker sees.
+        ``"players"`` (table seat, name, stack, bet, folded, all-in, cards discarded).  Nothing a
+        seat may not know appears (no other hole cards, stub or muck): the cards and legal actions
+        are those of the player sitting there if they were dealt in to the hand; a player who sat
+        down after the deal, and a vacated seat, see what an onlooker sees.
+
+        One stack per player: ``seats[].stack`` is the chips in front of the player now, so during
+        a hand it is the stack behind their bets, the same as ``hand.players[].stack``
+        (:meth:`seat` gives the stack from before the hand).
 
         :raises TableError: no such seat.
         """
@@ -595,7 +599,7 @@ class Table:
             self._check_seat_number(seat)
         d = self.deadline
         out: dict[str, Any] = {
-            "seats": [{"seat": n, "name": s.name, "stack": s.stack, "sitting_out": s.sitting_out,
+            "seats": [{"seat": n, "name": s.name, "stack": self._stack_now(n), "sitting_out": s.sitting_out,
                        "waiting": s.waiting, "in_hand": self._in_hand(n)} for n, s in sorted(self._seats.items())],
             "button": self.button,
             "hand_number": self.hand_count,
@@ -613,7 +617,8 @@ class Table:
             "phase": v["phase"], "pot": v["pot"], "parole_open": v["parole_open"], "stub_count": v["stub_count"],
             "serial": v["serial"], "button": table_seat(v["button"]), "blinds": [table_seat(x) for x in v["blinds"]],
             "to_act": None if v["to_act"] is None else table_seat(v["to_act"]),
-            "players": [{"seat": table_seat(i), "stack": v["stacks"][i], "bet": v["bets"][i], "folded": v["folded"][i],
+            "players": [{"seat": table_seat(i), "name": self._dealt[i].name if i < len(self._dealt) else None,
+                         "stack": v["stacks"][i], "bet": v["bets"][i], "folded": v["folded"][i],
                          "all_in": v["all_in"][i], "discarded": v["discarded"][i]} for i in range(h.n)],
             "shown": [{"seat": table_seat(x["seat"]), "cards": x["cards"]} for x in v["shown"]],
             "pots": [{**pot, "eligible": [table_seat(x) for x in pot["eligible"]],
@@ -797,6 +802,14 @@ class Table:
         if n not in self._seats:
             raise TableError(f"seat {n} is empty", seat=n)
         return self._seats[n]
+
+    def _stack_now(self, seat: int) -> int:
+        """The chips in front of the player at ``seat`` now: during a hand they are dealt in to, the
+        stack behind their bets."""
+        if self._in_hand(seat):
+            assert self.hand is not None
+            return self.hand.stacks[self.hand_seats.index(seat)]
+        return self._seats[seat].stack
 
     def _in_hand(self, seat: int) -> bool:
         return self.hand is not None and not self._settled and seat in self.hand_seats
