@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scenario import FLUSH, FULL, HIGH, PAIR, QUADS, TRIPS
 
-from pokerdraw32 import EventKind, IllegalActionError, Phase, Rules
+from pokerdraw32 import EventKind, Hand, IllegalActionError, Phase, Rules
 from pokerdraw32.cards import DECK, parse_cards
 from pokerdraw32.table import Deadline, Table, TableError
 
@@ -604,9 +604,15 @@ def test_session_snapshot_restores_and_continues_identically():
     (lambda s: s["ledger"][0].update(chips=100.0), "ledger chips 100.0 is not an integer"),
     (lambda s: s["ledger"][0].update(kind="gift"), "ledger kind 'gift'"),
     (lambda s: s.update(deadline={"seat": 0, "raise_at": None, "act_at": 3}), "a deadline but no running hand"),
-    (lambda s: s["seats"][0].update(stack=5000), "ledger out of balance"),
+    (lambda s: s["seats"][0].update(stack=5000), "seat 0: 'p0' with 5000 chips, the ledger says 'p0' with 100"),
     (lambda s: s["seats"][0].update(seat=9), "no seat 9"),
-    (lambda s: s["rules"].update(sb=0), "settings: .*sb"),
+    (lambda s: s["rules"].update(sb=0), "field 'rules': sb=0 must be a positive number of chips"),
+    (lambda s: s["rules"].pop("structure"), "'rules': missing structure"),
+    (lambda s: s.update(extra=1), "'extra' is not a field of a table snapshot"),
+    (lambda s: s["ledger"].append(dict(s["ledger"][0], kind="cash_out", hand=1, chips=7)),
+     "pays out 7 chips, the player has"),
+    (lambda s: s["ledger"][0].update(seat=4), r"ledger line 3 \(hand, seat 0, 'p0'\): 'p0' is not seated there"),
+    (lambda s: s["ledger"][-1].update(hand=0), "hand number 0 is out of order"),
 ])
 def test_bad_table_snapshots(change, message):
     t = table(3)
@@ -711,7 +717,7 @@ def running_table_snapshot() -> tuple[Table, dict]:
     (lambda s: s.update(button=2), "the button is seat 2, the running hand's is 0"),
     (lambda s: s["rules"].update(structure="fixed-limit", cap=4), "running hand's rules are not the table's"),
     (lambda s: s.update(deadline=None), "'deadline' must be given exactly when a player is to act"),
-    (lambda s: s["deadline"].update(act_at="soon"), "deadline act_at 'soon' is not a finite number"),
+    (lambda s: s["deadline"].update(act_at="soon"), "deadline act_at must be a finite number of seconds .* got 'soon'"),
     (lambda s: s["deadline"].update(seat=0), "the deadline is for seat 0, seat 1 is to act"),
     (lambda s: s.update(hand=None), "a deadline but no running hand"),
 ])
@@ -831,6 +837,29 @@ def test_table_views_and_events_use_table_seats():
 
 
 # ----------------------------------------------------------------------------- review findings
+def test_chips_moved_between_seats_in_a_table_snapshot_are_refused():
+    """The totals still balance, so check_ledger() alone passed: the seats must be what the
+    ledger says, player by player (R9.5), between hands and with a hand running (where the
+    running hand's starting stacks, edited to match, replay fine)."""
+    t = table(3)
+    t.start_hand()
+    fold_out(t)
+    snap = t.snapshot()
+    snap["seats"][0]["stack"] += 90
+    snap["seats"][1]["stack"] -= 90
+    with pytest.raises(TableError, match=r"seat 0: 'p0' with 1\d\d chips, the ledger says 'p0' with \d+ \[R9\.5\]"):
+        Table.restore(snap)
+    _t, running = running_table_snapshot()
+    running["seats"][0]["stack"] += 90
+    running["seats"][1]["stack"] -= 90
+    for chips in (running["hand"]["starting_stacks"], running["hand"]["stacks"]):
+        chips[0] += 90
+        chips[1] -= 90
+    Hand.restore(running["hand"])                         # the hand alone is a reachable state
+    with pytest.raises(TableError, match=r"seat 0: 'p0' with 190 chips, the ledger says 'p0' with 100 \[R9\.5\]"):
+        Table.restore(running)
+
+
 def test_a_new_player_in_a_vacated_seat_sees_nothing_of_the_last_hand():
     """Everyone folds to seat 2, who leaves; eve sits there.  Neither the empty seat nor eve
     may see the unshown cards of the player who sat there, nor anyone's folded cards."""

@@ -110,7 +110,7 @@ def restore(data: Any) -> Hand:
     if data.get("format") != SNAPSHOT_FORMAT:
         raise SnapshotError(f"not a hand snapshot: format is {shown(data.get('format'))}, expected {SNAPSHOT_FORMAT!r}")
     version = data.get("version")
-    if version != SNAPSHOT_VERSION:
+    if type(version) is not int or version != SNAPSHOT_VERSION:
         raise SnapshotError(f"snapshot version {shown(version)} (written by pokerdraw32 {shown(data.get('engine'))}) "
                             f"cannot be read: this pokerdraw32 {__version__} reads version {SNAPSHOT_VERSION} only")
     r = _Reader(data)
@@ -153,13 +153,7 @@ def restore(data: Any) -> Hand:
         req = DealRequest(r.seat("pending_deal", req.get("seat"), n), r.check("pending_deal", req.get("count"), int),
                           kind)
     state["pending_deal"] = req
-    words = r.list_of("rng", 4)
-    try:
-        rng = Rng(0)
-        rng.setstate([int(r.check("rng", w, str), 16) for w in words])
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise SnapshotError(f"snapshot field 'rng': {_short(str(exc))}") from None
-    state["rng"] = rng
+    state["rng"] = r.rng("rng")
     try:
         state["events"] = [Event.from_dict(ev) for ev in r.list_of("events", None)]
     except ValueError as exc:
@@ -453,6 +447,21 @@ class _Reader:
         if not 0 <= value < n:
             raise self.error(f"{self.where} {name!r}: seat {shown(value)} is not a seat 0..{n - 1}")
         return int(value)
+
+    def rng(self, name: str) -> Rng:
+        """A generator from its state as :func:`snapshot` writes it: four words of 16 lower-case
+        hex digits, not all zero (R11.1)."""
+        words = self.list_of(name, 4)
+        for w in words:
+            self.check(name, w, str)
+            if len(w) != 16 or w.strip("0123456789abcdef"):
+                raise self.error(f"{self.where} {name!r}: {shown(w)} is not 16 lower-case hex digits")
+        rng = Rng(0)
+        try:
+            rng.setstate([int(w, 16) for w in words])
+        except ValueError as exc:
+            raise self.error(f"{self.where} {name!r}: {_short(str(exc))}") from None
+        return rng
 
     def cards(self, name: str, value: Any = None) -> list[int]:
         items = self.list_of(name, None) if value is None else self.check(name, value, list)

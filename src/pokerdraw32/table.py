@@ -72,7 +72,7 @@ from .cards import CardsLike
 from .errors import MAX_CHIPS, PokerDraw32Error, RulesError, shown
 from .hand import Hand
 from .rules import Rules, Structure
-from .snapshot import _Reader
+from .snapshot import _Reader, read_rules
 
 __all__ = ["Deadline", "LedgerEntry", "SeatState", "Table", "TableError"]
 
@@ -708,20 +708,27 @@ class Table:
         """The session saved by :meth:`snapshot`, continuing exactly (same seats, button, ledger,
         generator and running hand).
 
+        The snapshot is checked against itself: every rules option is required (none filled in
+        with a default), the running hand must restore (its log replayed, see
+        :func:`pokerdraw32.snapshot.restore`) with the seats' stacks as its starting stacks and the
+        table's generator as its own, and the seats must be what the ledger says line by line
+        (who bought in where, their additions, results and cash-outs, R9.5, R10.1), so chips moved
+        between seats are refused even when the totals balance.
+
         :raises TableError: another format or version, a bad or inconsistent field (named: types,
             seats, names, missed blinds, ledger lines, a running hand that is over or whose seats,
-            stacks, button or rules are not the table's, a deadline for the wrong seat), or a ledger
-            that does not balance.
+            stacks, button, generator or rules are not the table's, a deadline for the wrong seat),
+            seats that are not the ledger's, or a ledger that does not balance.
         :raises SnapshotError: a bad running-hand snapshot (see :func:`pokerdraw32.snapshot.restore`).
         """
         if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
             got = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise TableError(f"not a table snapshot: format {got!r}, expected {TABLE_FORMAT!r}")
-        if data.get("version") != TABLE_VERSION:
-            raise TableError(f"table snapshot version {data.get('version')!r} cannot be read: this pokerdraw32 "
+            raise TableError(f"not a table snapshot: format {shown(got)}, expected {TABLE_FORMAT!r}")
+        if type(data.get("version")) is not int or data.get("version") != TABLE_VERSION:
+            raise TableError(f"table snapshot version {shown(data.get('version'))} cannot be read: this pokerdraw32 "
                              f"reads version {TABLE_VERSION} only")
+        rules = read_rules(_TableReader(data))
         try:
-            rules = Rules.from_options(data["rules"])
             t = cls(rules, seats=data["seat_count"], min_buy_in=data["min_buy_in"], max_buy_in=data["max_buy_in"],
                     clock=clock, decision_time=data["decision_time"], raise_time=data["raise_time"],
                     history=data["history"], seed=0)
@@ -729,11 +736,21 @@ class Table:
             raise TableError(f"table snapshot: field {exc} is missing") from None
         except PokerDraw32Error as exc:
             raise TableError(f"table snapshot: settings: {exc}") from None
+        for key in ("min_buy_in", "max_buy_in"):          # null is not "the default" here (R10.1)
+            if getattr(t, key) != data[key]:
+                raise TableError(f"table snapshot: settings: {key} {shown(data[key])} is not what the table wrote; "
+                                 f"the default would be {getattr(t, key)}")
         r = _TableReader(data, t)
+        for key in data:
+            if key not in _TABLE_FIELDS:
+                raise TableError(f"table snapshot: {shown(key)} is not a field of a table snapshot")
         for sd in r.field("seats", list):
             s = r.seat_state(sd)
             if s.seat in t._seats:
                 raise TableError(f"table snapshot: seat {s.seat} appears twice")
+            if t._seats and s.seat < max(t._seats):
+                raise TableError(f"table snapshot: the seats are not in seat order (seat {s.seat} after "
+                                 f"{max(t._seats)})")
             if any(o.name == s.name for o in t._seats.values()):
                 raise TableError(f"table snapshot: the name {s.name!r} appears twice")
             t._seats[s.seat] = s
@@ -743,16 +760,15 @@ class Table:
         t.ledger = [r.ledger_entry(e) for e in r.field("ledger", list)]
         t._brought = sum(e.chips for e in t.ledger if e.kind in ("buy_in", "add"))
         t._paid = sum(e.chips for e in t.ledger if e.kind == "cash_out")
-        words = r.field("rng", list)
-        try:
-            t.rng.setstate([int(w, 16) for w in words])
-        except (TypeError, ValueError) as exc:
-            raise TableError(f"table snapshot: field 'rng': {exc}") from None
+        t.rng = r.rng("rng")
         t.hand_seats = tuple(t._check_seat_number(x) for x in r.field("hand_seats", list))
         hand = r.field("hand", (dict, type(None)))
         d = r.field("deadline", (dict, type(None)))
         if hand is not None:
             t.hand = Hand.restore(hand)
+            if t.hand.rng.getstate() != t.rng.getstate():
+                raise TableError("table snapshot: field 'rng' is not the running hand's generator (the hand deals "
+                                 "from the table's)")
             t.rng = t.hand.rng                  # the hand deals from the table's generator
             t._settled = False
             h = t.hand
@@ -779,17 +795,65 @@ class Table:
             except KeyError as exc:
                 raise TableError(f"table snapshot: field 'deadline' lacks {exc}") from None
             for what, v in (("act_at", act_at), ("raise_at", raise_at)):
-                if (v is not None or what == "act_at") and (isinstance(v, bool) or not isinstance(v, (int, float))
-                                                             or not math.isfinite(v)):
-                    raise TableError(f"table snapshot: deadline {what} {shown(v)} is not a finite number")
+                if v is not None or what == "act_at":
+                    _seconds(v, f"table snapshot: deadline {what} must be")
             if seat != t.actor:
                 raise TableError(f"table snapshot: the deadline is for seat {shown(seat)}, seat {t.actor} is to act")
             # the deadlines keep their remaining time: shifted from the saved clock to the new one
             saved = _seconds(r.field("clock", (int, float)), "table snapshot: field 'clock' must be")
             shift = t._now() - saved
             t.deadline = Deadline(seat, None if raise_at is None else float(raise_at) + shift, float(act_at) + shift)
+        t._check_seats_against_ledger()
         t.check_ledger()
         return t
+
+    def _check_seats_against_ledger(self) -> None:
+        """A restored table's seats are what its ledger says, line by line: each buy-in seats a
+        player at an empty seat, additions, hand results and the cash-out (their whole stack) are
+        that player's, hand numbers never go back, and every seated player's stack is their
+        buy-ins and additions plus their results (R9.5, R10.1).  So chips moved between seats, or
+        a player swapped, are refused even when the totals still balance."""
+        seated: dict[int, list[Any]] = {}      # seat -> [name, chips]
+        last = 0
+        for k, e in enumerate(self.ledger):
+            where = f"table snapshot: ledger line {k} ({e.kind}, seat {e.seat}, {shown(e.name)})"
+            self._check_seat_number(e.seat)
+            if not last <= e.hand <= self.hand_count or (e.kind == "hand" and e.hand < 1):
+                raise TableError(f"{where}: hand number {e.hand} is out of order")
+            last = e.hand
+            player = seated.get(e.seat)
+            if e.kind == "buy_in":
+                if player is not None:
+                    raise TableError(f"{where}: the seat is taken by {player[0]!r}")
+                if any(p[0] == e.name for p in seated.values()) or not _good_name(e.name) or e.chips <= 0:
+                    raise TableError(f"{where}: not a buy-in the table accepts [R10.1]")
+                seated[e.seat] = [e.name, e.chips]
+                continue
+            if player is None or player[0] != e.name:
+                raise TableError(f"{where}: {shown(e.name)} is not seated there")
+            if e.kind == "cash_out":
+                if e.chips != player[1]:
+                    raise TableError(f"{where}: pays out {e.chips} chips, the player has {player[1]}")
+                del seated[e.seat]
+                continue
+            if e.kind == "add" and e.chips <= 0:
+                raise TableError(f"{where}: adds {e.chips} chips [R10.1]")
+            player[1] += e.chips
+            if player[1] < 0:
+                raise TableError(f"{where}: leaves the player {player[1]} chips [R9.5]")
+        played = max((e.hand for e in self.ledger if e.kind == "hand"), default=0)
+        running = self.hand is not None and not self._settled
+        if self.hand_count != played + running:
+            raise TableError(f"table snapshot: field 'hand_count' is {self.hand_count}, the ledger has hands to "
+                             f"{played}" + (" and a hand is running" if running else ""))
+        if sorted(seated) != sorted(self._seats):
+            raise TableError(f"table snapshot: the seated players {sorted(self._seats)} are not the ledger's "
+                             f"{sorted(seated)}")
+        for seat, (name, chips) in sorted(seated.items()):
+            s = self._seats[seat]
+            if s.name != name or s.stack != chips:
+                raise TableError(f"table snapshot: seat {seat}: {s.name!r} with {s.stack} chips, the ledger says "
+                                 f"{name!r} with {chips} [R9.5]")
 
     # ------------------------------------------------------------------ helpers
     def _check_seat_number(self, seat: object) -> int:
@@ -879,15 +943,25 @@ def _chips(name: str, value: object) -> int:
     return value
 
 
+_TABLE_FIELDS = frozenset({"format", "version", "rules", "seat_count", "min_buy_in", "max_buy_in", "decision_time",
+                           "raise_time", "history", "seats", "button", "hand_count", "ledger", "rng", "clock", "hand",
+                           "hand_seats", "deadline"})
+
+
 class _TableReader(_Reader):
     """Typed access to a table snapshot's fields (the hand snapshot's reader, with TableError)."""
 
     error = TableError
     where = "table snapshot: field"
 
-    def __init__(self, data: dict[str, Any], table: Table) -> None:
+    def __init__(self, data: dict[str, Any], table: Table | None = None) -> None:
         super().__init__(data)
-        self.table = table
+        self._table = table
+
+    @property
+    def table(self) -> Table:
+        assert self._table is not None
+        return self._table
 
     def count(self, name: str) -> int:
         return self.integer(name, 0, MAX_CHIPS)
@@ -905,11 +979,11 @@ class _TableReader(_Reader):
         if not _good_name(sd["name"]):
             raise TableError(f"table snapshot: bad player name {shown(sd['name'])}")
         if not 0 <= sd["stack"] <= MAX_CHIPS:
-            raise TableError(f"table snapshot: seat {sd['seat']}: stack {sd['stack']} is out of range")
+            raise TableError(f"table snapshot: seat {sd['seat']}: stack {shown(sd['stack'])} is out of range")
         amounts = _blind_amounts(self.table.rules)
         for blind, amount in sd["missed"].items():
             if blind not in amounts or amount != amounts[blind]:
-                raise TableError(f"table snapshot: seat {sd['seat']}: missed {blind!r} {shown(amount)} is not a "
+                raise TableError(f"table snapshot: seat {sd['seat']}: missed {shown(blind)} {shown(amount)} is not a "
                                  "blind of this table [R10.3]")
         return SeatState(**sd)
 
