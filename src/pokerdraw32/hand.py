@@ -1196,8 +1196,13 @@ class Hand:
     def restore(cls, data: dict[str, Any]) -> Hand:
         """The hand saved by :meth:`snapshot`; it continues exactly as the saved one would.
 
+        The log is replayed through the engine and the snapshot must be exactly the snapshot of
+        the result (see :mod:`pokerdraw32.snapshot`): a restored hand is a state the engine could
+        have reached.
+
         :raises SnapshotError: another format or version, or a bad field (named); cards that are
-            not the deck once each (R1.1) or chips that do not add up (R9.5).
+            not the deck once each (R1.1), chips that do not add up (R9.5), a field or event the
+            replay does not give, or a :meth:`determinize` copy's snapshot.
         """
         from .snapshot import restore
         return restore(data)
