@@ -212,7 +212,7 @@ def read_rules(r: _Reader) -> Rules:
     options = r.field("rules", dict)
     expected = Rules().options()
     missing = sorted(k for k in expected if k not in options)
-    unknown = sorted(shown(k) for k in options if k not in expected)
+    unknown = sorted(shown(k) for k in options if k not in expected)[:5]      # a few are enough to name
     if missing or unknown:
         raise r.error(f"{r.where} 'rules': " + "; ".join(
             ([f"missing {', '.join(missing)}"] if missing else []) + ([f"unknown {', '.join(unknown)}"] if unknown
