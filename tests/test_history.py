@@ -457,3 +457,43 @@ def test_readme_example_replays():
     hh = HandHistory.loads(block, source="README.md")
     assert by_position(hh.replay()) == [88, 88, 124]
     assert hh.rules == Rules(parole=False) and hh.button == 0
+
+
+HUGE = "9" * 5000                 # beyond Python's int-str conversion limit (4300 digits)
+
+
+@pytest.mark.parametrize("where, edit, message", [
+    ("starting_stacks", lambda t: t.replace("100,\n    100,", f"{HUGE},\n    100,", 1),
+     r"^f\.phh: hand 1: field 'starting_stacks': line 15: an integer of 5000 digits; no number here has more than 16"),
+    ("negative", lambda t: t.replace("100,\n    100,", f"-{HUGE},\n    100,", 1), "field 'starting_stacks'"),
+    ("min_bet", lambda t: t.replace("min_bet = 2", f"min_bet = {HUGE}"), r"field 'min_bet': line 13: .* \[R3\.2\]"),
+    ("underscores", lambda t: t.replace("min_bet = 2", "min_bet = " + "9_" * 5000 + "9"), "of 5001 digits"),
+    ("3001 digits", lambda t: t.replace("min_bet = 2", "min_bet = " + "9" * 3001),
+     r"field 'min_bet': <int of 9970 bits> must be 2"),
+    ("finishing_stacks", lambda t: t.replace("145,", f"{HUGE},"), "field 'finishing_stacks'"),
+    ("options", lambda t: t + f"_options = {{ cap = {HUGE} }}\n", "field '_options'"),
+    ("user field", lambda t: t + f"_note = {HUGE}\n", "field '_note'"),
+    ("actor", lambda t: t.replace('"p1 cbr 5"', f'"p{HUGE} cbr 5"'),
+     r"^f\.phh: hand 1: actions\[2\] 'p9+\.\.\.9+ cbr 5': unknown actor 'p9+\.\.\.9+'"),
+    ("amount", lambda t: t.replace('"p1 cbr 5"', f'"p1 cbr {HUGE}"'),
+     r"actions\[2\] 'p1 cbr 9+\.\.\.9+': cbr amount '9+\.\.\.9+' has 5000 digits: a number of chips has at most 16"),
+    ("amount 17 digits", lambda t: t.replace('"p1 cbr 5"', '"p1 cbr 90071992547409910"'), "has 17 digits"),
+])
+def test_huge_integers_are_history_errors(where, edit, message):
+    """A PHH integer over 4,300 digits raised Python's plain ValueError (int-str conversion limit)
+    from the TOML reader or the action parser: now a HistoryError naming the file, the hand and the
+    field or action (R3.2: no number of chips has more than 16 digits)."""
+    text = edit((DATA / "r3_4_pot_limit.phh").read_text())
+    with pytest.raises(HistoryError, match=message) as info:
+        for history in loads_all(text, source="f.phh"):
+            history.replay()
+    assert len(str(info.value)) < 300
+
+
+def test_huge_integers_in_a_session_file_name_the_hand():
+    hand = (DATA / "r3_4_pot_limit.phh").read_text().split("\n\n", 1)[1]
+    text = f"[1]\n{hand}\n[2]\n{hand.replace('min_bet = 2', f'min_bet = {HUGE}')}"
+    with pytest.raises(HistoryError, match=r"^s\.phhs: hand 2: field 'min_bet': line \d+: an integer of 5000 digits"):
+        list(loads_all(text, source="s.phhs"))
+    with pytest.raises(HistoryError, match=r"table \[9{37}\.\.\.\]: the hands of a \.phhs file are numbered"):
+        list(loads_all(f"[{HUGE}]\n{hand}", source="s.phhs"))

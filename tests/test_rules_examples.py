@@ -961,3 +961,16 @@ def test_r7_1_all_in_player_not_first_to_answer_in_round_two():
 def test_r3_1_r3_2_bad_table_set_up(stacks, button):
     with pytest.raises(RulesError):
         Hand(CLASSIC, stacks, button, seed=1)
+
+
+def test_r7_3_withdraw_raise_twice_in_one_turn_is_an_error():
+    """Withdrawing the right to raise twice in one turn means nothing: refused, so a log (and a
+    snapshot, which restores only logs the engine writes) never holds a withdrawal twice."""
+    h = new_hand(CLASSIC, [100, 100, 100], 0, {0: HIGH, 1: FLUSH, 2: PAIR})
+    h.withdraw_raise()
+    events = list(h.events)
+    with pytest.raises(IllegalActionError, match=r"already lost the right to raise this turn \[R7\.3\]"):
+        h.withdraw_raise()
+    assert h.events == events
+    h.call()
+    h.withdraw_raise()                  # the next player's turn: a new withdrawal

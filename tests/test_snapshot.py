@@ -28,7 +28,8 @@ def random_actions(h: Hand, rnd: random.Random):
         x = rnd.random()
         if x < 0.04:
             yield Action.timeout()
-        elif x < 0.07 and h.phase in (Phase.FIRST_ROUND, Phase.SECOND_ROUND) and h.stacks[h.actor] > 0:
+        elif (x < 0.07 and h.phase in (Phase.FIRST_ROUND, Phase.SECOND_ROUND) and h.stacks[h.actor] > 0
+              and h.raise_withdrawn != h.actor):
             yield "withdraw"
         else:
             yield bots[h.actor].decide(h)
@@ -108,9 +109,10 @@ def base_snapshot() -> dict:
     (lambda s: s["stub"].__setitem__(0, s["stub"][1]), r"not the 32-card deck once each \[R1\.1\]"),
     (lambda s: s["stacks"].__setitem__(0, s["stacks"][0] + 1),
      r"chips do not add up \[R9\.5\]: the seats started with 240, the snapshot holds 241"),
-    (lambda s: s.update(rng=["0"] * 4), "snapshot field 'rng': state must not be all zero"),
+    (lambda s: s.update(rng=["0" * 16] * 4), "snapshot field 'rng': state must not be all zero"),
+    (lambda s: s.update(rng=["0"] * 4), "snapshot field 'rng': '0' is not 16 lower-case hex digits"),
     (lambda s: s.update(rng=["xyz"] * 4), "snapshot field 'rng'"),
-    (lambda s: s["rules"].update(sb=-1), "snapshot field 'rules'"),
+    (lambda s: s["rules"].update(sb=-1), "snapshot field 'rules.sb': -1 is not a value of this option"),
     (lambda s: s["rules"].update(colour="red"), "snapshot field 'rules'"),
     (lambda s: s["events"].append({"kind": "explode"}), "snapshot field 'events': event has no valid kind"),
     (lambda s: s.update(result={"pots": [], "shown": {}, "showdown": False}), "snapshot field 'result'"),
@@ -205,7 +207,8 @@ def test_determinize_keeps_what_the_seat_knows(table):
         assert (la is None) == (lb is None)
         if la is not None:                        # the same decision, the actor's cards apart
             assert dataclasses.replace(la, hole_cards=()) == dataclasses.replace(lb, hole_cards=())
-        Hand.restore(d.snapshot())                # a consistent state
+        with pytest.raises(SnapshotError, match="redacted_for"):
+            Hand.restore(d.snapshot())            # a search copy, never restored as a played hand
         if rnd.random() < 0.2:                    # and it plays on to the end
             drnd = random.Random(rnd.getrandbits(32))
             for other in random_actions(d, drnd):
@@ -342,14 +345,124 @@ def test_edited_snapshots_do_not_restore(change, message):
         Hand.restore(snap)
 
 
-def test_determinized_snapshots_restore_without_their_hidden_log():
+def test_determinized_snapshots_are_refused():
+    """A determinize() clone's log hides the other seats' cards: its snapshot cannot be checked by
+    replay, and it is not a hand that was played, so restore refuses it (even unedited)."""
     h = Hand(Rules(), [100, 100, 100], 0, seed=1)
     h.call()
     d = h.determinize(1, seed=2)
     snap = json.loads(json.dumps(d.snapshot()))
     assert snap["redacted_for"] == 1
-    again = Hand.restore(snap)
-    assert again.snapshot() == d.snapshot()
-    again.call()
-    d.call()
-    assert again.snapshot() == d.snapshot()
+    with pytest.raises(SnapshotError, match="'redacted_for': the snapshot of a determinize"):
+        Hand.restore(snap)
+    # the reviewer's case: a full snapshot marked as redacted, chips moved, is refused the same way
+    full = h.snapshot()
+    full.update(redacted_for=0, stacks=[full["stacks"][0] + 5, full["stacks"][1] - 5, full["stacks"][2]])
+    with pytest.raises(SnapshotError, match="redacted_for"):
+        Hand.restore(full)
+
+
+def _timeout_snapshot() -> dict:
+    h = Hand(Rules(), [100, 100, 100], 0, seed=3)
+    h.withdraw_raise()
+    h.timeout()                          # R7.3: the button owes 2, so the timeout folds
+    return h.snapshot()
+
+
+def _events_of(snap: dict, kind: str) -> list[int]:
+    return [i for i, ev in enumerate(snap["events"]) if ev["kind"] == kind]
+
+
+def test_edits_the_review_found_are_refused():
+    """Each was accepted before: blinds that the replay never compared, rules filled with
+    defaults, a redacted marker that skipped the replay, a missing phase (KeyError) and deep
+    nesting (RecursionError)."""
+    base = mid_hand_snapshot()
+    small_blind = copy.deepcopy(base)
+    small_blind["events"][0]["amount"] = 77
+    with pytest.raises(SnapshotError, match=r"field 'events\[0\]\.amount' does not match the event log: 77, "
+                                            r"the log gives 1"):
+        Hand.restore(small_blind)
+    pot_limit = Hand(Rules(structure="pot-limit"), [100, 100, 100], 0, seed=1).snapshot()
+    for change, message in [(lambda r: r.pop("structure"), "'rules': missing structure"),
+                            (lambda r: r.update(ante=1), "'rules': unknown 'ante'"),
+                            (lambda r: r.update(parole=1), "'rules.parole': 1 is not a value of this option")]:
+        edited = copy.deepcopy(pot_limit)
+        change(edited["rules"])
+        with pytest.raises(SnapshotError, match=message):
+            Hand.restore(edited)
+    no_phase = copy.deepcopy(base)
+    del no_phase["phase"]
+    with pytest.raises(SnapshotError, match="snapshot field 'phase' is missing"):
+        Hand.restore(no_phase)
+    nested: object = 1
+    for _ in range(900):
+        nested = [nested]
+    for where in ("events", "stacks", "stub", "rules"):
+        edited = copy.deepcopy(base)
+        if where == "events":
+            edited["events"][1]["junk"] = nested
+        elif where == "rules":
+            edited["rules"]["sb"] = nested
+        else:
+            edited[where][0] = nested
+        with pytest.raises(SnapshotError) as caught:
+            Hand.restore(edited)
+        assert len(str(caught.value)) < 200
+    edited = copy.deepcopy(base)
+    edited["stub"][0] = "A" * 10_000
+    with pytest.raises(SnapshotError, match=r"bad card"):
+        Hand.restore(edited)
+
+
+def test_deleted_and_duplicated_timeouts_and_withdrawals():
+    """A duplicated RAISE_WITHDRAWN is refused (the engine withdraws once a turn, R7.3); a deleted
+    TIMEOUT in the draw is refused (the player would not have lost the right to raise, R6.3).  A
+    TIMEOUT deleted before the fold it caused leaves the log of the hand in which the player
+    folded: a state the engine reaches, so it restores, to exactly that state."""
+    snap = _timeout_snapshot()
+    [withdrawn] = _events_of(snap, "raise_withdrawn")
+    twice = copy.deepcopy(snap)
+    twice["events"].insert(withdrawn, copy.deepcopy(twice["events"][withdrawn]))
+    with pytest.raises(SnapshotError, match=r"event \d+ is not legal: seat 0 has already lost the right to raise"):
+        Hand.restore(twice)
+    [timeout] = _events_of(snap, "timeout")
+    folded = copy.deepcopy(snap)
+    del folded["events"][timeout]
+    again = Hand.restore(folded)
+    assert again.snapshot() == folded and len(again.events) == len(snap["events"]) - 1
+    h = Hand(Rules(), [100, 100, 100], 0, seed=3)
+    h.call(), h.call(), h.check()
+    h.timeout()                          # R6.3: stands pat, may not bet or raise later
+    draw = h.snapshot()
+    del draw["events"][_events_of(draw, "timeout")[0]]
+    with pytest.raises(SnapshotError, match="field 'no_raise' does not match the event log"):
+        Hand.restore(draw)
+
+
+def test_the_whole_snapshot_must_match_the_replay():
+    """Beyond the fields the engine derives one by one: any event detail, the order of the
+    dead cards, an extra field; and a pending deal in a hand that deals itself."""
+    snap = mid_hand_snapshot()
+    for change, message in [
+        (lambda s: s["events"][0].update(blind="big"), r"'events\[0\]\.blind' does not match"),
+        (lambda s: s["events"][0].update(all_in=0), r"'events\[0\]\.all_in' does not match the event log: 0, "
+                                                     "the log gives False"),
+        (lambda s: s["events"][-1].update(comment="x"), "event 6 does not follow from the ones before"),
+        (lambda s: s.update(colour="red"), "field 'colour' is not a field of a hand snapshot"),
+        (lambda s: s.update(engine=1), "field 'engine': 1 is not str"),
+    ]:
+        edited = copy.deepcopy(snap)
+        change(edited)
+        with pytest.raises(SnapshotError, match=message):
+            Hand.restore(edited)
+    h = Hand(Rules(), [50, 50, 50], 0, seed=4, auto_deal=False)
+    h.deal()
+    pending = h.snapshot()
+    pending["auto_deal"] = True
+    with pytest.raises(SnapshotError, match="'auto_deal': a hand that deals itself never waits"):
+        Hand.restore(pending)
+    stub = h.snapshot()
+    stub["stub"][0], stub["stub"][1] = stub["stub"][1], stub["stub"][0]
+    with pytest.raises(SnapshotError, match="'stub' is not what remains of the round-robin deal"):
+        Hand.restore(stub)

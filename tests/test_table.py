@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scenario import FLUSH, FULL, HIGH, PAIR, QUADS, TRIPS
 
-from pokerdraw32 import EventKind, IllegalActionError, Phase, Rules
+from pokerdraw32 import EventKind, Hand, IllegalActionError, Phase, Rules
 from pokerdraw32.cards import DECK, parse_cards
 from pokerdraw32.table import Deadline, Table, TableError
 
@@ -431,19 +431,24 @@ RULES_CHOICES = [CLASSIC, TWO_BLIND, Rules(structure="pot-limit"), Rules.preset(
                  Rules(sb=2, bb=5, ob=10), Rules(heads_up_button_posts_small=True, second_round_first="after_button")]
 
 
-def assert_table_views_do_not_leak(t: Table) -> None:
-    """Every seat's table view and event stream, serialised: no card but its own (and shown ones)."""
+def assert_table_views_do_not_leak(t: Table, dealt: dict[int, str] | None = None) -> None:
+    """Every seat's table view and event stream, serialised: no card but its own (and shown ones).
+    ``dealt`` names the player dealt in at each seat of the hand (default: the players seated
+    now): a seat's own cards are its cards only while that player still sits there."""
     import json
     import re
 
     h = t.hand
     shown = {str(c) for cards in (h.result.shown.values() if h is not None and h.result else ()) for c in cards}
+    if dealt is None:
+        dealt = {s: t.seat(s).name for s in t.hand_seats if s in t.occupied}
     for seat in [None, *range(t.seat_count)]:
         text = json.dumps(t.view(seat))
         if h is not None:
             text += json.dumps([e.to_dict() for e in t.events_for(seat)])
         own: set[str] = set()
-        if h is not None and seat in t.hand_seats:
+        still_there = seat in t.occupied and dealt.get(seat) == t.seat(seat).name
+        if h is not None and seat in t.hand_seats and still_there:
             i = t.hand_seats.index(seat)
             own = {str(c) for e in h.events if e.seat == i and e.kind in (EventKind.DEAL_HOLE, EventKind.DEAL_DRAW)
                    for c in e.cards}
@@ -454,7 +459,10 @@ def assert_table_views_do_not_leak(t: Table) -> None:
 def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = False) -> int:
     """Random joins (posting or waiting), leaves (also mid-hand), sit-outs, returns, rebuys and
     timeouts.  After every hand the ledger balances and nobody was dealt in with an empty stack
-    (R10.4); the blinds are posted by the seats R4.1/R4.2 name.  Returns the hands played."""
+    (R10.4); the blinds are posted by the seats R4.1/R4.2 name; after the joins and leaves between
+    hands, no seat's view or events show the last hand's hidden cards (a player who left, or a
+    new one in their seat, sees what an onlooker sees).  ``check_views``: also at every step of
+    every hand.  Returns the hands played."""
     from pokerdraw32.bots import RandomBot
 
     rnd = random.Random(seed)
@@ -464,6 +472,7 @@ def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = F
     names = iter(f"p{i}" for i in range(10_000))
     bots = {}
     played = 0
+    dealt: dict[int, str] = {}
     for _step in range(hands * 2):
         for seat in range(t.seat_count):
             x = rnd.random()
@@ -479,18 +488,21 @@ def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = F
                 t.sit_in(seat)
             elif t.seat(seat).stack == 0 and x < 0.6:
                 t.add_chips(seat, rnd.randint(10, 300))
+        if t.hand is not None:
+            assert_table_views_do_not_leak(t, dealt)
         try:
             h = t.start_hand()
         except TableError as exc:
             assert "at least 2 players" in str(exc)
             continue
         played += 1
-        dealt = t.hand_seats
-        assert all(t.seat(s).stack > 0 for s in dealt)                  # R10.4
-        assert dealt == tuple(sorted(dealt)) and t.button in dealt       # R4.1
+        seats = t.hand_seats
+        dealt = {s: t.seat(s).name for s in seats}
+        assert all(t.seat(s).stack > 0 for s in seats)                  # R10.4
+        assert seats == tuple(sorted(seats)) and t.button in seats       # R4.1
         blinds = [t.hand_seats[e.seat] for e in h.events
                   if e.kind is EventKind.POST_BLIND and e.get("blind") in ("small", "big", "over")]
-        assert blinds == t._blind_seats(list(dealt), t.button)          # R4.2, R4.3
+        assert blinds == t._blind_seats(list(seats), t.button)          # R4.2, R4.3
         while t.actor is not None:
             seat = t.actor
             x = rnd.random()
@@ -506,7 +518,7 @@ def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = F
                 t.act(seat, bots[seat].decide(h))
             clock.now += 1
             if check_views:
-                assert_table_views_do_not_leak(t)
+                assert_table_views_do_not_leak(t, dealt)
         assert h.is_complete and t.deadline is None
         t.check_ledger()
         if played == hands:
@@ -592,9 +604,15 @@ def test_session_snapshot_restores_and_continues_identically():
     (lambda s: s["ledger"][0].update(chips=100.0), "ledger chips 100.0 is not an integer"),
     (lambda s: s["ledger"][0].update(kind="gift"), "ledger kind 'gift'"),
     (lambda s: s.update(deadline={"seat": 0, "raise_at": None, "act_at": 3}), "a deadline but no running hand"),
-    (lambda s: s["seats"][0].update(stack=5000), "ledger out of balance"),
+    (lambda s: s["seats"][0].update(stack=5000), "seat 0: 'p0' with 5000 chips, the ledger says 'p0' with 100"),
     (lambda s: s["seats"][0].update(seat=9), "no seat 9"),
-    (lambda s: s["rules"].update(sb=0), "settings: .*sb"),
+    (lambda s: s["rules"].update(sb=0), "field 'rules': sb=0 must be a positive number of chips"),
+    (lambda s: s["rules"].pop("structure"), "'rules': missing structure"),
+    (lambda s: s.update(extra=1), "'extra' is not a field of a table snapshot"),
+    (lambda s: s["ledger"].append(dict(s["ledger"][0], kind="cash_out", hand=1, chips=7)),
+     "pays out 7 chips, the player has"),
+    (lambda s: s["ledger"][0].update(seat=4), r"ledger line 3 \(hand, seat 0, 'p0'\): 'p0' is not seated there"),
+    (lambda s: s["ledger"][-1].update(hand=0), "hand number 0 is out of order"),
 ])
 def test_bad_table_snapshots(change, message):
     t = table(3)
@@ -699,7 +717,7 @@ def running_table_snapshot() -> tuple[Table, dict]:
     (lambda s: s.update(button=2), "the button is seat 2, the running hand's is 0"),
     (lambda s: s["rules"].update(structure="fixed-limit", cap=4), "running hand's rules are not the table's"),
     (lambda s: s.update(deadline=None), "'deadline' must be given exactly when a player is to act"),
-    (lambda s: s["deadline"].update(act_at="soon"), "deadline act_at 'soon' is not a finite number"),
+    (lambda s: s["deadline"].update(act_at="soon"), "deadline act_at must be a finite number of seconds .* got 'soon'"),
     (lambda s: s["deadline"].update(seat=0), "the deadline is for seat 0, seat 1 is to act"),
     (lambda s: s.update(hand=None), "a deadline but no running hand"),
 ])
@@ -724,10 +742,18 @@ def test_finished_hand_in_a_table_snapshot_is_refused():
 
 @pytest.mark.parametrize("bad_clock, message", [
     (lambda: 1 / 0, "the table clock failed: ZeroDivisionError"),
-    (lambda: "12:00", "the table clock must return a finite number of seconds, got '12:00'"),
+    (lambda: "12:00", r"the table clock must return a finite number of seconds from 0 to 2\*\*53, got '12:00'"),
     (lambda: None, "got None"),
     (lambda: float("nan"), "got nan"),
     (lambda: True, "got True"),
+    (lambda: 10**400, "got <int of 1329 bits>"),
+    (lambda: float("inf"), "got inf"),
+    (lambda: float("-inf"), "got -inf"),
+    (lambda: -1.0, "got -1.0"),
+    (lambda: -5, "got -5"),
+    (lambda: 2**60, "got 1152921504606846976"),
+    (lambda: 1e300, "got 1e[+]?300"),
+    (lambda: 3 + 0j, r"got \(3\+0j\)"),
 ])
 def test_a_failing_clock_changes_nothing(bad_clock, message):
     t, snap = running_table_snapshot()
@@ -808,3 +834,66 @@ def test_table_views_and_events_use_table_seats():
     award = next(e for e in t.events_for(None) if e.kind is EventKind.AWARD)
     assert award.get("winners") == (4,) and t.view()["hand"]["pots"][0]["winners"] == [4]
     assert [e.seat for e in t.events_for(0) if e.kind is EventKind.FOLD] == [1, 3]
+
+
+# ----------------------------------------------------------------------------- review findings
+def test_chips_moved_between_seats_in_a_table_snapshot_are_refused():
+    """The totals still balance, so check_ledger() alone passed: the seats must be what the
+    ledger says, player by player (R9.5), between hands and with a hand running (where the
+    running hand's starting stacks, edited to match, replay fine)."""
+    t = table(3)
+    t.start_hand()
+    fold_out(t)
+    snap = t.snapshot()
+    snap["seats"][0]["stack"] += 90
+    snap["seats"][1]["stack"] -= 90
+    with pytest.raises(TableError, match=r"seat 0: 'p0' with 1\d\d chips, the ledger says 'p0' with \d+ \[R9\.5\]"):
+        Table.restore(snap)
+    _t, running = running_table_snapshot()
+    running["seats"][0]["stack"] += 90
+    running["seats"][1]["stack"] -= 90
+    for chips in (running["hand"]["starting_stacks"], running["hand"]["stacks"]):
+        chips[0] += 90
+        chips[1] -= 90
+    Hand.restore(running["hand"])                         # the hand alone is a reachable state
+    with pytest.raises(TableError, match=r"seat 0: 'p0' with 190 chips, the ledger says 'p0' with 100 \[R9\.5\]"):
+        Table.restore(running)
+
+
+def test_a_new_player_in_a_vacated_seat_sees_nothing_of_the_last_hand():
+    """Everyone folds to seat 2, who leaves; eve sits there.  Neither the empty seat nor eve
+    may see the unshown cards of the player who sat there, nor anyone's folded cards."""
+    import json
+    import re
+
+    t = table(3, seed=5)
+    h = t.start_hand()
+    winner = fold_out(t)
+    assert winner == 2 and not h.result.shown
+    mine = {str(c) for c in h.hole_cards(t.hand_seats.index(2))}
+    seen = {str(c) for e in t.events_for(2) for c in e.cards}
+    assert seen == mine                                  # the player, while seated, sees their cards
+    t.leave(2)
+    for who in ("vacant", "eve"):
+        if who == "eve":
+            t.join(2, "eve", 100)
+        view, events = t.view(2), t.events_for(2)
+        text = json.dumps(view) + json.dumps([e.to_dict() for e in events])
+        assert not re.findall(r"\b[789TJQKA][shdc]\b", text), who
+        assert view["hand"].get("cards") is None and view["hand"].get("legal") is None
+        assert events == t.events_for(None)
+    assert t.view(0)["hand"]["players"][2]["name"] == "p2"      # the hand part names who played
+
+
+def test_a_table_view_shows_one_stack_per_player_and_the_names():
+    t = table(3, 200)
+    t.start_hand()
+    t.act(0, "r 10")
+    v = t.view(1)
+    seats = {s["seat"]: s for s in v["seats"]}
+    players = {p["seat"]: p for p in v["hand"]["players"]}
+    assert seats[0]["stack"] == players[0]["stack"] == 190       # the stack behind the bet
+    assert {s: p["name"] for s, p in players.items()} == {0: "p0", 1: "p1", 2: "p2"}
+    assert t.seat(0).stack == 200                                # the stack before the hand
+    for seat in seats:
+        assert seats[seat]["stack"] == players[seat]["stack"]

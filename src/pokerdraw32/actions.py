@@ -327,7 +327,8 @@ class Event:
 
         Lists in the details come back as tuples, as the engine logs them.
 
-        :raises ValueError: not a dict, an unknown ``kind``, a bad seat, amount or card.
+        :raises ValueError: not a dict, an unknown ``kind``, a bad seat, amount or card, details
+            nested more than 8 deep.
         """
         if not isinstance(data, dict):
             raise PokerDraw32ValueError(f"an event must be a dict, got {shown(data)}")
@@ -345,7 +346,7 @@ class Event:
         cards = data.get("cards", [])
         if not isinstance(cards, list):
             raise PokerDraw32ValueError(f"{kind.value} event: cards must be a list, got {shown(cards)}")
-        info = tuple((k, _tupled(v)) for k, v in data.items() if k not in _EVENT_FIELDS)
+        info = tuple((k, _tupled(v, kind)) for k, v in data.items() if k not in _EVENT_FIELDS)
         return cls(kind, seat, amount, parse_cards(cards, allow_duplicates=False), info)
 
     def __str__(self) -> str:
@@ -363,8 +364,17 @@ class Event:
 _EVENT_FIELDS = frozenset({"kind", "seat", "amount", "cards"})
 
 
-def _tupled(value: Any) -> Any:
-    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
+def _tupled(value: Any, kind: EventKind, depth: int = 0) -> Any:
+    """Lists as tuples, as the engine logs them; the engine's details nest at most 2 deep, so
+    deeper data is refused before it can exhaust the stack."""
+    if not isinstance(value, list):
+        return value
+    if depth >= _MAX_INFO_DEPTH:
+        raise PokerDraw32ValueError(f"{kind.value} event: details nested more than {_MAX_INFO_DEPTH} deep")
+    return tuple(_tupled(v, kind, depth + 1) for v in value)
+
+
+_MAX_INFO_DEPTH = 8
 
 
 # Fast constructors for the hand state machine, which builds these records at every step.  They

@@ -36,6 +36,7 @@ offending call.
 from __future__ import annotations
 
 import operator
+import reprlib
 
 __all__ = [
     "MAX_CHIPS",
@@ -108,12 +109,26 @@ class DealError(_SeatRuleError):
     """Cards given for a deal are not available: already in play, duplicated, outside the
     deck, the wrong number, or a player's own discards (R6.2); the hand is unchanged."""
 
+class _ShortRepr(reprlib.Repr):
+    """reprlib with a depth limit (a list nested 900 deep must not exhaust the stack) and
+    huge ints by their size (an int of thousands of digits cannot even be converted to text)."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        return f"<int of {x.bit_length()} bits>" if x.bit_length() > 64 else int.__repr__(x)
+
+
+_SHORT = _ShortRepr()
+_SHORT.maxlevel = 3
+_SHORT.maxstring = _SHORT.maxother = 60
+
+
 def shown(value: object) -> str:
-    """A short, always-printable repr of a user-supplied value for error messages
-    (an int of thousands of digits cannot even be converted to text)."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
-        return f"<int of {value.bit_length()} bits>"
-    text = repr(value)
+    """A short, always-printable repr of a user-supplied value for error messages (nested
+    containers are cut at depth 3, huge ints shown by their size)."""
+    try:
+        text = _SHORT.repr(value)
+    except Exception:   # a user object whose __repr__ fails
+        text = f"<{type(value).__name__}>"
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -969,12 +969,17 @@ class Hand:
         """R7.3: the server withdraws the right to raise of the player to act, for this turn only;
         they may still check, call or fold.
 
-        :raises IllegalActionError: nobody is to act in a betting round.
+        :raises IllegalActionError: nobody is to act in a betting round, or the player to act is
+            all-in or has already lost the right to raise this turn (so a log never holds a
+            withdrawal twice, and a restored snapshot cannot either).
         """
         if self.phase not in _ROUND_PHASES or self.actor is None or self.pending_deal is not None:
             raise IllegalActionError("no player is to act in a betting round", rule="R7.3")
         if self.stacks[self.actor] == 0:
             raise IllegalActionError(f"seat {self.actor} is all-in and has no right to raise to withdraw",
+                                     seat=self.actor, rule="R7.3")
+        if self.raise_withdrawn == self.actor:
+            raise IllegalActionError(f"seat {self.actor} has already lost the right to raise this turn",
                                      seat=self.actor, rule="R7.3")
         self.raise_withdrawn = self.actor
         return self._log(EventKind.RAISE_WITHDRAWN, self.actor, info=(("rule", "R7.3"),))
@@ -1268,8 +1273,13 @@ class Hand:
     def restore(cls, data: dict[str, Any]) -> Hand:
         """The hand saved by :meth:`snapshot`; it continues exactly as the saved one would.
 
+        The log is replayed through the engine and the snapshot must be exactly the snapshot of
+        the result (see :mod:`pokerdraw32.snapshot`): a restored hand is a state the engine could
+        have reached.
+
         :raises SnapshotError: another format or version, or a bad field (named); cards that are
-            not the deck once each (R1.1) or chips that do not add up (R9.5).
+            not the deck once each (R1.1), chips that do not add up (R9.5), a field or event the
+            replay does not give, or a :meth:`determinize` copy's snapshot.
         """
         from .snapshot import restore
         return restore(data)

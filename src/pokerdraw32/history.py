@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .actions import Action, ActionKind, EventKind
-from .errors import PokerDraw32Error
+from .errors import PokerDraw32Error, shown
 from .hand import Hand
 from .phh import (
     HistoryError,
@@ -77,7 +77,7 @@ from .rules import Rules
 
 __all__ = ["HandHistory", "HistoryError", "HistoryWriter", "dumps_all", "load_all", "loads_all"]
 
-_PLAYER = re.compile(r"p([1-9][0-9]*)")
+_PLAYER = re.compile(r"p([1-9][0-9]?)")      # at most 5 players (R3.1): never a huge number to convert
 _AMOUNT = re.compile(r"[0-9]{1,16}")
 _SIMPLE = {"f": ActionKind.FOLD, "sp": ActionKind.SPLIT, "nsp": ActionKind.DECLINE, "to": ActionKind.TIMEOUT}
 _CONSEQUENCES = frozenset({EventKind.DISCARD, EventKind.CHECK, EventKind.FOLD, EventKind.DECLINE})
@@ -375,7 +375,7 @@ def _player(word: str, order: tuple[int, ...]) -> int:
     """The engine seat of the player word ``pN``."""
     m = _PLAYER.fullmatch(word)
     if m is None:
-        raise PokerDraw32Error(f"unknown actor {word!r}: expected d (the dealer) or p1..p{len(order)}")
+        raise PokerDraw32Error(f"unknown actor {shown(word)}: expected d (the dealer) or p1..p{len(order)}")
     k = int(m.group(1))
     if k > len(order):
         raise PokerDraw32Error(f"no player {word}: the hand has {len(order)} players (p1..p{len(order)})")
@@ -434,7 +434,10 @@ def _apply(h: Hand, words: list[str], order: tuple[int, ...], seat_pos: Mapping[
         action = Action.discard(parse_cards_word(args[0]) if args else ())
     else:
         if not _AMOUNT.fullmatch(args[0]):
-            raise PokerDraw32Error(f"cbr amount {args[0]!r} is not a whole number of chips [R3.2]")
+            if re.fullmatch(r"[0-9]+", args[0]):
+                raise PokerDraw32Error(f"cbr amount {shown(args[0])} has {len(args[0])} digits: a number of chips "
+                                       "has at most 16 [R3.2]")
+            raise PokerDraw32Error(f"cbr amount {shown(args[0])} is not a whole number of chips [R3.2]")
         kind = ActionKind.BET if ActionKind.BET in legal.kinds else ActionKind.RAISE
         action = Action(kind, int(args[0]))
     h.act(action, seat=seat)

@@ -39,7 +39,7 @@ from typing import Any
 import tomli_w
 
 from .cards import Card, parse_card
-from .errors import PokerDraw32TypeError, PokerDraw32ValueError, RulesError
+from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, RulesError, shown
 from .rules import PRESETS, Rules, SecondRoundFirst, Structure
 
 if sys.version_info >= (3, 11):
@@ -99,7 +99,8 @@ class HistoryError(PokerDraw32ValueError):
         if field is not None:
             where.append(f"field {field!r}")
         if index is not None:
-            where.append(f"actions[{index}]" + (f" {action!r}" if action is not None else " (after the last action)"))
+            where.append(f"actions[{index}]" + (f" {shown(action)}" if action is not None
+                                                else " (after the last action)"))
         super().__init__(": ".join([*where, reason]))
         self.file = file
         self.hand = hand
@@ -134,6 +135,41 @@ def parse_toml(text: str, where: Where) -> dict[str, Any]:
         raise Where(where.file).error(f"not valid TOML: {e}") from None
     except RecursionError:
         raise Where(where.file).error("not valid TOML: nested too deeply") from None
+    except ValueError:      # tomllib converts integers with int(): Python refuses more than 4300 digits
+        raise _huge_integer(text, where) from None
+
+
+_CHIPS_DIGITS = len(str(MAX_CHIPS))
+_HUGE = re.compile(r"[-+]?[0-9][0-9_]{" + str(_CHIPS_DIGITS) + ",}")
+_TABLE_HEADER = re.compile(r"\s*\[\s*\"?([0-9]{1,18})\"?\s*\]")
+_KEY = re.compile(r"\s*([A-Za-z0-9_-]+)\s*=")
+
+
+def _huge_integer(text: str, where: Where) -> HistoryError:
+    """The error for an integer too long for Python to convert (a TOML number of thousands of
+    digits): it names the file, the hand (the table ``[N]`` of a ``.phhs`` file), the field and the
+    line of the first integer outside strings with more digits than Python converts (4300 by
+    default); no number of chips has more than 16 (R3.2)."""
+    limit: int = getattr(sys, "get_int_max_str_digits", lambda: 0)() or _CHIPS_DIGITS  # Python >= 3.10.7
+    hand = 1 if where.hand is None else where.hand      # a .phh file is hand 1
+    key = None
+    for lineno, line in enumerate(text.splitlines(), 1):
+        header = _TABLE_HEADER.match(line)
+        if header:
+            hand, key = int(header.group(1)), None
+            continue
+        named = _KEY.match(line)
+        if named:
+            key = named.group(1)
+        for m in _HUGE.finditer(line):
+            if line.count('"', 0, m.start()) % 2 == 0 and line.count("'", 0, m.start()) % 2 == 0:
+                digits = sum(ch.isdigit() for ch in m.group())
+                if digits <= limit:
+                    continue                    # read, and refused later by the field's own check
+                return HistoryError(f"line {lineno}: an integer of {digits} digits; no number here has more than "
+                                    f"{_CHIPS_DIGITS} (at most {MAX_CHIPS} chips) [R3.2]", file=where.file,
+                                    hand=hand, field=key)
+    return Where(where.file).error("not valid TOML: an integer too long to read [R3.2]")
 
 
 def hand_tables(doc: Mapping[str, Any], where: Where) -> list[tuple[str | None, Mapping[str, Any]]]:
@@ -152,8 +188,10 @@ def hand_tables(doc: Mapping[str, Any], where: Where) -> list[tuple[str | None, 
         if not isinstance(value, dict):
             raise where.error(f"{key!r} = {_short(value)} is not a hand: a .phh file has a 'variant' field; a .phhs "
                               "file holds only numbered tables [1], [2] ...")
-        if not re.fullmatch(r"[0-9]+", key):
-            raise where.error(f"table [{key}]: the hands of a .phhs file are numbered tables [1], [2] ...")
+        if not re.fullmatch(r"[0-9]{1,18}", key):
+            name = key if len(key) <= 40 else key[:37] + "..."
+            raise where.error(f"table [{name}]: the hands of a .phhs file are numbered tables [1], [2] ... "
+                              "(at most 18 digits)")
         out.append((key, value))
     return out
 
@@ -164,8 +202,7 @@ def dumps_toml(doc: Mapping[str, Any]) -> str:
 
 
 def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return shown(value)
 
 
 # ---------------------------------------------------------------------------------------- cards

@@ -15,10 +15,14 @@ Format ``pokerdraw32/hand``, version :data:`SNAPSHOT_VERSION`.  Reading checks t
 name and the version first: a snapshot from another version is rejected with a message naming
 both versions, never misread.  Then every field is checked for its type and range, the cards
 must be all 32 exactly once (R1.1) and the chips must add up to the starting stacks (R9.5).
-Finally the event log is replayed through the engine (every action checked, R3-R9) and the
-state must be exactly what it produces, so an edited field or an illegal log is refused.  The
-first problem is reported by :class:`SnapshotError`.  (A :meth:`~pokerdraw32.hand.Hand.determinize`
-clone's log is one seat's redacted view; its snapshot gets the field checks only.)
+Finally the event log is replayed through a fresh engine (every action checked, R3-R9), the
+cards the log does not determine (the stub order, the generator's state) are taken from the
+snapshot, and the snapshot of the result must equal the input exactly, field by field and event
+by event (the blinds and posts included; only ``engine``, the writer's version, is free).  So a
+snapshot restores to a state the engine could have reached, or it is refused: an edited field or
+an illegal log raises :class:`SnapshotError`, naming the first field or event that disagrees.  A
+:meth:`~pokerdraw32.hand.Hand.determinize` clone's snapshot (``redacted_for`` set) is refused too:
+its log hides cards, so it cannot be checked, and it is a search copy, not a hand that was played.
 
 >>> import json
 >>> from pokerdraw32 import Hand, Rules
@@ -38,7 +42,7 @@ from . import __version__
 from ._kernels import Rng
 from .actions import Event, Phase
 from .cards import DECK, parse_card
-from .errors import MAX_CHIPS, PokerDraw32Error, PokerDraw32ValueError
+from .errors import MAX_CHIPS, PokerDraw32Error, PokerDraw32ValueError, shown
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -106,16 +110,13 @@ def restore(data: Any) -> Hand:
     if not isinstance(data, dict):
         raise SnapshotError(f"a snapshot is a JSON object, got {type(data).__name__}")
     if data.get("format") != SNAPSHOT_FORMAT:
-        raise SnapshotError(f"not a hand snapshot: format is {data.get('format')!r}, expected {SNAPSHOT_FORMAT!r}")
+        raise SnapshotError(f"not a hand snapshot: format is {shown(data.get('format'))}, expected {SNAPSHOT_FORMAT!r}")
     version = data.get("version")
-    if version != SNAPSHOT_VERSION:
-        raise SnapshotError(f"snapshot version {version!r} (written by pokerdraw32 {data.get('engine', '?')}) "
+    if type(version) is not int or version != SNAPSHOT_VERSION:
+        raise SnapshotError(f"snapshot version {shown(version)} (written by pokerdraw32 {shown(data.get('engine'))}) "
                             f"cannot be read: this pokerdraw32 {__version__} reads version {SNAPSHOT_VERSION} only")
     r = _Reader(data)
-    try:
-        rules = Rules.from_options(r.field("rules", dict))
-    except PokerDraw32Error as exc:
-        raise SnapshotError(f"snapshot field 'rules': {exc}") from None
+    rules = read_rules(r)
     n = r.integer("n", 2, 5)
     state: dict[str, Any] = {"rules": rules, "n": n}
     for name in _INTS:
@@ -140,10 +141,10 @@ def restore(data: Any) -> Hand:
     state["discarded"] = [None if v is None else r.check("discarded", v, int) for v in r.list_of("discarded", n)]
     state["showdown_choices"] = [r.check("showdown_choices", v, (bool, type(None)))
                                  for v in r.list_of("showdown_choices", n)]
-    try:
-        state["phase"] = Phase(r.field("phase", str))
-    except ValueError:
-        raise SnapshotError(f"snapshot field 'phase': unknown phase {data['phase']!r}") from None
+    phase = r.field("phase", str)
+    if phase not in _PHASES:
+        raise SnapshotError(f"snapshot field 'phase': unknown phase {shown(phase)}")
+    state["phase"] = _PHASES[phase]
     for name in _CARD_LISTS:
         state[name] = r.cards(name.lstrip("_"))
     state["hole"] = [r.cards("hole", v) for v in r.list_of("hole", n)]
@@ -152,17 +153,11 @@ def restore(data: Any) -> Hand:
     if req is not None:
         kind = req.get("kind")
         if kind not in ("hole", "draw"):
-            raise SnapshotError(f"snapshot field 'pending_deal': kind {kind!r} is not 'hole' or 'draw'")
+            raise SnapshotError(f"snapshot field 'pending_deal': kind {shown(kind)} is not 'hole' or 'draw'")
         req = DealRequest(r.seat("pending_deal", req.get("seat"), n), r.check("pending_deal", req.get("count"), int),
                           kind)
     state["pending_deal"] = req
-    words = r.list_of("rng", 4)
-    try:
-        rng = Rng(0)
-        rng.setstate([int(r.check("rng", w, str), 16) for w in words])
-    except (TypeError, ValueError) as exc:
-        raise SnapshotError(f"snapshot field 'rng': {exc}") from None
-    state["rng"] = rng
+    state["rng"] = r.rng("rng")
     try:
         state["events"] = [Event.from_dict(ev) for ev in r.list_of("events", None)]
     except ValueError as exc:
@@ -196,21 +191,100 @@ def restore(data: Any) -> Hand:
             pots = tuple(Pot(r.check("result", p["amount"], int), tuple(r.seat("result", s, n) for s in p["eligible"]),
                              tuple(r.seat("result", s, n) for s in p["winners"]), r.check("result", p["shared"], bool))
                          for p in r.check("result", result.get("pots"), list))
-            shown = {r.seat("result", int(seat), n): tuple(DECK[c] for c in r.cards("result", cards))
-                     for seat, cards in r.check("result", result.get("shown"), dict).items()}
+            shown_cards = {r.seat("result", int(seat), n): tuple(DECK[c] for c in r.cards("result", cards))
+                           for seat, cards in r.check("result", result.get("shown"), dict).items()}
+        except SnapshotError:
+            raise
         except (KeyError, TypeError, ValueError) as exc:
-            raise SnapshotError(f"snapshot field 'result': {exc!r}") from None
+            raise SnapshotError(f"snapshot field 'result': {type(exc).__name__}: {_short(str(exc))}") from None
         net = tuple(s - s0 for s, s0 in zip(hand.stacks, hand.starting_stacks, strict=True))
-        hand.result = HandResult(tuple(hand.stacks), net, pots, shown, r.check("result", result.get("showdown"), bool))
-    redacted = r.field("redacted_for", (int, type(None)))
-    hand._redacted_for = None if redacted is None else r.seat("redacted_for", redacted, n)
-    if hand._redacted_for is None:
-        _verify_by_replay(hand)
-    pending = [k for k in range(hand._hole_index, n)] if hand.phase is Phase.DEAL else []
-    for k in pending:
-        if k < len(hand._round_robin) and not set(hand._round_robin[k]) <= set(hand.stub):
-            raise SnapshotError("snapshot field 'round_robin': cards not in the stub")
-    return hand
+        showdown = r.check("result", result.get("showdown"), bool)
+        hand.result = HandResult(tuple(hand.stacks), net, pots, shown_cards, showdown)
+    if r.field("redacted_for", (int, type(None))) is not None:
+        raise SnapshotError("snapshot field 'redacted_for': the snapshot of a determinize() clone is one seat's "
+                            "redacted copy for search, not a hand that was played: it cannot be restored")
+    return _verify_by_replay(hand, data)
+
+
+_PHASES = {p.value: p for p in Phase}
+
+
+def read_rules(r: _Reader) -> Rules:
+    """The snapshot's ``rules``: every option of :meth:`Rules.options` exactly once, nothing else,
+    each value as ``options()`` writes it (no defaults filled in: a pot-limit hand never comes back
+    as a no-limit one, R3.4)."""
+    options = r.field("rules", dict)
+    expected = Rules().options()
+    missing = sorted(k for k in expected if k not in options)
+    unknown = sorted(shown(k) for k in options if k not in expected)[:5]      # a few are enough to name
+    if missing or unknown:
+        raise r.error(f"{r.where} 'rules': " + "; ".join(
+            ([f"missing {', '.join(missing)}"] if missing else []) + ([f"unknown {', '.join(unknown)}"] if unknown
+                                                                      else [])))
+    for key, default in expected.items():
+        value = options[key]
+        if isinstance(default, bool) or isinstance(value, bool):
+            good = isinstance(value, bool) and isinstance(default, bool)
+        elif isinstance(default, int):    # chips (R3.2); the fixed-limit cap may be null (R3.4)
+            good = (isinstance(value, int) and 0 <= value <= MAX_CHIPS) or (value is None and key == "cap")
+        else:
+            good = isinstance(value, str)
+        if not good:
+            raise r.error(f"{r.where} 'rules.{key}': {shown(value)} is not a value of this option")
+    try:
+        rules = Rules.from_options(options)
+    except PokerDraw32Error as exc:
+        raise r.error(f"{r.where} 'rules': {_short(str(exc))}") from None
+    path = _difference(rules.options(), options, "rules")
+    if path is not None:
+        raise r.error(f"{r.where} {shown(path)} is not how the rules write it ({_at({'rules': options}, path)})")
+    return rules
+
+
+def _difference(mine: Any, theirs: Any, path: str) -> str | None:
+    """The path of the first place where ``theirs`` is not exactly ``mine`` (same JSON types: a
+    list for a list or tuple, no ``true`` for ``1``, no ``1.0`` for ``1``), or ``None``.  The
+    recursion follows ``mine``, so it is as deep as the engine's own data, whatever ``theirs`` holds."""
+    if isinstance(mine, (list, tuple)):
+        if not isinstance(theirs, (list, tuple)) or len(theirs) != len(mine):
+            return path
+        for i, (a, b) in enumerate(zip(mine, theirs, strict=True)):
+            found = _difference(a, b, f"{path}[{i}]")
+            if found is not None:
+                return found
+        return None
+    if isinstance(mine, dict):
+        if not isinstance(theirs, dict):
+            return path
+        for key, a in mine.items():
+            if key not in theirs:
+                return f"{path}.{key}"
+            found = _difference(a, theirs[key], f"{path}.{key}")
+            if found is not None:
+                return found
+        for key in theirs:
+            if not isinstance(key, str) or key not in mine:
+                return f"{path}.{key}" if isinstance(key, str) else path
+        return None
+    if type(mine) is not type(theirs) or mine != theirs:
+        return path
+    return None
+
+
+def _short(text: str) -> str:
+    """``text`` cut to at most 100 characters, for an error message."""
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
+def _at(data: Any, path: str) -> str:
+    """A short text of the value at ``path`` (as :func:`_difference` writes it) in ``data``."""
+    value = data
+    for part in path.replace("[", ".").replace("]", "").split("."):
+        try:
+            value = value[int(part)] if isinstance(value, (list, tuple)) else value[part]
+        except (KeyError, IndexError, ValueError, TypeError):
+            return "missing"
+    return shown(value)
 
 
 # state a hand's event log determines (everything but the order of the stub and the generator), and the
@@ -222,11 +296,13 @@ _DERIVED = ("n", "button", "dead", "to_match", "raise_size", "full_level", "bet_
             "_own_discards", "pending_deal", "result", "showdown_choices")
 
 
-def _verify_by_replay(hand: Hand) -> None:
+def _verify_by_replay(hand: Hand, data: dict[str, Any]) -> Hand:
     """Replay the snapshot's event log through the engine (explicit deals, every action checked,
-    R3-R9) and require the snapshot's state to be exactly what it produces: a snapshot whose
-    fields were edited, or whose log is not a legal hand, is refused, naming the first field or
-    event that disagrees."""
+    R3-R9) and require the snapshot to be exactly the snapshot of what it produces, given the
+    stub order and the generator's state it holds: a snapshot whose fields were edited, or whose
+    log is not a legal hand, is refused, naming the first field or event that disagrees.
+
+    :returns: the replayed hand (a state the engine reached itself)."""
     from .actions import Action, ActionKind, EventKind
     from .errors import DealError, IllegalActionError, RulesError
     from .hand import Hand
@@ -279,10 +355,58 @@ def _verify_by_replay(hand: Hand) -> None:
     for name in _DERIVED:
         if mine[name] != theirs[name]:
             raise SnapshotError(f"snapshot field {name.lstrip('_')!r} does not match the event log: "
-                                f"{mine[name]!r}, the log gives {theirs[name]!r}")
+                                f"{shown(mine[name])}, the log gives {shown(theirs[name])}")
     for name in ("stub", "pile", "muck"):
         if sorted(mine[name]) != sorted(theirs[name]):
             raise SnapshotError(f"snapshot field {name!r} does not match the event log: other cards")
+    # what the log does not determine: the stub order, the generator, how the hand deals
+    twin.stub = list(hand.stub)
+    twin.rng = hand.rng
+    twin.auto_deal = hand.auto_deal
+    twin._round_robin = hand._round_robin
+    twin._legal_key = -1
+    if twin.auto_deal and twin.pending_deal is not None:
+        raise SnapshotError("snapshot field 'auto_deal': a hand that deals itself never waits for a deal "
+                            f"({twin.pending_deal})")
+    _check_round_robin(twin)
+    whole = snapshot(twin)
+    engine = data.get("engine")
+    if not isinstance(engine, str):
+        raise SnapshotError(f"snapshot field 'engine': {shown(engine)} is not str")
+    whole["engine"] = engine
+    for key in data:
+        if key not in whole:
+            raise SnapshotError(f"snapshot field {shown(key)} is not a field of a hand snapshot")
+    for key, value in whole.items():
+        path = _difference(value, data.get(key), key)
+        if path is not None:
+            raise SnapshotError(f"snapshot field {shown(path)} does not match the event log: "
+                                f"{_at(data, path)}, the log gives {_at(whole, path)}")
+    return twin
+
+
+def _check_round_robin(h: Hand) -> None:
+    """The cards set aside for dealing the hole cards one at a time (R5.1, ``deal()`` without
+    cards from an untouched stub): ``n`` hands of 5 different cards, those already dealt equal to
+    the deal events, and, while dealing, the stub is the rest of the stub they came from."""
+    rr, n = h._round_robin, h.n
+    if not rr:
+        return
+    flat = [c for cards in rr for c in cards]
+    if h.auto_deal or len(rr) != n or any(len(cards) != 5 for cards in rr) or len(set(flat)) != 5 * n:
+        raise SnapshotError("snapshot field 'round_robin' is not a round-robin deal of this hand [R5.1]")
+    from .actions import EventKind
+
+    dealt = [[int(c) for c in ev.cards] for ev in h.events if ev.kind is EventKind.DEAL_HOLE]
+    if rr[:len(dealt)] != dealt:
+        raise SnapshotError("snapshot field 'round_robin' does not match the hole cards dealt [R5.1]")
+    if h.phase is Phase.DEAL:
+        taken = set(flat)
+        rest = [c for c in h.stub if c not in taken]
+        original = [rr[k][j] for j in range(5) for k in range(n)] + rest
+        gone = {c for cards in dealt for c in cards}
+        if h.stub != [c for c in original if c not in gone]:
+            raise SnapshotError("snapshot field 'stub' is not what remains of the round-robin deal [R5.1]")
 
 
 class _Reader:
@@ -304,13 +428,13 @@ class _Reader:
         wanted = types if isinstance(types, tuple) else (types,)
         if (isinstance(value, bool) and bool not in wanted) or not isinstance(value, wanted):
             names = " or ".join("null" if t is type(None) else t.__name__ for t in wanted)
-            raise self.error(f"{self.where} {name!r}: {value!r} is not {names}")
+            raise self.error(f"{self.where} {name!r}: {shown(value)} is not {names}")
         return value
 
     def integer(self, name: str, lo: int, hi: int) -> int:
         value = self.field(name, int)
         if not lo <= value <= hi:
-            raise self.error(f"{self.where} {name!r}: {value} is outside {lo}..{hi}")
+            raise self.error(f"{self.where} {name!r}: {shown(value)} is outside {lo}..{hi}")
         return int(value)
 
     def list_of(self, name: str, length: int | None) -> list[Any]:
@@ -324,15 +448,30 @@ class _Reader:
         for v in self.list_of(name, length):
             self.check(name, v, int)
             if not 0 <= v <= MAX_CHIPS:
-                raise self.error(f"{self.where} {name!r}: {v} is not a number of chips [R3.2]")
+                raise self.error(f"{self.where} {name!r}: {shown(v)} is not a number of chips [R3.2]")
             out.append(int(v))
         return out
 
     def seat(self, name: str, value: Any, n: int) -> int:
         self.check(name, value, int)
         if not 0 <= value < n:
-            raise self.error(f"{self.where} {name!r}: seat {value} is not a seat 0..{n - 1}")
+            raise self.error(f"{self.where} {name!r}: seat {shown(value)} is not a seat 0..{n - 1}")
         return int(value)
+
+    def rng(self, name: str) -> Rng:
+        """A generator from its state as :func:`snapshot` writes it: four words of 16 lower-case
+        hex digits, not all zero (R11.1)."""
+        words = self.list_of(name, 4)
+        for w in words:
+            self.check(name, w, str)
+            if len(w) != 16 or w.strip("0123456789abcdef"):
+                raise self.error(f"{self.where} {name!r}: {shown(w)} is not 16 lower-case hex digits")
+        rng = Rng(0)
+        try:
+            rng.setstate([int(w, 16) for w in words])
+        except ValueError as exc:
+            raise self.error(f"{self.where} {name!r}: {_short(str(exc))}") from None
+        return rng
 
     def cards(self, name: str, value: Any = None) -> list[int]:
         items = self.list_of(name, None) if value is None else self.check(name, value, list)

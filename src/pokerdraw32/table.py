@@ -72,7 +72,7 @@ from .cards import CardsLike
 from .errors import MAX_CHIPS, PokerDraw32Error, PokerDraw32ValueError, RulesError, integer, shown
 from .hand import Hand
 from .rules import Rules, Structure
-from .snapshot import _Reader
+from .snapshot import _Reader, read_rules
 
 __all__ = ["Deadline", "LedgerEntry", "SeatState", "Table", "TableError"]
 
@@ -233,6 +233,7 @@ class Table:
         """The hand being played, or ``None`` between hands."""
         self.hand_seats: tuple[int, ...] = ()
         """Table seat of each seat of the current (or last) hand: ``hand_seats[hand_seat]``."""
+        self._dealt: tuple[SeatState, ...] = ()   # the players dealt in to that hand, by hand seat
         self.hand_count = 0
         self.ledger: list[LedgerEntry] = []
         self.hands: list[tuple[int, Hand, tuple[int, ...], tuple[str, ...]]] = []
@@ -354,6 +355,7 @@ class Table:
         self.button = button
         self.hand = hand
         self.hand_seats = tuple(dealt)
+        self._dealt = tuple(self._seats[seat] for seat in dealt)
         self.hand_count += 1
         self._settled = False
         self._after_step(now)
@@ -486,15 +488,14 @@ class Table:
                          f"decision deadline at {d.act_at:g}", seat=seat)
 
     def _now(self) -> float:
-        """The clock's time; a clock that fails or gives something other than a finite number is a
-        TableError (raised before the table changes)."""
+        """The clock's time; a clock that fails or gives something other than a number of seconds
+        from 0 to 2**53 (nan, an infinity, a huge int, a negative time, not a number) is a
+        TableError, raised before the table changes."""
         try:
             now = self.clock()
         except Exception as exc:
-            raise TableError(f"the table clock failed: {exc!r}") from exc
-        if isinstance(now, bool) or not isinstance(now, (int, float)) or not math.isfinite(now):
-            raise TableError(f"the table clock must return a finite number of seconds, got {shown(now)}")
-        return float(now)
+            raise TableError(f"the table clock failed: {shown(exc)}") from exc
+        return _seconds(now, "the table clock must return")
 
     def _after_step(self, now: float) -> None:
         h = self.hand
@@ -598,7 +599,15 @@ class Table:
         table seat numbers throughout: the seats (name, stack, sitting out, waiting, dealt in), the
         button, whose turn and their deadline, and the running (or last) hand as
         :meth:`Hand.view` shows it to that seat (its cards and showdown choice), with one entry per
-        player dealt in under ``"players"``.  Nothing a seat may not know appears (no other hole cards, stub or muck).
+        player dealt in under ``"players"`` (table seat, name, stack, bet, folded, all-in, cards
+        discarded).  Nothing a
+        seat may not know appears (no other hole cards, stub or muck): the cards and legal actions
+        are those of the player sitting there if they were dealt in to the hand; a player who sat
+        down after the deal, and a vacated seat, see what an onlooker sees.
+
+        One stack per player: ``seats[].stack`` is the chips in front of the player now, so during
+        a hand it is the stack behind their bets, the same as ``hand.players[].stack``
+        (:meth:`seat` gives the stack from before the hand).
 
         :raises TableError: no such seat.
         """
@@ -606,7 +615,7 @@ class Table:
             self._check_seat_number(seat)
         d = self.deadline
         out: dict[str, Any] = {
-            "seats": [{"seat": n, "name": s.name, "stack": s.stack, "sitting_out": s.sitting_out,
+            "seats": [{"seat": n, "name": s.name, "stack": self._stack_now(n), "sitting_out": s.sitting_out,
                        "waiting": s.waiting, "in_hand": self._in_hand(n)} for n, s in sorted(self._seats.items())],
             "button": self.button,
             "hand_number": self.hand_count,
@@ -624,7 +633,8 @@ class Table:
             "phase": v["phase"], "pot": v["pot"], "parole_open": v["parole_open"], "stub_count": v["stub_count"],
             "serial": v["serial"], "button": table_seat(v["button"]), "blinds": [table_seat(x) for x in v["blinds"]],
             "to_act": None if v["to_act"] is None else table_seat(v["to_act"]),
-            "players": [{"seat": table_seat(i), "stack": v["stacks"][i], "bet": v["bets"][i], "folded": v["folded"][i],
+            "players": [{"seat": table_seat(i), "name": self._dealt[i].name if i < len(self._dealt) else None,
+                         "stack": v["stacks"][i], "bet": v["bets"][i], "folded": v["folded"][i],
                          "all_in": v["all_in"][i], "discarded": v["discarded"][i]} for i in range(h.n)],
             "shown": [{"seat": table_seat(x["seat"]), "cards": x["cards"]} for x in v["shown"]],
             "pots": [{**pot, "eligible": [table_seat(x) for x in pot["eligible"]],
@@ -641,8 +651,9 @@ class Table:
 
     def events_for(self, seat: int | None = None, start: int = 0) -> list[Event]:
         """The running (or last) hand's log as ``seat`` may see it (see :meth:`Hand.events_for`),
-        with table seat numbers in ``seat`` and in the award details; a seat not dealt in sees
-        what an onlooker sees.
+        with table seat numbers in ``seat`` and in the award details; a seat not dealt in, and a
+        seat whose player was dealt in but has left (vacant, or taken by a new player), sees what
+        an onlooker sees.
 
         :raises TableError: no such seat, or no hand yet.
         """
@@ -714,20 +725,27 @@ class Table:
         """The session saved by :meth:`snapshot`, continuing exactly (same seats, button, ledger,
         generator and running hand).
 
+        The snapshot is checked against itself: every rules option is required (none filled in
+        with a default), the running hand must restore (its log replayed, see
+        :func:`pokerdraw32.snapshot.restore`) with the seats' stacks as its starting stacks and the
+        table's generator as its own, and the seats must be what the ledger says line by line
+        (who bought in where, their additions, results and cash-outs, R9.5, R10.1), so chips moved
+        between seats are refused even when the totals balance.
+
         :raises TableError: another format or version, a bad or inconsistent field (named: types,
             seats, names, missed blinds, ledger lines, a running hand that is over or whose seats,
-            stacks, button or rules are not the table's, a deadline for the wrong seat), or a ledger
-            that does not balance.
+            stacks, button, generator or rules are not the table's, a deadline for the wrong seat),
+            seats that are not the ledger's, or a ledger that does not balance.
         :raises SnapshotError: a bad running-hand snapshot (see :func:`pokerdraw32.snapshot.restore`).
         """
         if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
             got = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise TableError(f"not a table snapshot: format {got!r}, expected {TABLE_FORMAT!r}")
-        if data.get("version") != TABLE_VERSION:
-            raise TableError(f"table snapshot version {data.get('version')!r} cannot be read: this pokerdraw32 "
+            raise TableError(f"not a table snapshot: format {shown(got)}, expected {TABLE_FORMAT!r}")
+        if type(data.get("version")) is not int or data.get("version") != TABLE_VERSION:
+            raise TableError(f"table snapshot version {shown(data.get('version'))} cannot be read: this pokerdraw32 "
                              f"reads version {TABLE_VERSION} only")
+        rules = read_rules(_TableReader(data))
         try:
-            rules = Rules.from_options(data["rules"])
             t = cls(rules, seats=data["seat_count"], min_buy_in=data["min_buy_in"], max_buy_in=data["max_buy_in"],
                     clock=clock, decision_time=data["decision_time"], raise_time=data["raise_time"],
                     history=data["history"], seed=0)
@@ -735,11 +753,21 @@ class Table:
             raise TableError(f"table snapshot: field {exc} is missing") from None
         except PokerDraw32Error as exc:
             raise TableError(f"table snapshot: settings: {exc}") from None
+        for key in ("min_buy_in", "max_buy_in"):          # null is not "the default" here (R10.1)
+            if getattr(t, key) != data[key]:
+                raise TableError(f"table snapshot: settings: {key} {shown(data[key])} is not what the table wrote; "
+                                 f"the default would be {getattr(t, key)}")
         r = _TableReader(data, t)
+        for key in data:
+            if key not in _TABLE_FIELDS:
+                raise TableError(f"table snapshot: {shown(key)} is not a field of a table snapshot")
         for sd in r.field("seats", list):
             s = r.seat_state(sd)
             if s.seat in t._seats:
                 raise TableError(f"table snapshot: seat {s.seat} appears twice")
+            if t._seats and s.seat < max(t._seats):
+                raise TableError(f"table snapshot: the seats are not in seat order (seat {s.seat} after "
+                                 f"{max(t._seats)})")
             if any(o.name == s.name for o in t._seats.values()):
                 raise TableError(f"table snapshot: the name {s.name!r} appears twice")
             t._seats[s.seat] = s
@@ -749,16 +777,15 @@ class Table:
         t.ledger = [r.ledger_entry(e) for e in r.field("ledger", list)]
         t._brought = sum(e.chips for e in t.ledger if e.kind in ("buy_in", "add"))
         t._paid = sum(e.chips for e in t.ledger if e.kind == "cash_out")
-        words = r.field("rng", list)
-        try:
-            t.rng.setstate([int(w, 16) for w in words])
-        except (TypeError, ValueError) as exc:
-            raise TableError(f"table snapshot: field 'rng': {exc}") from None
+        t.rng = r.rng("rng")
         t.hand_seats = tuple(t._check_seat_number(x) for x in r.field("hand_seats", list))
         hand = r.field("hand", (dict, type(None)))
         d = r.field("deadline", (dict, type(None)))
         if hand is not None:
             t.hand = Hand.restore(hand)
+            if t.hand.rng.getstate() != t.rng.getstate():
+                raise TableError("table snapshot: field 'rng' is not the running hand's generator (the hand deals "
+                                 "from the table's)")
             t.rng = t.hand.rng                  # the hand deals from the table's generator
             t._settled = False
             h = t.hand
@@ -774,6 +801,7 @@ class Table:
             if t.button != t.hand_seats[h.button]:
                 raise TableError(f"table snapshot: the button is seat {t.button}, the running hand's is "
                                  f"{t.hand_seats[h.button]}")
+            t._dealt = tuple(t._seats[x] for x in t.hand_seats)
             if (d is None) != (t.actor is None):
                 raise TableError("table snapshot: field 'deadline' must be given exactly when a player is to act")
         elif d is not None:
@@ -784,17 +812,65 @@ class Table:
             except KeyError as exc:
                 raise TableError(f"table snapshot: field 'deadline' lacks {exc}") from None
             for what, v in (("act_at", act_at), ("raise_at", raise_at)):
-                if (v is not None or what == "act_at") and (isinstance(v, bool) or not isinstance(v, (int, float))
-                                                             or not math.isfinite(v)):
-                    raise TableError(f"table snapshot: deadline {what} {shown(v)} is not a finite number")
+                if v is not None or what == "act_at":
+                    _seconds(v, f"table snapshot: deadline {what} must be")
             if seat != t.actor:
                 raise TableError(f"table snapshot: the deadline is for seat {shown(seat)}, seat {t.actor} is to act")
             # the deadlines keep their remaining time: shifted from the saved clock to the new one
-            saved = r.field("clock", (int, float))
+            saved = _seconds(r.field("clock", (int, float)), "table snapshot: field 'clock' must be")
             shift = t._now() - saved
             t.deadline = Deadline(seat, None if raise_at is None else float(raise_at) + shift, float(act_at) + shift)
+        t._check_seats_against_ledger()
         t.check_ledger()
         return t
+
+    def _check_seats_against_ledger(self) -> None:
+        """A restored table's seats are what its ledger says, line by line: each buy-in seats a
+        player at an empty seat, additions, hand results and the cash-out (their whole stack) are
+        that player's, hand numbers never go back, and every seated player's stack is their
+        buy-ins and additions plus their results (R9.5, R10.1).  So chips moved between seats, or
+        a player swapped, are refused even when the totals still balance."""
+        seated: dict[int, list[Any]] = {}      # seat -> [name, chips]
+        last = 0
+        for k, e in enumerate(self.ledger):
+            where = f"table snapshot: ledger line {k} ({e.kind}, seat {e.seat}, {shown(e.name)})"
+            self._check_seat_number(e.seat)
+            if not last <= e.hand <= self.hand_count or (e.kind == "hand" and e.hand < 1):
+                raise TableError(f"{where}: hand number {e.hand} is out of order")
+            last = e.hand
+            player = seated.get(e.seat)
+            if e.kind == "buy_in":
+                if player is not None:
+                    raise TableError(f"{where}: the seat is taken by {player[0]!r}")
+                if any(p[0] == e.name for p in seated.values()) or not _good_name(e.name) or e.chips <= 0:
+                    raise TableError(f"{where}: not a buy-in the table accepts [R10.1]")
+                seated[e.seat] = [e.name, e.chips]
+                continue
+            if player is None or player[0] != e.name:
+                raise TableError(f"{where}: {shown(e.name)} is not seated there")
+            if e.kind == "cash_out":
+                if e.chips != player[1]:
+                    raise TableError(f"{where}: pays out {e.chips} chips, the player has {player[1]}")
+                del seated[e.seat]
+                continue
+            if e.kind == "add" and e.chips <= 0:
+                raise TableError(f"{where}: adds {e.chips} chips [R10.1]")
+            player[1] += e.chips
+            if player[1] < 0:
+                raise TableError(f"{where}: leaves the player {player[1]} chips [R9.5]")
+        played = max((e.hand for e in self.ledger if e.kind == "hand"), default=0)
+        running = self.hand is not None and not self._settled
+        if self.hand_count != played + running:
+            raise TableError(f"table snapshot: field 'hand_count' is {self.hand_count}, the ledger has hands to "
+                             f"{played}" + (" and a hand is running" if running else ""))
+        if sorted(seated) != sorted(self._seats):
+            raise TableError(f"table snapshot: the seated players {sorted(self._seats)} are not the ledger's "
+                             f"{sorted(seated)}")
+        for seat, (name, chips) in sorted(seated.items()):
+            s = self._seats[seat]
+            if s.name != name or s.stack != chips:
+                raise TableError(f"table snapshot: seat {seat}: {s.name!r} with {s.stack} chips, the ledger says "
+                                 f"{name!r} with {chips} [R9.5]")
 
     # ------------------------------------------------------------------ helpers
     def _check_seat_number(self, seat: object) -> int:
@@ -809,6 +885,14 @@ class Table:
             raise TableError(f"seat {n} is empty", seat=n)
         return self._seats[n]
 
+    def _stack_now(self, seat: int) -> int:
+        """The chips in front of the player at ``seat`` now: during a hand they are dealt in to, the
+        stack behind their bets."""
+        if self._in_hand(seat):
+            assert self.hand is not None
+            return self.hand.stacks[self.hand_seats.index(seat)]
+        return self._seats[seat].stack
+
     def _in_hand(self, seat: int) -> bool:
         return self.hand is not None and not self._settled and seat in self.hand_seats
 
@@ -818,8 +902,14 @@ class Table:
         return self.hand
 
     def _hand_seat_or_none(self, seat: int | None) -> int | None:
-        """The hand seat of table seat ``seat``, or ``None`` (an onlooker, or a seat not dealt in)."""
-        return self.hand_seats.index(seat) if seat is not None and seat in self.hand_seats else None
+        """The hand seat of the player sitting at table seat ``seat``, or ``None``: an onlooker, a
+        seat not dealt in, and a seat whose player was dealt in but has left since (vacant, or
+        another player sits there) see only what everyone sees.  Views follow the player, not the
+        seat number: nobody sees the cards of the player who sat there before."""
+        if seat is None or seat not in self.hand_seats:
+            return None
+        i = self.hand_seats.index(seat)
+        return i if i < len(self._dealt) and self._seats.get(seat) is self._dealt[i] else None
 
     def _hand_seat(self, seat: object) -> int:
         n = self._check_seat_number(seat)
@@ -830,6 +920,20 @@ class Table:
     def __repr__(self) -> str:
         seats = ", ".join(f"{n}:{s.name}={s.stack}" for n, s in sorted(self._seats.items()))
         return f"<Table hands={self.hand_count} button={self.button} seats=[{seats}]>"
+
+
+_LATEST = 2.0**53
+"""Latest time a clock may give, in seconds (every later deadline stays exact in a float)."""
+
+
+def _seconds(value: object, what: str) -> float:
+    """``value`` as a time in seconds from 0 to 2**53, else a TableError starting with ``what``."""
+    good = not isinstance(value, bool) and (
+        (isinstance(value, int) and 0 <= value <= _LATEST)
+        or (isinstance(value, float) and math.isfinite(value) and 0 <= value <= _LATEST))
+    if not good:
+        raise TableError(f"{what} a finite number of seconds from 0 to 2**53, got {shown(value)}")
+    return float(value)  # type: ignore[arg-type]
 
 
 def _good_name(name: object) -> bool:
@@ -858,15 +962,25 @@ def _chips(name: str, value: object) -> int:
     return chips
 
 
+_TABLE_FIELDS = frozenset({"format", "version", "rules", "seat_count", "min_buy_in", "max_buy_in", "decision_time",
+                           "raise_time", "history", "seats", "button", "hand_count", "ledger", "rng", "clock", "hand",
+                           "hand_seats", "deadline"})
+
+
 class _TableReader(_Reader):
     """Typed access to a table snapshot's fields (the hand snapshot's reader, with TableError)."""
 
     error = TableError
     where = "table snapshot: field"
 
-    def __init__(self, data: dict[str, Any], table: Table) -> None:
+    def __init__(self, data: dict[str, Any], table: Table | None = None) -> None:
         super().__init__(data)
-        self.table = table
+        self._table = table
+
+    @property
+    def table(self) -> Table:
+        assert self._table is not None
+        return self._table
 
     def count(self, name: str) -> int:
         return self.integer(name, 0, MAX_CHIPS)
@@ -884,11 +998,11 @@ class _TableReader(_Reader):
         if not _good_name(sd["name"]):
             raise TableError(f"table snapshot: bad player name {shown(sd['name'])}")
         if not 0 <= sd["stack"] <= MAX_CHIPS:
-            raise TableError(f"table snapshot: seat {sd['seat']}: stack {sd['stack']} is out of range")
+            raise TableError(f"table snapshot: seat {sd['seat']}: stack {shown(sd['stack'])} is out of range")
         amounts = _blind_amounts(self.table.rules)
         for blind, amount in sd["missed"].items():
             if blind not in amounts or amount != amounts[blind]:
-                raise TableError(f"table snapshot: seat {sd['seat']}: missed {blind!r} {shown(amount)} is not a "
+                raise TableError(f"table snapshot: seat {sd['seat']}: missed {shown(blind)} {shown(amount)} is not a "
                                  "blind of this table [R10.3]")
         return SeatState(**sd)
 
