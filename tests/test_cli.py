@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -11,7 +12,7 @@ import sys
 
 import pytest
 
-from pokerdraw32.cli import main
+from pokerdraw32.cli import build_parser, main
 
 
 def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -134,3 +135,31 @@ def test_broken_pipe_is_quiet() -> None:
     proc = subprocess.run(f"{sys.executable} -m pokerdraw32.cli eval {hands} | head -c 1", shell=True,
                           capture_output=True, text=True, check=False)
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
+def test_play_discard_numbers_index_the_displayed_hand() -> None:
+    """'d 1 5' throws away the 1st and 5th card *as shown* (sorted, best rank first), not as dealt:
+    seed 5 deals seat 0 'Ah Ad 7h 8s 8c', shown 'Ah Ad 8c 8s 7h' (R6.1)."""
+    code, out, _ = run("play", "--players", "2", "--seed", "5", "--hands", "1", stdin="c\nd 1 5\nq\n")
+    assert code == 0
+    assert "you are dealt Ah Ad 7h 8s 8c" in out and "your hand: Ah Ad 8c 8s 7h" in out
+    (line,) = [ln for ln in out.splitlines() if ln.startswith("> you discard")]
+    assert sorted(line.removeprefix("> you discard ").split()) == ["7h", "Ah"]
+
+
+def test_play_help_states_the_default_it_uses() -> None:
+    help_text = io.StringIO()
+    with pytest.raises(SystemExit), contextlib.redirect_stdout(help_text):
+        build_parser().parse_args(["play", "--help"])
+    assert "2-5 (default 3)" in " ".join(help_text.getvalue().split())
+    code, out, _ = run("play", "--seed", "1", "--hands", "1", stdin="q\n")
+    assert code == 0 and "stacks [200, 200, 200]" in out                  # three players dealt in
+
+
+def test_play_quit_prints_the_session_summary() -> None:
+    code, out, _ = run("play", "--players", "2", "--seed", "2", "--hands", "3", stdin="f\nq\n")
+    assert code == 0
+    summary = out[out.index("1 hand played"):]
+    assert "you (seat 0)" in summary and "seat 1" in summary and summary.rstrip().endswith("bye")
+    nets = [int(m) for m in re.findall(r"^\s+(?:you \(seat 0\)|seat 1)\s+([+-]\d+)", summary, re.M)]
+    assert len(nets) == 2 and sum(nets) == 0 and nets[0] < 0            # the folded blind is lost

@@ -16,7 +16,7 @@ from . import __version__
 from ._kernels import IMPLEMENTATION, Rng
 from .actions import Action, ActionKind, Event, EventKind, Phase
 from .bots import Bot, RandomBot, RuleBot
-from .cards import format_cards
+from .cards import Card, format_cards
 from .errors import PokerDraw32Error
 from .evaluation import evaluate
 from .hand import Hand
@@ -38,12 +38,13 @@ def _rules_from(args: argparse.Namespace) -> Rules:
 
 
 def _add_table_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=int, default=5, metavar="N", help="players at the table, 2-5 (default 5)")
+    p.add_argument("--players", type=int, default=5, metavar="N",
+                   help="players at the table, 2-5 (default %(default)s)")
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="seed (0 <= S < 2**64) for a reproducible run; default: from the OS")
     p.add_argument("--structure", choices=[s.value for s in Structure], default="no-limit",
-                   help="betting structure (default no-limit)")
-    p.add_argument("--preset", choices=list(PRESETS), default="classic", help="rules preset (default classic)")
+                   help="betting structure (default %(default)s)")
+    p.add_argument("--preset", choices=list(PRESETS), default="classic", help="rules preset (default %(default)s)")
     p.add_argument("--sb", type=int, default=None, metavar="CHIPS",
                    help="small blind in chips (bb = 2 sb, ob = 2 bb; default 1)")
     p.add_argument("--stack", type=int, default=None, metavar="CHIPS",
@@ -61,12 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Bots play H hands at one table (R4.1 button and blinds, R10 buy-ins, "
                                      "missed blinds and the ledger; busted bots re-buy).")
     _add_table_options(sim)
-    sim.add_argument("--hands", type=int, default=1000, metavar="H", help="hands to play (default 1000)")
+    sim.add_argument("--hands", type=int, default=1000, metavar="H", help="hands to play (default %(default)s)")
     sim.add_argument("--bots", choices=["mixed", "rule", "random"], default="mixed",
-                     help="bot types: rule-based, uniformly random, or alternating (default mixed)")
+                     help="bot types: rule-based, uniformly random, or alternating (default %(default)s)")
     sim.add_argument("--sit-out", type=float, default=0.0, metavar="P",
                      help="before each hand a bot sits out with probability P and one away returns with "
-                          "probability 1/2, paying its missed blinds (R10.3) (default 0)")
+                          "probability 1/2, paying its missed blinds (R10.3) (default %(default)s)")
     sim.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     sim.add_argument("--history", default=None, metavar="FILE.phhs",
@@ -116,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_table_options(play)
     play.set_defaults(players=3)
     play.add_argument("--hands", type=int, default=None, metavar="H", help="stop after H hands (default: until q)")
-    play.add_argument("--bots", choices=["rule", "random"], default="rule", help="bot type (default rule)")
+    play.add_argument("--bots", choices=["rule", "random"], default="rule", help="bot type (default %(default)s)")
 
     rep = sub.add_parser("replay", help="replay PHH hand histories (.phh, .phhs) through the engine",
                          description="Replay every hand of each file through the engine, checking every field and "
@@ -315,6 +316,12 @@ def describe(ev: Event, viewer: int) -> str | None:
     return None
 
 
+def _displayed(h: Hand, seat: int) -> list[Card]:
+    """``seat``'s hole cards as ``play`` shows them, best rank first: the numbers of ``d 1 3``
+    index this order."""
+    return sorted(h.hole_cards(seat), reverse=True)
+
+
 def _prompt_help(h: Hand) -> str:
     legal = h.legal_actions()
     assert legal is not None
@@ -342,7 +349,7 @@ def _parse_human(text: str, h: Hand) -> Action:
     if words and words[0].lower() in ("d", "discard") and len(words) == 1:
         raise PokerDraw32Error("say which cards to discard: 'd 1 3' (positions) or 'd Ah 7c'; 'p' stands pat")
     if words and words[0].lower() in ("d", "discard") and all(w.isdigit() for w in words[1:]):
-        cards = legal.hole_cards
+        cards = _displayed(h, 0)                   # the order the hand is shown in, not the dealt order
         picks = []
         for w in words[1:]:
             i = int(w)
@@ -371,6 +378,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
     bot_cls: type[Bot] = RuleBot if args.bots == "rule" else RandomBot
     bots = {s: bot_cls(rng.next_u64()) for s in range(1, args.players)}
     stacks = [stack] * args.players
+    bought = [stack] * args.players                  # chips each seat bought in for, re-buys included
     button = 0
     played = 0
     out.write(f"32-Card Draw, {rules.structure.value}, preset {rules.name}, seed {seed}. You are seat 0.\n")
@@ -378,6 +386,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
         for s in range(1, args.players):
             if stacks[s] == 0:
                 stacks[s] = stack
+                bought[s] += stack
                 out.write(f"seat {s} re-buys for {stack}\n")
         if stacks[0] == 0:
             out.write("You are out of chips.\n")
@@ -403,13 +412,16 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
                 continue
             legal = h.legal_actions()
             assert legal is not None
-            mine = sorted(h.hole_cards(0), reverse=True)
+            mine = _displayed(h, 0)
+            described = evaluate(mine, suit_tiebreak=rules.suit_tiebreak).description
             out.write(f"[pot {h.pot}, your stack {h.stacks[0]}, your bet {h.bets[0]}] "
-                      f"your hand: {format_cards(mine)} ({evaluate(mine).description})\n{_prompt_help(h)}\n> ")
+                      f"your hand: {format_cards(mine)} ({described})\n{_prompt_help(h)}\n> ")
             out.flush()
             line = inp.readline()
             if not line or line.strip().lower() in ("q", "quit", "exit"):
-                out.write("\nbye\n")
+                out.write("\nthe unfinished hand is abandoned: its bets go back\n")
+                _session_summary(out, played, stacks, bought)
+                out.write("bye\n")
                 return 0
             try:
                 h.act(_parse_human(line, h), seat=0)
@@ -420,8 +432,16 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
         out.write(f"result: {'+' if h.result.net[0] >= 0 else ''}{h.result.net[0]} for you; stacks {stacks}\n")
         played += 1
         button = (button + 1) % args.players
-    out.write(f"\n{played} hand(s) played; your stack {stacks[0]} (started with {stack})\n")
+    _session_summary(out, played, stacks, bought)
     return 0
+
+
+def _session_summary(out: TextIO, played: int, stacks: list[int], bought: list[int]) -> None:
+    """The end of a ``play`` session: hands played and each seat's net chips (stack minus buy-ins)."""
+    out.write(f"\n{played} hand{'' if played == 1 else 's'} played; net chips (stack minus buy-ins):\n")
+    for s, (have, paid) in enumerate(zip(stacks, bought, strict=True)):
+        who = "you (seat 0)" if s == 0 else f"seat {s}"
+        out.write(f"  {who:<12} {have - paid:>+7}  (stack {have}, bought in {paid})\n")
 
 
 # ------------------------------------------------------------------------------------------- main
