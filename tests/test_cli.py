@@ -163,3 +163,14 @@ def test_play_quit_prints_the_session_summary() -> None:
     assert "you (seat 0)" in summary and "seat 1" in summary and summary.rstrip().endswith("bye")
     nets = [int(m) for m in re.findall(r"^\s+(?:you \(seat 0\)|seat 1)\s+([+-]\d+)", summary, re.M)]
     assert len(nets) == 2 and sum(nets) == 0 and nets[0] < 0            # the folded blind is lost
+
+
+def test_python_dash_m_pokerdraw32_is_the_command() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    proc = subprocess.run([sys.executable, "-m", "pokerdraw32", "eval", "Ah Kd 7c 8s 9h"], capture_output=True,
+                          text=True, env=env, check=False)
+    assert proc.returncode == 0
+    assert proc.stdout == "Ah Kd 7c 8s 9h  HIGH_CARD         1935427  high card, ace of hearts\n"
+    proc = subprocess.run([sys.executable, "-m", "pokerdraw32", "--help"], capture_output=True, text=True, env=env,
+                          check=False)
+    assert proc.returncode == 0 and proc.stdout.startswith("usage: pokerdraw32 ")
