@@ -654,23 +654,25 @@ def test_cli_equity_seed_is_printed() -> None:
     assert code == 0 and again == out
 
 
-@pytest.mark.parametrize(("argv", "needle"), [
-    (["--opponents", "0"], "opponents=0: 1 to 4 opponents, 2 to 5 players are dealt in [R3.1]"),
-    (["--opponents", "5"], "[R3.1]"),
-    (["--opponents", "1", "--trials", "0"], "trials=0"),
-    (["--opponents", "1", "--seed", "-3"], "[R11.1]"),
-    (["--opponents", "2", "--position", "3"], "position=3"),
-    (["--opponents", "1", "--discard", "Kc"], "Kc is not in the hand"),
-    (["--opponents", "1", "--discard", "7c 8s", "--top", "2"], "--top applies only without --discard"),
-    (["--seed", "3"], "--seed is an equity option: add --opponents K (1-4)"),
-    (["--trials", "50"], "--trials is an equity option"),
+@pytest.mark.parametrize(("argv", "needle", "status"), [
+    # usage errors (exit 2, with the usage line), before anything runs
+    (["--opponents", "0"], "--opponents: 0 is out of range: 1 to 4 opponents, 2 to 5 players are dealt in [R3.1]", 2),
+    (["--opponents", "5"], "[R3.1]", 2),
+    (["--opponents", "1", "--trials", "0"], "--trials: 0 is out of range", 2),
+    (["--opponents", "1", "--seed", "-3"], "[R11.1]", 2),
+    (["--opponents", "2", "--position", "3"], "--position 3: with 2 opponents", 2),
+    (["--opponents", "1", "--discard", "7c 8s", "--top", "2"], "--top applies only without --discard", 2),
+    (["--seed", "3"], "--seed is an equity option: add --opponents K (1-4)", 2),
+    (["--trials", "50"], "--trials is an equity option", 2),
+    # the engine refuses the input (exit 1)
+    (["--opponents", "1", "--discard", "Kc"], "Kc is not in the hand", 1),
 ])
-def test_cli_equity_errors(argv: list[str], needle: str) -> None:
+def test_cli_equity_errors(argv: list[str], needle: str, status: int) -> None:
     code, out, err = run_cli("odds", "Ah Ad 7c 8s 9d", *argv)
-    assert code == 2 and out == "" and needle in err and err.startswith("pokerdraw32 odds: error:")
+    assert code == status and out == "" and needle in err and "pokerdraw32 odds: error:" in err
+    assert err.startswith("usage: pokerdraw32 odds") == (status == 2)
 
 
 def test_cli_equity_bad_policy() -> None:
-    with pytest.raises(SystemExit) as info:
-        run_cli("odds", "Ah Ad 7c 8s 9d", "--opponents", "1", "--policy", "best")
-    assert info.value.code == 2
+    code, _, err = run_cli("odds", "Ah Ad 7c 8s 9d", "--opponents", "1", "--policy", "best")
+    assert code == 2 and "invalid choice: 'best'" in err

@@ -71,7 +71,11 @@ from .phh import (
 )
 from .rules import Rules
 
-__all__ = ["HandHistory", "HistoryError", "HistoryWriter", "dumps_all", "load_all", "loads_all"]
+__all__ = ["MAX_HISTORY_BYTES", "HandHistory", "HistoryError", "HistoryWriter", "dumps_all", "load_all", "loads_all"]
+
+MAX_HISTORY_BYTES = 64 * 2**20
+"""Largest hand-history file :func:`load_all` reads (64 MiB): a larger file, or
+an endless one such as ``/dev/zero``, is refused instead of read until memory runs out."""
 
 _PLAYER = re.compile(r"p([1-9][0-9]*)")
 _AMOUNT = re.compile(r"[0-9]{1,16}")
@@ -434,9 +438,14 @@ def load_all(path: str | Path) -> Iterator[HandHistory]:
     """The hands of the ``.phh`` or ``.phhs`` file at ``path`` (see :func:`loads_all`).
 
     :raises OSError: the file cannot be read.
-    :raises HistoryError: it is not valid UTF-8 TOML, or a hand has a bad field.
+    :raises HistoryError: it is larger than :data:`MAX_HISTORY_BYTES`, not valid UTF-8 TOML, or a
+        hand has a bad field.
     """
-    data = Path(path).read_bytes()
+    with Path(path).open("rb") as f:
+        data = f.read(MAX_HISTORY_BYTES + 1)
+    if len(data) > MAX_HISTORY_BYTES:
+        raise Where(str(path)).error(f"larger than {MAX_HISTORY_BYTES // 2**20} MiB, the most a hand history file "
+                                     "may hold: split it into several files")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
