@@ -453,3 +453,25 @@ def test_readme_example_replays():
     hh = HandHistory.loads(block, source="README.md")
     assert by_position(hh.replay()) == [88, 88, 124]
     assert hh.rules == Rules(parole=False) and hh.button == 0
+
+
+def test_writer_refuses_an_unfinished_hand() -> None:
+    """A history of an unfinished hand is refused by replay, so HistoryWriter does not write one (R9)."""
+    import io
+
+    from pokerdraw32.history import HistoryWriter
+
+    out = io.StringIO()
+    w = HistoryWriter(out)
+    h = Hand(Rules(), [50, 50, 50], button=0, seed=3)
+    with pytest.raises(HistoryError, match=r"^hand 1: the hand is not over \(p3 is to act\): a history of an "
+                                           r"unfinished hand cannot be replayed; write it when it is complete "
+                                           r"\[R9\]$"):
+        w.write(h)
+    assert out.getvalue() == "" and w.count == 0
+    bot = RuleBot(1)
+    while not h.is_complete:
+        h.act(bot.decide(h))
+    w.write(h)
+    (again,) = loads_all(out.getvalue())
+    assert again.replay().result.stacks == h.result.stacks and w.count == 1

@@ -478,6 +478,16 @@ class HistoryWriter:
         self.count = 0
 
     def write(self, hand: Hand | HandHistory) -> None:
+        """Append ``hand`` as the next numbered table.
+
+        :raises HistoryError: ``hand`` is a :class:`Hand` that is not over: its actions would end
+            before the hand does, which :meth:`HandHistory.replay` (and ``pokerdraw32 replay``)
+            refuses; nothing is written.  :meth:`Table.write_history` writes finished hands only.
+        """
+        if isinstance(hand, Hand) and not hand.is_complete:
+            seat_pos = {seat: i + 1 for i, seat in enumerate(position_seats(hand.n, hand.button))}
+            raise HistoryError(f"the hand is not over ({_next_step(hand, seat_pos)}): a history of an unfinished "
+                               "hand cannot be replayed; write it when it is complete [R9]", hand=self.count + 1)
         self.count += 1
         hh = hand if isinstance(hand, HandHistory) else HandHistory.from_hand(hand, number=self.count)
         if self.count > 1:
