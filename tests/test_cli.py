@@ -170,3 +170,19 @@ def test_python_dash_m_pokerdraw32_is_the_command() -> None:
     proc = subprocess.run([sys.executable, "-m", "pokerdraw32", "--help"], capture_output=True, text=True, env=env,
                           check=False)
     assert proc.returncode == 0 and proc.stdout.startswith("usage: pokerdraw32 ")
+
+
+def test_eval_without_suit_tiebreak_names_no_suit() -> None:
+    """R2.4 off: no suit decides, so the descriptions name none (they used to name the kicker's suit)."""
+    hands = ["Kh Ks Jd Jc 9h", "Kd Kc Js Jh 9d", "Ah Kh 7h 8h Jh", "Ac 7d 8s 9h Th", "Ah Kh Qh Jh Th", "Ac Kd 9h 8s 7c",
+             "Ac Ad 9h 8s 7c", "7h 8h 9h Th Ah", "Ac Ad As 8s 8c", "Ac Ad As Ah 8c", "Ac Ad As 9h 8c"]
+    code, out, _ = run("eval", "--no-suit-tiebreak", *hands)
+    assert code == 0 and out.count("(tie)") == 2
+    descriptions = [line.split(maxsplit=7)[7] for line in out.splitlines()]
+    assert not any(re.search(r"heart|diamond|club|spade", d) for d in descriptions), descriptions
+    assert "two pair, kings and jacks, nine kicker  (tie)" in descriptions
+    assert {"royal flush", "flush, ace high", "straight, ten high (ace low)", "pair of aces, nine kicker",
+            "high card, ace", "straight flush, ten high (ace low)"} <= set(descriptions)
+    data = json.loads(run("eval", "--json", "--no-suit-tiebreak", *hands)[1])
+    assert not any(re.search(r"heart|diamond|club|spade", d["description"]) for d in data)
+    assert run("eval", "Kh Ks Jd Jc 9h")[1].endswith("two pair, kings and jacks, nine of hearts kicker\n")
