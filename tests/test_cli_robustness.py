@@ -60,6 +60,7 @@ USAGE = [
     ["odds", HAND, "--opponents", "1", "--discard", "7c", "--top", "2"],
     ["play", "--players", "9"], ["play", "--hands", "0"], ["play", "--stack", "-1"], ["play", "--bots", "mixed"],
     ["replay"], ["replay", "--nope", "x.phh"],
+    ["rules", "R1", "R2"], ["rules", "--nope"],
 ]
 REFUSED = [
     ["simulate", "--stack", str(2**53 - 1), "--hands", "3"],          # the table's total [R3.2]
@@ -72,6 +73,7 @@ REFUSED = [
     ["odds", HAND, "--opponents", "4", "--dead", "Qs Qh Qd Qc Js Jh Jd"],
     ["play", "--sb", str(2**52)], ["play", "--players", "5", "--stack", str(2**51)],
     ["replay", "/nonexistent/x.phh"], ["replay", "."],
+    ["rules", "R99"], ["rules", "R3.99"], ["rules", "hello"], ["rules", ""],
 ]
 
 
@@ -131,7 +133,7 @@ def test_odds_trials_limit_is_in_help() -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="closes file descriptors with a POSIX shell")
 @pytest.mark.parametrize("argv", [["eval", HAND], ["simulate", "--hands", "2", "--no-progress"], ["odds", HAND],
                                   ["replay", "/nonexistent.phh"], ["play", "--hands", "1"],
-                                  ["--version"], ["--help"]])
+                                  ["rules", "R1.1"], ["--version"], ["--help"]])
 def test_closed_stdout_is_exit_141_without_traceback(argv: list[str]) -> None:
     """``pokerdraw32 eval ... >&-``: Python starts with ``sys.stdout = None``."""
     proc = script(*argv, stdout=None, stdin=subprocess.DEVNULL, preexec_fn=lambda: os.close(1))

@@ -1,4 +1,4 @@
-"""The ``pokerdraw32`` command: ``simulate``, ``eval``, ``odds``, ``play`` and ``replay``.
+"""The ``pokerdraw32`` command: ``simulate``, ``eval``, ``odds``, ``play``, ``replay`` and ``rules``.
 
 Run ``pokerdraw32 --help`` or ``pokerdraw32 COMMAND --help``.  Every subcommand ends with one
 exit status of :data:`EXIT_CODES` (also in ``pokerdraw32 --help`` and README.md):
@@ -30,6 +30,7 @@ from .hand import Hand
 from .history import MAX_HISTORY_BYTES, load_all
 from .odds import POLICIES, EquityTable, draw_odds, equity
 from .phh import Where
+from .rulebook import rule_text
 from .rules import PRESETS, Rules, Structure
 from .simulate import simulate
 
@@ -219,7 +220,11 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("files", nargs="+", metavar="FILE", help="a .phh (one hand) or .phhs (numbered hands) file")
     rep.add_argument("--json", action="store_true",
                      help="one JSON object per hand: file, hand, finishing_stacks, pots, winners (positions 1..n)")
-    for command in (sim, ev, odds, play, rep):
+    rb = sub.add_parser("rules", help="print the rule book, a section or one rule (error messages cite [R3.4])",
+                        description="Print RULES.md, the rule book the engine implements, as shipped in the "
+                                    "package: all of it, one section (R3) or one rule with its sub-bullets (R3.4).")
+    rb.add_argument("rule", nargs="?", default=None, metavar="ID", help="a section (R1 .. R11) or rule (R3.4) id")
+    for command in (sim, ev, odds, play, rep, rb):
         command.set_defaults(usage_error=command.error)       # for the checks argparse cannot make alone
     return parser
 
@@ -587,6 +592,9 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
             code = _cmd_replay(args, out, err)
         elif args.command == "odds":
             code = _cmd_odds(args, out, err)
+        elif args.command == "rules":
+            out.write(rule_text(args.rule).rstrip("\n") + "\n")
+            code = EXIT_OK
         else:
             code = _cmd_play(args, out, err, inp if inp is not None else io.StringIO())
         out.flush()     # inside the try: a closed pipe is reported here, not at exit
