@@ -75,3 +75,13 @@ def test_error_messages_rule_ids_can_be_looked_up() -> None:
     code, _, err = run("eval", "Ah Kd 7c 8s 6h")
     (cited,) = [part.split("]")[0] for part in err.split("[")[1:]]
     assert code == 1 and run("rules", cited)[0] == 0
+
+
+def test_rules_to_a_narrow_encoding_replaces_what_it_cannot_write() -> None:
+    """The book has typographic characters (× −); a stream in ASCII or cp1252 (Windows, redirected)
+    gets '?' for them rather than an error."""
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii")
+    assert main(["rules", "R3.1"], stdout=out, stderr=io.StringIO()) == 0
+    out.flush()
+    assert raw.getvalue().decode("ascii").startswith("* R3.1 2 to 5 players are dealt in (32 ? 5?5 = 7 cards")

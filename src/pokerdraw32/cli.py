@@ -390,6 +390,17 @@ def _cmd_equity(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------------------------ rules
+
+def _cmd_rules(args: argparse.Namespace, out: TextIO) -> None:
+    text = rule_text(args.rule).rstrip("\n") + "\n"
+    try:
+        out.write(text)
+    except UnicodeEncodeError:      # the book has × − — ’: a stream in a narrow encoding gets '?' for them
+        encoding = getattr(out, "encoding", None) or "ascii"
+        out.write(text.encode(encoding, "replace").decode(encoding))
+
+
 # ------------------------------------------------------------------------------------------- play
 
 def describe(ev: Event, viewer: int) -> str | None:
@@ -593,7 +604,7 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
         elif args.command == "odds":
             code = _cmd_odds(args, out, err)
         elif args.command == "rules":
-            out.write(rule_text(args.rule).rstrip("\n") + "\n")
+            _cmd_rules(args, out)
             code = EXIT_OK
         else:
             code = _cmd_play(args, out, err, inp if inp is not None else io.StringIO())
