@@ -2,13 +2,21 @@
 
 POKERDRAW32_NO_EXTENSIONS=1 installs the pure-Python package (also the case off CPython).
 POKERDRAW32_REQUIRE_EXTENSIONS=1 makes that an error instead. Either way a failed compile
-fails the install: no silent fallback.
+fails the install: no silent fallback, but its last line says how to install without a compiler.
 """
 
 import os
 import sys
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.errors import CCompilerError, ExecError, PlatformError
+
+NO_COMPILER_HINT = (
+    "pokerdraw32: compiling the C extension pokerdraw32._core failed (see above). To install the pure-Python "
+    "package instead, which gives the same results more slowly, set POKERDRAW32_NO_EXTENSIONS=1, e.g. "
+    "POKERDRAW32_NO_EXTENSIONS=1 pip install pokerdraw32"
+)
 
 
 def env_flag(name: str) -> bool:
@@ -31,4 +39,15 @@ if not no_extensions:
     print("pokerdraw32: compiling pokerdraw32._core; set POKERDRAW32_NO_EXTENSIONS=1 to skip it")
     ext_modules = [Extension("pokerdraw32._core", ["src/_core.pyx"])]
 
-setup(ext_modules=ext_modules)
+class BuildExt(build_ext):
+    """build_ext whose failure ends with one line naming POKERDRAW32_NO_EXTENSIONS=1 (a missing or
+    broken C compiler otherwise ends the install with a raw compiler error). It still fails."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except (CCompilerError, ExecError, PlatformError) as e:   # compile, link, spawn, no MSVC
+            raise type(e)(f"{e}\n{NO_COMPILER_HINT}") from e
+
+
+setup(ext_modules=ext_modules, cmdclass={"build_ext": BuildExt})

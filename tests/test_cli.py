@@ -34,9 +34,9 @@ def test_eval_json_and_no_suit_tiebreak() -> None:
     assert code == 0 and data[0]["value"] == data[1]["value"]
 
 
-def test_eval_bad_card_exit_2_names_token() -> None:
+def test_eval_bad_card_exit_1_names_token() -> None:
     code, out, err = run("eval", "Ah Kd 7c 8s 6h")
-    assert code == 2 and out == ""
+    assert code == 1 and out == ""
     assert "'6h'" in err
 
 
@@ -74,7 +74,7 @@ def test_simulate_text_report() -> None:
                                   ["simulate", "--stack", "0"], ["simulate", "--sb", "0"]])
 def test_simulate_bad_arguments(argv: list[str]) -> None:
     code, _out, err = run(*argv, "--no-progress")
-    assert code == 2 and "error" in err
+    assert code == 2 and "error" in err and err.startswith("usage: pokerdraw32 simulate")
 
 
 def test_simulate_same_final_stacks_compiled_and_pure() -> None:
@@ -115,16 +115,15 @@ def test_play_rejects_bad_input_and_continues() -> None:
 
 
 def test_version() -> None:
-    with pytest.raises(SystemExit) as info:
-        main(["--version"])
-    assert info.value.code == 0
+    code, out, _ = run("--version")
+    assert code == 0 and out.startswith("pokerdraw32 ")
 
 
 def test_eval_marks_ties_and_hints_at_quoting() -> None:
     code, out, _ = run("eval", "--no-suit-tiebreak", "Kh Ks Jd Jc 9h", "Kd Kc Js Jh 9d")
     assert code == 0 and out.count("(tie)") == 2
     code, _, err = run("eval", "Ah", "Kd", "7c", "8s", "9h")
-    assert code == 2 and "quote each hand" in err
+    assert code == 1 and "quote each hand" in err
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX shell and pipe (`| head`)")
@@ -134,3 +133,56 @@ def test_broken_pipe_is_quiet() -> None:
     proc = subprocess.run(f"{sys.executable} -m pokerdraw32.cli eval {hands} | head -c 1", shell=True,
                           capture_output=True, text=True, check=False)
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
+def test_play_discard_numbers_index_the_displayed_hand() -> None:
+    """'d 1 5' throws away the 1st and 5th card *as shown* (sorted, best rank first), not as dealt:
+    seed 5 deals seat 0 'Ah Ad 7h 8s 8c', shown 'Ah Ad 8c 8s 7h' (R6.1)."""
+    code, out, _ = run("play", "--players", "2", "--seed", "5", "--hands", "1", stdin="c\nd 1 5\nq\n")
+    assert code == 0
+    assert "you are dealt Ah Ad 7h 8s 8c" in out and "your hand: Ah Ad 8c 8s 7h" in out
+    (line,) = [ln for ln in out.splitlines() if ln.startswith("> you discard")]
+    assert sorted(line.removeprefix("> you discard ").split()) == ["7h", "Ah"]
+
+
+def test_play_help_states_the_default_it_uses() -> None:
+    code, help_text, _ = run("play", "--help")
+    assert code == 0 and "2-5 (default 3)" in " ".join(help_text.split())
+    code, out, _ = run("play", "--seed", "1", "--hands", "1", stdin="q\n")
+    assert code == 0 and "stacks [200, 200, 200]" in out                  # three players dealt in
+
+
+def test_play_quit_prints_the_session_summary() -> None:
+    code, out, _ = run("play", "--players", "2", "--seed", "2", "--hands", "3", stdin="f\nq\n")
+    assert code == 0
+    summary = out[out.index("1 hand played"):]
+    assert "you (seat 0)" in summary and "seat 1" in summary and summary.rstrip().endswith("bye")
+    nets = [int(m) for m in re.findall(r"^\s+(?:you \(seat 0\)|seat 1)\s+([+-]\d+)", summary, re.M)]
+    assert len(nets) == 2 and sum(nets) == 0 and nets[0] < 0            # the folded blind is lost
+
+
+def test_python_dash_m_pokerdraw32_is_the_command() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    proc = subprocess.run([sys.executable, "-m", "pokerdraw32", "eval", "Ah Kd 7c 8s 9h"], capture_output=True,
+                          text=True, env=env, check=False)
+    assert proc.returncode == 0
+    assert proc.stdout == "Ah Kd 7c 8s 9h  HIGH_CARD         1935427  high card, ace of hearts\n"
+    proc = subprocess.run([sys.executable, "-m", "pokerdraw32", "--help"], capture_output=True, text=True, env=env,
+                          check=False)
+    assert proc.returncode == 0 and proc.stdout.startswith("usage: pokerdraw32 ")
+
+
+def test_eval_without_suit_tiebreak_names_no_suit() -> None:
+    """R2.4 off: no suit decides, so the descriptions name none (they used to name the kicker's suit)."""
+    hands = ["Kh Ks Jd Jc 9h", "Kd Kc Js Jh 9d", "Ah Kh 7h 8h Jh", "Ac 7d 8s 9h Th", "Ah Kh Qh Jh Th", "Ac Kd 9h 8s 7c",
+             "Ac Ad 9h 8s 7c", "7h 8h 9h Th Ah", "Ac Ad As 8s 8c", "Ac Ad As Ah 8c", "Ac Ad As 9h 8c"]
+    code, out, _ = run("eval", "--no-suit-tiebreak", *hands)
+    assert code == 0 and out.count("(tie)") == 2
+    descriptions = [line.split(maxsplit=7)[7] for line in out.splitlines()]
+    assert not any(re.search(r"heart|diamond|club|spade", d) for d in descriptions), descriptions
+    assert "two pair, kings and jacks, nine kicker  (tie)" in descriptions
+    assert {"royal flush", "flush, ace high", "straight, ten high (ace low)", "pair of aces, nine kicker",
+            "high card, ace", "straight flush, ten high (ace low)"} <= set(descriptions)
+    data = json.loads(run("eval", "--json", "--no-suit-tiebreak", *hands)[1])
+    assert not any(re.search(r"heart|diamond|club|spade", d["description"]) for d in data)
+    assert run("eval", "Kh Ks Jd Jc 9h")[1].endswith("two pair, kings and jacks, nine of hearts kicker\n")

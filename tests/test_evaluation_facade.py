@@ -85,7 +85,10 @@ def test_category_of_every_hand_matches_kernel() -> None:
 
 
 def test_description_names_the_deciding_suit_from_the_cards() -> None:
-    """Descriptions take suits from the cards, so they stay right with R2.4 off."""
-    assert evaluate("Ah Kh 7h 8h Jh", suit_tiebreak=False).description == "flush, ace high, hearts"
+    """Descriptions take the deciding suit from the cards; with R2.4 off no suit decides and none is named."""
+    assert evaluate("Ah Kh 7h 8h Jh").description == "flush, ace high, hearts"
+    assert evaluate("Ah Kh 7h 8h Jh", suit_tiebreak=False).description == "flush, ace high"
     assert evaluate("Ah Kd 7c 8s 9h").description != evaluate("Ad Kh 7c 8s 9h").description
+    assert evaluate("Ah Kd 7c 8s 9h", suit_tiebreak=False).description == "high card, ace"
+    assert evaluate("Kh Ks Jd Jc 9h", suit_tiebreak=False).description == "two pair, kings and jacks, nine kicker"
     assert str(evaluate("Ah Kh 7h 8h Jh").category) == "flush"

@@ -497,3 +497,25 @@ def test_huge_integers_in_a_session_file_name_the_hand():
         list(loads_all(text, source="s.phhs"))
     with pytest.raises(HistoryError, match=r"table \[9{37}\.\.\.\]: the hands of a \.phhs file are numbered"):
         list(loads_all(f"[{HUGE}]\n{hand}", source="s.phhs"))
+
+
+def test_writer_refuses_an_unfinished_hand() -> None:
+    """A history of an unfinished hand is refused by replay, so HistoryWriter does not write one (R9)."""
+    import io
+
+    from pokerdraw32.history import HistoryWriter
+
+    out = io.StringIO()
+    w = HistoryWriter(out)
+    h = Hand(Rules(), [50, 50, 50], button=0, seed=3)
+    with pytest.raises(HistoryError, match=r"^hand 1: the hand is not over \(p3 is to act\): a history of an "
+                                           r"unfinished hand cannot be replayed; write it when it is complete "
+                                           r"\[R9\]$"):
+        w.write(h)
+    assert out.getvalue() == "" and w.count == 0
+    bot = RuleBot(1)
+    while not h.is_complete:
+        h.act(bot.decide(h))
+    w.write(h)
+    (again,) = loads_all(out.getvalue())
+    assert again.replay().result.stacks == h.result.stacks and w.count == 1

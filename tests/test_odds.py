@@ -389,8 +389,12 @@ def test_cli_odds_json() -> None:
 @pytest.mark.parametrize(("argv", "needle"), [
     (["odds", "Ah Ad 7c 8s"], "5 cards"),
     (["odds", "Ah Ad 7c 8s 9d", "--dead", "Ad"], "dead card Ad is in the hand"),
-    (["odds", "Ah Ad 7c 8s 9d", "--top", "0"], "--top 0"),
 ])
 def test_cli_odds_errors(argv: list[str], needle: str) -> None:
     code, out, err = run_cli(*argv)
-    assert code == 2 and out == "" and needle in err and err.startswith("pokerdraw32 odds: error:")
+    assert code == 1 and out == "" and needle in err and err.startswith("pokerdraw32 odds: error:")
+
+
+def test_cli_odds_top_0_is_a_usage_error() -> None:
+    code, out, err = run_cli("odds", "Ah Ad 7c 8s 9d", "--top", "0")
+    assert code == 2 and out == "" and "argument --top: 0 is out of range" in err

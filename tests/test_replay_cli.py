@@ -79,7 +79,7 @@ def test_replay_stops_at_the_first_invalid_hand(tmp_path: Path):
     good = DATA / "r9_3_showdown_order.phh"
     bad = DATA / "bad" / "own_discard.phhs"
     code, out, err = run("replay", str(good), str(bad), str(good))
-    assert code == 2
+    assert code == 1
     # the good file, then hand 1 of the bad file, then the error naming file, hand and action index
     assert out.splitlines() == [f"{good} hand 1: 88 88 124", f"{bad} hand 1: 88 88 124"]
     assert err.startswith(f"pokerdraw32 replay: error: {bad}: hand 2: actions[13] 'd dh p2 JdAh8sAs': card As is "
@@ -92,7 +92,7 @@ def test_replay_missing_file_and_bad_toml(tmp_path: Path):
     assert code == 1 and out == "" and "nope.phh" in err
     (tmp_path / "x.phh").write_text('variant = "N32D', encoding="utf-8")
     code, _, err = run("replay", str(tmp_path / "x.phh"))
-    assert code == 2 and f"{tmp_path / 'x.phh'}: not valid TOML" in err
+    assert code == 1 and f"{tmp_path / 'x.phh'}: not valid TOML" in err
 
 
 def test_simulate_history_unwritable_path_fails_before_playing(tmp_path: Path):

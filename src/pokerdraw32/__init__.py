@@ -37,18 +37,20 @@ if TYPE_CHECKING:
 
     from .history import HandHistory, HistoryError, HistoryWriter, dumps_all, load_all, loads_all
     from .odds import POLICIES, DrawOdds, DrawOption, Equity, EquityTable, draw_odds, equity
+    from .rulebook import rule_text
     from .snapshot import SnapshotError
     from .table import Table, TableError
 
 __version__ = "0.1.0"
 
 # Imported on first use, to keep `import pokerdraw32` fast: hand histories (TOML), odds and
-# equity (fractions, statistics), snapshots and table sessions.
+# equity (fractions, statistics), the rule book, snapshots and table sessions.
 _LAZY = {
     "HandHistory": "history", "HistoryError": "history", "HistoryWriter": "history", "dumps_all": "history",
     "load_all": "history", "loads_all": "history",
     "POLICIES": "odds", "DrawOdds": "odds", "DrawOption": "odds", "Equity": "odds", "EquityTable": "odds",
     "draw_odds": "odds", "equity": "odds",
+    "rule_text": "rulebook",
     "SnapshotError": "snapshot",
     "Table": "table", "TableError": "table",
 }
@@ -124,4 +126,5 @@ __all__ = [
     "mask_to_cards",
     "parse_card",
     "parse_cards",
+    "rule_text",
 ]

@@ -1,31 +1,115 @@
-"""The ``pokerdraw32`` command: ``simulate``, ``eval``, ``odds``, ``play`` and ``replay``.
+"""The ``pokerdraw32`` command: ``simulate``, ``eval``, ``odds``, ``play``, ``replay`` and ``rules``.
 
-Run ``pokerdraw32 --help`` or ``pokerdraw32 COMMAND --help``.
+Run ``pokerdraw32 --help`` or ``pokerdraw32 COMMAND --help``.  Every subcommand ends with one
+exit status of :data:`EXIT_CODES` (also in ``pokerdraw32 --help`` and README.md):
+0 success, 1 the input was refused (cards, hand histories, files; the message names the rule),
+2 usage error (the command line: argparse's own code, also for an option value out of range,
+checked before any output), 130 interrupted (Ctrl-C), 141 standard output closed or a broken pipe.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import io
 import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import IO, Any, TextIO
 
 from . import __version__
 from ._kernels import IMPLEMENTATION, Rng
 from .actions import Action, ActionKind, Event, EventKind, Phase
 from .bots import Bot, RandomBot, RuleBot
-from .cards import format_cards
-from .errors import PokerDraw32Error
+from .cards import Card, format_cards
+from .errors import MAX_CHIPS, PokerDraw32Error, shown
 from .evaluation import evaluate
 from .hand import Hand
-from .history import load_all
+from .history import MAX_HISTORY_BYTES, load_all
 from .odds import POLICIES, EquityTable, draw_odds, equity
+from .phh import Where
+from .rulebook import rule_text
 from .rules import PRESETS, Rules, Structure
 from .simulate import simulate
 
-__all__ = ["build_parser", "main"]
+__all__ = ["EXIT_CODES", "MAX_TRIALS", "build_parser", "main"]
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_OUTPUT_GONE = 0, 1, 2, 130, 141
+EXIT_CODES = {
+    EXIT_OK: "success",
+    EXIT_ERROR: "the input was refused: a bad card or hand, an invalid, empty or too large hand history, "
+                "a file that cannot be read or written (the message names the rule, the file, the hand)",
+    EXIT_USAGE: "usage error: an unknown command or option, a missing argument, an option value out of its "
+                "range, or options that do not go together (nothing has run yet)",
+    EXIT_INTERRUPTED: "interrupted by Ctrl-C",
+    EXIT_OUTPUT_GONE: "standard output is closed, or the reader went away (a broken pipe, e.g. '| head')",
+}
+"""The exit statuses of the ``pokerdraw32`` command, the same for every subcommand."""
+
+MAX_TRIALS = 10_000_000
+"""Largest ``odds --trials``: trials per discard (the library's :func:`~pokerdraw32.odds.equity`
+allows more); 31 discards of 10 million trials take minutes with the compiled kernels."""
+
+_EPILOG = "exit status:\n" + "\n".join(f"  {code:>3}  {text}" for code, text in EXIT_CODES.items()) + (
+    "\n\nError messages cite rules as [R3.4]: 'pokerdraw32 rules R3.4' prints the rule.")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, writing its messages where :func:`main` points ``sys.stdout``/``sys.stderr``,
+    and never failing on a closed stream (the exit status says what happened)."""
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        if message:
+            _write(file, message)           # None: the stream is closed
+
+
+def _write(stream: IO[str] | None, text: str) -> None:
+    """Write ``text`` to a stream that may be closed or gone (``None``), ignoring failures: for
+    error messages, whose exit status already tells what happened."""
+    if stream is None:
+        return
+    try:
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number in ``low..high`` (``high`` None: no upper bound)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{shown(value)} is out of range: {what}")
+        return value
+
+    return parse
+
+
+def _float_in(low: float, high: float, what: str, *, closed: bool) -> Callable[[str], float]:
+    """An argparse type: a number with ``low <= x < high`` (``closed``) or ``low < x < high``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{shown(text)} is not a number") from None
+        if not (low <= value < high if closed else low < value < high):     # also refuses nan
+            raise argparse.ArgumentTypeError(f"{shown(text)} is out of range: {what}")
+        return value
+
+    return parse
+
+
+_PLAYERS = _int_in(2, 5, "a table deals 2 to 5 players [R3.1]")
+_SEED = _int_in(0, 2**64 - 1, "a seed is 0 <= S < 2**64 [R11.1]")
+_CHIPS = _int_in(1, MAX_CHIPS, f"chips are whole numbers from 1 to {MAX_CHIPS} [R3.2]")
 
 
 def _rules_from(args: argparse.Namespace) -> Rules:
@@ -38,21 +122,23 @@ def _rules_from(args: argparse.Namespace) -> Rules:
 
 
 def _add_table_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=int, default=5, metavar="N", help="players at the table, 2-5 (default 5)")
-    p.add_argument("--seed", type=int, default=None, metavar="S",
+    p.add_argument("--players", type=_PLAYERS, default=5, metavar="N",
+                   help="players at the table, 2-5 (default %(default)s)")
+    p.add_argument("--seed", type=_SEED, default=None, metavar="S",
                    help="seed (0 <= S < 2**64) for a reproducible run; default: from the OS")
     p.add_argument("--structure", choices=[s.value for s in Structure], default="no-limit",
-                   help="betting structure (default no-limit)")
-    p.add_argument("--preset", choices=list(PRESETS), default="classic", help="rules preset (default classic)")
-    p.add_argument("--sb", type=int, default=None, metavar="CHIPS",
+                   help="betting structure (default %(default)s)")
+    p.add_argument("--preset", choices=list(PRESETS), default="classic", help="rules preset (default %(default)s)")
+    p.add_argument("--sb", type=_CHIPS, default=None, metavar="CHIPS",
                    help="small blind in chips (bb = 2 sb, ob = 2 bb; default 1)")
-    p.add_argument("--stack", type=int, default=None, metavar="CHIPS",
+    p.add_argument("--stack", type=_CHIPS, default=None, metavar="CHIPS",
                    help="starting stack and re-buy in chips (default 100 big blinds)")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``pokerdraw32`` command."""
-    parser = argparse.ArgumentParser(prog="pokerdraw32", description="32-Card Draw engine: simulate, evaluate, play.")
+    parser = _Parser(prog="pokerdraw32", description="32-Card Draw engine: simulate, evaluate, play.",
+                     epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version",
                         version=f"pokerdraw32 {__version__} ({IMPLEMENTATION} kernels)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -61,12 +147,14 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Bots play H hands at one table (R4.1 button and blinds, R10 buy-ins, "
                                      "missed blinds and the ledger; busted bots re-buy).")
     _add_table_options(sim)
-    sim.add_argument("--hands", type=int, default=1000, metavar="H", help="hands to play (default 1000)")
+    sim.add_argument("--hands", type=_int_in(0, None, "play 0 or more hands"), default=1000, metavar="H",
+                     help="hands to play (default %(default)s)")
     sim.add_argument("--bots", choices=["mixed", "rule", "random"], default="mixed",
-                     help="bot types: rule-based, uniformly random, or alternating (default mixed)")
-    sim.add_argument("--sit-out", type=float, default=0.0, metavar="P",
+                     help="bot types: rule-based, uniformly random, or alternating (default %(default)s)")
+    sim.add_argument("--sit-out", type=_float_in(0, 1, "a probability, 0 <= P < 1", closed=True), default=0.0,
+                     metavar="P",
                      help="before each hand a bot sits out with probability P and one away returns with "
-                          "probability 1/2, paying its missed blinds (R10.3) (default 0)")
+                          "probability 1/2, paying its missed blinds (R10.3) (default %(default)s)")
     sim.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     sim.add_argument("--history", default=None, metavar="FILE.phhs",
@@ -86,7 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     odds.add_argument("hand", metavar="CARDS", help='the hand, e.g. "Ah Ad 7c 8s 9d"')
     odds.add_argument("--dead", default="", metavar="CARDS",
                       help='cards known to be out and not drawable, e.g. "Kc Kd"')
-    odds.add_argument("--top", type=int, default=None, metavar="N", help="show only the N best discards")
+    odds.add_argument("--top", type=_int_in(1, None, "show at least one discard"), default=None, metavar="N",
+                      help="show only the N best discards")
     odds.add_argument("--no-suit-tiebreak", action="store_true", help="R2.4 off: equal ranks tie")
     odds.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     mc = odds.add_argument_group(
@@ -94,48 +183,64 @@ def build_parser() -> argparse.ArgumentParser:
         "Play each discard out against K random hands that draw by a policy, through the draw with stub "
         "exhaustion and reshuffle (R6.2) to the showdown: equity (mean pot share) with a Wilson confidence "
         "interval, highest first. With --top N only the N discards of best expected strength are simulated.")
-    mc.add_argument("--opponents", type=int, default=None, metavar="K", help="number of opponents, 1-4 (R3.1)")
-    mc.add_argument("--trials", type=int, default=None, metavar="N", help="trials per discard (default 10000)")
-    mc.add_argument("--seed", type=int, default=None, metavar="S",
+    mc.add_argument("--opponents", type=_int_in(1, 4, "1 to 4 opponents, 2 to 5 players are dealt in [R3.1]"),
+                    default=None, metavar="K", help="number of opponents, 1-4 (R3.1)")
+    mc.add_argument("--trials", type=_int_in(1, MAX_TRIALS, f"1 to {MAX_TRIALS:,} trials per discard"), default=None,
+                    metavar="N", help=f"trials per discard, 1 to {MAX_TRIALS:,} (default 10000)")
+    mc.add_argument("--seed", type=_SEED, default=None, metavar="S",
                     help="seed (0 <= S < 2**64) for a reproducible run; default: from the OS, and printed")
     mc.add_argument("--policy", choices=list(POLICIES), default=None,
                     help="how the opponents draw: " + "; ".join(f"{k}: {v}" for k, v in POLICIES.items())
                     + " (default rule)")
-    mc.add_argument("--position", type=int, default=None, metavar="P",
+    mc.add_argument("--position", type=_int_in(0, 4, "0 (first) to K (last) [R6.1]"), default=None, metavar="P",
                     help="your place in the draw order, 0 (first, left of the button; default) to K (last, the button)")
-    mc.add_argument("--folded", type=int, default=None, metavar="F",
+    mc.add_argument("--folded", type=_int_in(0, 3, "0 to 3; 1 + K + F <= 5 [R3.1]"), default=None, metavar="F",
                     help="players who folded before the draw, cards unknown (default 0; 1 + K + F <= 5)")
     mc.add_argument("--reshuffle-folded", action="store_true",
                     help="folded hands join the discard pile that is reshuffled when the stub runs out (R6.2 option)")
     mc.add_argument("--discard", default=None, metavar="CARDS",
                     help='simulate this discard only, e.g. "7c 8s 9d" ("pat" or "" stands pat)')
-    mc.add_argument("--confidence", type=float, default=None, metavar="C", help="interval level (default 0.95)")
+    mc.add_argument("--confidence", type=_float_in(0, 1, "a level between 0 and 1, e.g. 0.95", closed=False),
+                    default=None, metavar="C", help="interval level (default 0.95)")
 
     play = sub.add_parser("play", help="play against bots in the terminal",
                           description="You play seat 0 against bots; you see only your own cards.")
     _add_table_options(play)
     play.set_defaults(players=3)
-    play.add_argument("--hands", type=int, default=None, metavar="H", help="stop after H hands (default: until q)")
-    play.add_argument("--bots", choices=["rule", "random"], default="rule", help="bot type (default rule)")
+    play.add_argument("--hands", type=_int_in(1, None, "play at least one hand"), default=None, metavar="H",
+                      help="stop after H hands (default: until q)")
+    play.add_argument("--bots", choices=["rule", "random"], default="rule", help="bot type (default %(default)s)")
 
     rep = sub.add_parser("replay", help="replay PHH hand histories (.phh, .phhs) through the engine",
                          description="Replay every hand of each file through the engine, checking every field and "
                                      "action, and print its finishing stacks in position order (p1 first). The "
-                                     "first invalid hand stops the replay with exit status 2 and a message naming "
-                                     "the file, the hand and the action index.")
+                                     "first invalid hand stops the replay with exit status 1 and a message naming "
+                                     "the file, the hand and the action index. An empty file is an error, and so "
+                                     f"is a file larger than {MAX_HISTORY_BYTES // 2**20} MiB.")
     rep.add_argument("files", nargs="+", metavar="FILE", help="a .phh (one hand) or .phhs (numbered hands) file")
     rep.add_argument("--json", action="store_true",
                      help="one JSON object per hand: file, hand, finishing_stacks, pots, winners (positions 1..n)")
+    rb = sub.add_parser("rules", help="print the rule book, a section or one rule (error messages cite [R3.4])",
+                        description="Print RULES.md, the rule book the engine implements, as shipped in the "
+                                    "package: all of it, one section (R3) or one rule with its sub-bullets (R3.4).")
+    rb.add_argument("rule", nargs="?", default=None, metavar="ID", help="a section (R1 .. R11) or rule (R3.4) id")
+    for command in (sim, ev, odds, play, rep, rb):
+        command.set_defaults(usage_error=command.error)       # for the checks argparse cannot make alone
     return parser
 
 
 # --------------------------------------------------------------------------------------- simulate
 
-def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO | None) -> int:
     rules = _rules_from(args)
+    # Everything simulate() checks, checked before any output (no half-drawn progress bar) and before
+    # the history file is created: the same call with no hand to play.
+    simulate(players=args.players, hands=0, seed=args.seed if args.seed is not None else 0, rules=rules,
+             stack=args.stack, bots=args.bots, sit_out=args.sit_out)
+    history = open(args.history, "w", encoding="utf-8") if args.history else None  # noqa: SIM115 (closed below)
     progress: Callable[[int], None] | None = None
     bar = None
-    if not args.no_progress:
+    if not args.no_progress and err is not None:
         from tqdm import tqdm  # type: ignore[import-untyped]
 
         bar = tqdm(total=args.hands, unit="hand", file=err, desc="simulate", dynamic_ncols=True, mininterval=0.25)
@@ -145,7 +250,6 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             bar.update(k - done[0])
             done[0] = k
 
-    history = open(args.history, "w", encoding="utf-8") if args.history else None  # noqa: SIM115 (closed below)
     try:
         res = simulate(players=args.players, hands=args.hands, seed=args.seed, rules=rules, stack=args.stack,
                        bots=args.bots, sit_out=args.sit_out, progress=progress, history=history)
@@ -180,21 +284,25 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # ----------------------------------------------------------------------------------------- replay
 
-def _cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO | None) -> int:
     for path in args.files:
+        count = 0
         for hh in load_all(path):
+            count += 1
             summary = hh.summary(hh.replay())
             if args.json:
                 json.dump(summary, out)
                 out.write("\n")
             else:
                 out.write(f"{path} hand {hh.number}: {' '.join(map(str, summary['finishing_stacks']))}\n")
+        if count == 0:
+            raise Where(path).error("the file holds no hand (it is empty, or only comments): nothing to replay")
     return 0
 
 
 # ------------------------------------------------------------------------------------------- eval
 
-def _cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO | None) -> int:
     ranks = []
     for text in args.hands:
         try:
@@ -218,18 +326,31 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 # ------------------------------------------------------------------------------------------- odds
 
-def _cmd_odds(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    if args.top is not None and args.top < 1:
-        raise PokerDraw32Error(f"--top {args.top}: show at least one discard")
+def _check_odds(args: argparse.Namespace) -> None:
+    """The ``odds`` options that go together only in some ways (usage errors, before any output)."""
+    if args.opponents is None:
+        # options given without --opponents are refused, even at their default values
+        for flag, value in (("--trials", args.trials), ("--seed", args.seed), ("--policy", args.policy),
+                            ("--position", args.position), ("--folded", args.folded),
+                            ("--reshuffle-folded", args.reshuffle_folded or None), ("--discard", args.discard),
+                            ("--confidence", args.confidence)):
+            if value is not None:
+                args.usage_error(f"{flag} is an equity option: add --opponents K (1-4)")
+        return
+    k = args.opponents
+    if args.position is not None and args.position > k:
+        args.usage_error(f"--position {args.position}: with {k} opponent{'s' if k > 1 else ''} your place in the "
+                         f"draw order is 0 (first) to {k} (last) [R6.1]")
+    if args.folded is not None and 1 + k + args.folded > 5:
+        args.usage_error(f"--folded {args.folded} with {k} opponent{'s' if k > 1 else ''}: "
+                         f"{1 + k + args.folded} players dealt in, at most 5 [R3.1]")
+    if args.discard is not None and args.top is not None:
+        args.usage_error("--top applies only without --discard (it picks the discards to simulate)")
+
+
+def _cmd_odds(args: argparse.Namespace, out: TextIO, err: TextIO | None) -> int:
     if args.opponents is not None:
         return _cmd_equity(args, out)
-    # options given without --opponents are refused, even at their default values
-    for flag, value in (("--trials", args.trials), ("--seed", args.seed), ("--policy", args.policy),
-                        ("--position", args.position), ("--folded", args.folded),
-                        ("--reshuffle-folded", args.reshuffle_folded or None), ("--discard", args.discard),
-                        ("--confidence", args.confidence)):
-        if value is not None:
-            raise PokerDraw32Error(f"{flag} is an equity option: add --opponents K (1-4)")
     result = draw_odds(args.hand, dead=args.dead, suit_tiebreak=not args.no_suit_tiebreak)
     if args.json:
         data = result.to_dict()
@@ -251,8 +372,6 @@ def _cmd_equity(args: argparse.Namespace, out: TextIO) -> int:
         if getattr(args, name) is None:
             setattr(args, name, value)
     if args.discard is not None:
-        if args.top is not None:
-            raise PokerDraw32Error("--top applies only without --discard (it picks the discards to simulate)")
         discard = "" if args.discard.strip().lower() in ("pat", "-") else args.discard
         one = equity(args.hand, args.opponents, discard=discard, trials=args.trials, seed=seed, policy=args.policy,
                      position=args.position, dead=args.dead, folded=args.folded, rules=rules,
@@ -269,6 +388,17 @@ def _cmd_equity(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     out.write(table.format() + "\n")
     return 0
+
+
+# ------------------------------------------------------------------------------------------ rules
+
+def _cmd_rules(args: argparse.Namespace, out: TextIO) -> None:
+    text = rule_text(args.rule).rstrip("\n") + "\n"
+    try:
+        out.write(text)
+    except UnicodeEncodeError:      # the book has × − — ’: a stream in a narrow encoding gets '?' for them
+        encoding = getattr(out, "encoding", None) or "ascii"
+        out.write(text.encode(encoding, "replace").decode(encoding))
 
 
 # ------------------------------------------------------------------------------------------- play
@@ -315,6 +445,12 @@ def describe(ev: Event, viewer: int) -> str | None:
     return None
 
 
+def _displayed(h: Hand, seat: int) -> list[Card]:
+    """``seat``'s hole cards as ``play`` shows them, best rank first: the numbers of ``d 1 3``
+    index this order."""
+    return sorted(h.hole_cards(seat), reverse=True)
+
+
 def _prompt_help(h: Hand) -> str:
     legal = h.legal_actions()
     assert legal is not None
@@ -342,7 +478,7 @@ def _parse_human(text: str, h: Hand) -> Action:
     if words and words[0].lower() in ("d", "discard") and len(words) == 1:
         raise PokerDraw32Error("say which cards to discard: 'd 1 3' (positions) or 'd Ah 7c'; 'p' stands pat")
     if words and words[0].lower() in ("d", "discard") and all(w.isdigit() for w in words[1:]):
-        cards = legal.hole_cards
+        cards = _displayed(h, 0)                   # the order the hand is shown in, not the dealt order
         picks = []
         for w in words[1:]:
             i = int(w)
@@ -357,20 +493,16 @@ def _parse_human(text: str, h: Hand) -> Action:
     return Action.parse(text)
 
 
-def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -> int:
+def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO | None, inp: TextIO) -> int:
     rules = _rules_from(args)
-    if not 2 <= args.players <= 5:
-        raise PokerDraw32Error(f"--players {args.players}: a table deals 2 to 5 players [R3.1]")
-    if args.hands is not None and args.hands < 1:
-        raise PokerDraw32Error(f"--hands {args.hands}: play at least one hand")
-    if args.stack is not None and args.stack < 1:
-        raise PokerDraw32Error(f"--stack {args.stack}: a stack must be a positive number of chips")
     seed = args.seed if args.seed is not None else Rng().next_u64()
     rng = Rng(seed)
     stack = args.stack if args.stack is not None else 100 * rules.big_blind
+    Hand(rules, [stack] * args.players, 0, seed=0)   # the table's limits, checked before any output [R3.2]
     bot_cls: type[Bot] = RuleBot if args.bots == "rule" else RandomBot
     bots = {s: bot_cls(rng.next_u64()) for s in range(1, args.players)}
     stacks = [stack] * args.players
+    bought = [stack] * args.players                  # chips each seat bought in for, re-buys included
     button = 0
     played = 0
     out.write(f"32-Card Draw, {rules.structure.value}, preset {rules.name}, seed {seed}. You are seat 0.\n")
@@ -378,6 +510,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
         for s in range(1, args.players):
             if stacks[s] == 0:
                 stacks[s] = stack
+                bought[s] += stack
                 out.write(f"seat {s} re-buys for {stack}\n")
         if stacks[0] == 0:
             out.write("You are out of chips.\n")
@@ -403,13 +536,16 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
                 continue
             legal = h.legal_actions()
             assert legal is not None
-            mine = sorted(h.hole_cards(0), reverse=True)
+            mine = _displayed(h, 0)
+            described = evaluate(mine, suit_tiebreak=rules.suit_tiebreak).description
             out.write(f"[pot {h.pot}, your stack {h.stacks[0]}, your bet {h.bets[0]}] "
-                      f"your hand: {format_cards(mine)} ({evaluate(mine).description})\n{_prompt_help(h)}\n> ")
+                      f"your hand: {format_cards(mine)} ({described})\n{_prompt_help(h)}\n> ")
             out.flush()
             line = inp.readline()
             if not line or line.strip().lower() in ("q", "quit", "exit"):
-                out.write("\nbye\n")
+                out.write("\nthe unfinished hand is abandoned: its bets go back\n")
+                _session_summary(out, played, stacks, bought)
+                out.write("bye\n")
                 return 0
             try:
                 h.act(_parse_human(line, h), seat=0)
@@ -420,19 +556,44 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO, inp: TextIO) -
         out.write(f"result: {'+' if h.result.net[0] >= 0 else ''}{h.result.net[0]} for you; stacks {stacks}\n")
         played += 1
         button = (button + 1) % args.players
-    out.write(f"\n{played} hand(s) played; your stack {stacks[0]} (started with {stack})\n")
+    _session_summary(out, played, stacks, bought)
     return 0
+
+
+def _session_summary(out: TextIO, played: int, stacks: list[int], bought: list[int]) -> None:
+    """The end of a ``play`` session: hands played and each seat's net chips (stack minus buy-ins)."""
+    out.write(f"\n{played} hand{'' if played == 1 else 's'} played; net chips (stack minus buy-ins):\n")
+    for s, (have, paid) in enumerate(zip(stacks, bought, strict=True)):
+        who = "you (seat 0)" if s == 0 else f"seat {s}"
+        out.write(f"  {who:<12} {have - paid:>+7}  (stack {have}, bought in {paid})\n")
 
 
 # ------------------------------------------------------------------------------------------- main
 
 def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
-    """Entry point of the ``pokerdraw32`` command; returns the exit status (0 ok, 2 bad input)."""
-    out = stdout or sys.stdout
-    err = stderr or sys.stderr
-    inp = stdin or sys.stdin
-    args = build_parser().parse_args(argv)
+    """Entry point of the ``pokerdraw32`` command; returns the exit status, one of :data:`EXIT_CODES`
+    (0 ok, 1 input refused, 2 usage error, 130 interrupted, 141 output closed or broken pipe).
+
+    ``stdin``, ``stdout``, ``stderr`` default to the ``sys`` streams, any of which may be closed
+    (``None``, as Python sets them when a file descriptor is closed at start-up).
+    """
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
+    inp = stdin if stdin is not None else sys.stdin
+    parser = build_parser()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):   # --help, --version, usage
+            args = parser.parse_args(argv)
+            if args.command == "odds":
+                _check_odds(args)
+    except SystemExit as e:                 # argparse: --help / --version (0) or a usage error (2)
+        code = e.code if isinstance(e.code, int) else EXIT_OK if e.code is None else EXIT_USAGE
+        return EXIT_OUTPUT_GONE if out is None and code == EXIT_OK else _flushed(out, code)
+    name = f"pokerdraw32 {args.command}"
+    if out is None:
+        _write(err, f"{name}: error: standard output is closed: nothing to write to\n")
+        return EXIT_OUTPUT_GONE
     try:
         if args.command == "simulate":
             code = _cmd_simulate(args, out, err)
@@ -442,24 +603,62 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
             code = _cmd_replay(args, out, err)
         elif args.command == "odds":
             code = _cmd_odds(args, out, err)
+        elif args.command == "rules":
+            _cmd_rules(args, out)
+            code = EXIT_OK
         else:
-            code = _cmd_play(args, out, err, inp)
+            code = _cmd_play(args, out, err, inp if inp is not None else io.StringIO())
         out.flush()     # inside the try: a closed pipe is reported here, not at exit
         return code
-    except (PokerDraw32Error, ValueError) as e:
-        err.write(f"pokerdraw32 {args.command}: error: {e}\n")
-        return 2
     except BrokenPipeError:
-        # the reader went away (e.g. `| head`): stop quietly, as Unix tools do
+        return _output_gone()
+    except (PokerDraw32Error, ValueError) as e:
+        _write(err, f"{name}: error: {e}\n")
+        return _flushed(out, EXIT_ERROR)
+    except OSError as e:
+        if _is_stdout_error(e, out):
+            _write(err, f"{name}: error: cannot write to standard output: {e.strerror or e}\n")
+            return EXIT_OUTPUT_GONE
+        _write(err, f"{name}: error: {e}\n")
+        return _flushed(out, EXIT_ERROR)
+    except KeyboardInterrupt:
+        _write(err, "\ninterrupted\n")
+        return _flushed(out, EXIT_INTERRUPTED)
+
+
+def _flushed(out: TextIO | None, code: int) -> int:
+    """``code``, once what was written to ``out`` is flushed (141 if the reader went away)."""
+    if out is not None:
+        try:
+            out.flush()
+        except BrokenPipeError:
+            return _output_gone()
+        except (OSError, ValueError):
+            return EXIT_OUTPUT_GONE
+    return code
+
+
+def _output_gone() -> int:
+    """The reader of stdout went away (e.g. ``| head``): stop quietly, as Unix tools do, with
+    exit status 141.  stdout is pointed at the null device, so that Python's final flush at exit
+    does not report the broken pipe again."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 141
-    except OSError as e:
-        err.write(f"pokerdraw32 {args.command}: error: {e}\n")
-        return 1
-    except KeyboardInterrupt:
-        err.write("\ninterrupted\n")
-        return 130
+    except (AttributeError, OSError, ValueError):       # no real stdout (closed, or a StringIO)
+        pass
+    return EXIT_OUTPUT_GONE
+
+
+def _is_stdout_error(e: OSError, out: TextIO) -> bool:
+    """Whether ``e`` came from writing ``out`` (a closed or invalid file descriptor), not from a file."""
+    if e.errno not in (errno.EBADF, errno.EPIPE, errno.EINVAL) or e.filename is not None:
+        return False
+    try:
+        out.flush()
+    except (OSError, ValueError):
+        return True
+    return False
 
 
 if __name__ == "__main__":  # pragma: no cover

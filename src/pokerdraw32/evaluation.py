@@ -67,17 +67,21 @@ def _ranks(value: int) -> tuple[Rank, ...]:
     return tuple(Rank((value >> shift) & 15) for shift in (18, 14, 10, 6, 2))
 
 
-def describe_value(value: int, cards: Iterable[int] | None = None) -> str:
+def describe_value(value: int, cards: Iterable[int] | None = None, *, suit_tiebreak: bool = True) -> str:
     """Human description of a kernel value, e.g. ``"full house, kings full of nines"``.
 
     Where R2 breaks ties by suit, the deciding card is named with its suit
     (``"pair of jacks, queen of hearts kicker"``).  The suit is read from ``cards`` when they
     are given, else from the value (whose suit field is 0, spades, when ``suit_tiebreak`` was
-    off, R2.4).
+    off, R2.4).  With ``suit_tiebreak=False`` no suit decides (R2.4), and none is named.
 
     >>> describe_value(evaluate("Kh Ks Jd Jc 9h").value)
     'two pair, kings and jacks, nine of hearts kicker'
+    >>> describe_value(evaluate("Kh Ks Jd Jc 9h").value, suit_tiebreak=False)
+    'two pair, kings and jacks, nine kicker'
     """
+    if not suit_tiebreak:
+        return _describe_ranks(value)
     if cards is not None:
         held = [int(c) for c in cards]
         cat = value >> 22
@@ -117,6 +121,27 @@ def _describe(value: int) -> str:
     return f"high card, {r[0].noun} of {suit.noun}"
 
 
+@lru_cache(maxsize=8192)
+def _describe_ranks(value: int) -> str:
+    """The description without suits: option ``suit_tiebreak`` off, hands equal in ranks tie (R2.4)."""
+    cat = category_of(value)
+    r = _ranks(value)
+    low = " (ace low)" if r[0] is Rank.TEN else ""
+    if cat is HandCategory.STRAIGHT_FLUSH:
+        return "royal flush" if r[0] is Rank.ACE else f"straight flush, {r[0].noun} high{low}"
+    if cat is HandCategory.FLUSH:
+        return f"flush, {r[0].noun} high"
+    if cat is HandCategory.STRAIGHT:
+        return f"straight, {r[0].noun} high{low}"
+    if cat is HandCategory.TWO_PAIR:
+        return f"two pair, {r[0].plural} and {r[1].plural}, {r[2].noun} kicker"
+    if cat is HandCategory.ONE_PAIR:
+        return f"pair of {r[0].plural}, {r[1].noun} kicker"
+    if cat is HandCategory.HIGH_CARD:
+        return f"high card, {r[0].noun}"
+    return _describe(value & ~3)                           # four of a kind, full house, trips: no suit
+
+
 @total_ordering
 class HandRank:
     """The strength of one 5-card hand under R2; immutable and totally ordered.
@@ -127,16 +152,19 @@ class HandRank:
 
     :ivar cards: the five cards, as given.
     :ivar value: the kernel value (int).
+    :ivar suit_tiebreak: the R2.4 option it was evaluated with (off: the description names no suit).
     """
 
-    __slots__ = ("cards", "value")
+    __slots__ = ("cards", "suit_tiebreak", "value")
 
     cards: tuple[Card, ...]
     value: int
+    suit_tiebreak: bool
 
-    def __init__(self, cards: tuple[Card, ...], value: int) -> None:
+    def __init__(self, cards: tuple[Card, ...], value: int, suit_tiebreak: bool = True) -> None:
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "value", value)
+        object.__setattr__(self, "suit_tiebreak", suit_tiebreak)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("HandRank is immutable")
@@ -148,8 +176,9 @@ class HandRank:
 
     @property
     def description(self) -> str:
-        """Human description, e.g. ``"flush, ace high, hearts"``."""
-        return describe_value(self.value, self.cards)
+        """Human description, e.g. ``"flush, ace high, hearts"`` (``"flush, ace high"`` when
+        evaluated with ``suit_tiebreak=False``: no suit decides, R2.4)."""
+        return describe_value(self.value, self.cards, suit_tiebreak=self.suit_tiebreak)
 
     def __int__(self) -> int:
         return self.value
@@ -199,4 +228,4 @@ def evaluate(cards: CardsLike, *, suit_tiebreak: bool = True) -> HandRank:
     mask = 0
     for c in parsed:
         mask |= 1 << c
-    return HandRank(parsed, evaluate_mask(mask, suit_tiebreak))
+    return HandRank(parsed, evaluate_mask(mask, suit_tiebreak), suit_tiebreak)

@@ -75,7 +75,11 @@ from .phh import (
 )
 from .rules import Rules
 
-__all__ = ["HandHistory", "HistoryError", "HistoryWriter", "dumps_all", "load_all", "loads_all"]
+__all__ = ["MAX_HISTORY_BYTES", "HandHistory", "HistoryError", "HistoryWriter", "dumps_all", "load_all", "loads_all"]
+
+MAX_HISTORY_BYTES = 64 * 2**20
+"""Largest hand-history file :func:`load_all` reads (64 MiB): a larger file, or
+an endless one such as ``/dev/zero``, is refused instead of read until memory runs out."""
 
 _PLAYER = re.compile(r"p([1-9][0-9]?)")      # at most 5 players (R3.1): never a huge number to convert
 _AMOUNT = re.compile(r"[0-9]{1,16}")
@@ -462,9 +466,14 @@ def load_all(path: str | Path) -> Iterator[HandHistory]:
     """The hands of the ``.phh`` or ``.phhs`` file at ``path`` (see :func:`loads_all`).
 
     :raises OSError: the file cannot be read.
-    :raises HistoryError: it is not valid UTF-8 TOML, or a hand has a bad field.
+    :raises HistoryError: it is larger than :data:`MAX_HISTORY_BYTES`, not valid UTF-8 TOML, or a
+        hand has a bad field.
     """
-    data = Path(path).read_bytes()
+    with Path(path).open("rb") as f:
+        data = f.read(MAX_HISTORY_BYTES + 1)
+    if len(data) > MAX_HISTORY_BYTES:
+        raise Where(str(path)).error(f"larger than {MAX_HISTORY_BYTES // 2**20} MiB, the most a hand history file "
+                                     "may hold: split it into several files")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -497,6 +506,16 @@ class HistoryWriter:
         self.count = 0
 
     def write(self, hand: Hand | HandHistory) -> None:
+        """Append ``hand`` as the next numbered table.
+
+        :raises HistoryError: ``hand`` is a :class:`Hand` that is not over: its actions would end
+            before the hand does, which :meth:`HandHistory.replay` (and ``pokerdraw32 replay``)
+            refuses; nothing is written.  :meth:`Table.write_history` writes finished hands only.
+        """
+        if isinstance(hand, Hand) and not hand.is_complete:
+            seat_pos = {seat: i + 1 for i, seat in enumerate(position_seats(hand.n, hand.button))}
+            raise HistoryError(f"the hand is not over ({_next_step(hand, seat_pos)}): a history of an unfinished "
+                               "hand cannot be replayed; write it when it is complete [R9]", hand=self.count + 1)
         self.count += 1
         hh = hand if isinstance(hand, HandHistory) else HandHistory.from_hand(hand, number=self.count)
         if self.count > 1:

@@ -481,9 +481,9 @@ class Equity:
     def __str__(self) -> str:
         what = f"discard {format_cards(self.discard)}" if self.discard else "stand pat"
         low, high = self.interval
-        tie = f", tie {100 * self.tie:.2f}%" if self.ties else ""
         return (f"{what}: equity {self.equity:.4f} ({100 * self.confidence:g}% CI {low:.4f}-{high:.4f}), "
-                f"win {100 * self.win:.2f}%{tie} over {self.trials} trials vs {self.opponents} "
+                f"win {100 * self.win:.2f}%, tie {100 * self.tie:.2f}%, lose {100 * self.lose:.2f}% "
+                f"over {self.trials} trials vs {self.opponents} "
                 f"{self.policy} opponent{'s' if self.opponents > 1 else ''}, seed {self.seed}")
 
 
@@ -542,7 +542,8 @@ class EquityTable:
         }
 
     def format(self, top: int | None = None) -> str:
-        """A readable table of the ``top`` best options (all when ``None``)."""
+        """A readable table of the ``top`` best options (all when ``None``): for each, the equity
+        (win + the pot share of ties) with its interval, then how often it wins, ties and loses."""
         shown_options = self.options if top is None else self.options[: max(top, 0)]
         first = self.options[0]
         level = f"{100 * first.confidence:g}%"
@@ -555,17 +556,17 @@ class EquityTable:
             f"'{first.policy}', hero drawing {_ordinal(first.position + 1)} of {first.opponents + 1}{folded}{dead}",
             f"{first.trials} trials per discard, seed {first.seed}, {level} Wilson intervals"
             f"{', suit tie-break off (R2.4): ties split' if ties else ''}",
-            "(equity: mean share of the pot at showdown; strength: exact expected percentile of the final hand)",
-            f"{'#':>3}  {'discard':<12} {'draw':>4} {'equity':>7} {level + ' CI':>15} {'win%':>6}"
-            f"{'  tie%' if ties else ''} {'strength':>8}",
+            "(equity: mean share of the pot at showdown, a win counting 1 and a tie its share of the pot;",
+            " win%, tie%, lose%: how often; strength: exact expected percentile of the final hand)",
+            f"{'#':>3}  {'discard':<12} {'draw':>4} {'equity':>7} {level + ' CI':>15} {'win%':>6} {'tie%':>6} "
+            f"{'lose%':>6} {'strength':>8}",
         ]
         for i, o in enumerate(shown_options, 1):
             low, high = o.interval
             what = format_cards(o.discard) if o.discard else "(stand pat)"
             strength = float(self.odds.option(o.discard).expected_strength)
-            tie = f" {100 * o.tie:>5.2f}" if ties else ""
             lines.append(f"{i:>3}  {what:<12} {o.draws:>4} {o.equity:>7.4f} {low:>7.4f}-{high:<7.4f} "
-                         f"{100 * o.win:>6.2f}{tie} {strength:>8.4f}")
+                         f"{100 * o.win:>6.2f} {100 * o.tie:>6.2f} {100 * o.lose:>6.2f} {strength:>8.4f}")
         if len(shown_options) < len(self.options):
             lines.append(f"  ... {len(self.options) - len(shown_options)} more")
         return "\n".join(lines)
