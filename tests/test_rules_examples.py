@@ -183,6 +183,8 @@ def test_r2_4_off_tie_splits_pot_odd_chip_left_of_button():
     (pot,) = h.result.pots
     assert (pot.amount, pot.eligible, pot.winners, pot.shared) == (5, (0, 2), (0, 2), False)
     assert set(h.result.shown) == {0, 2}
+    # no suit decides (R2.4 off), so the showdown names none
+    assert [e.get("hand") for e in kinds_of(h, EventKind.SHOW)] == ["two pair, kings and jacks, nine kicker"] * 2
 
 
 def test_r2_4_on_same_cards_suit_decides():
@@ -195,6 +197,8 @@ def test_r2_4_on_same_cards_suit_decides():
     h.check(seat=0)
     h.check(seat=2)
     assert_final(h, [103, 99, 98])
+    # the deciding suit is named; seat 2, beaten by the heart, mucks (R9.3)
+    assert [e.get("hand") for e in kinds_of(h, EventKind.SHOW)] == ["two pair, kings and jacks, nine of hearts kicker"]
 
 
 # ----------------------------------------------------------------------------- R3.4 structures

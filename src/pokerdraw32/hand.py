@@ -1147,8 +1147,8 @@ class Hand:
                 if can_win or (not self.rules.muck_losers if choice is None else choice):
                     shown[s] = tuple(DECK[c] for c in sorted(self.hole[s], reverse=True))
                     best_shown[s] = strengths[s]
-                    # with the suit tie-break on, the value names the deciding suit itself
-                    described = describe_value(strengths[s], None if self.rules.suit_tiebreak else shown[s])
+                    # R2.4: the value names the deciding suit; with the tie-break off no suit is named
+                    described = describe_value(strengths[s], suit_tiebreak=self.rules.suit_tiebreak)
                     self._log(EventKind.SHOW, s, None, shown[s], (("hand", described), ("value", strengths[s])))
                 else:
                     self._log(EventKind.MUCK, s)
