@@ -528,7 +528,7 @@ def test_rules_and_folded_hands() -> None:
     ({"hand": "Ah Ad 7c 8s"}, "InvalidCardError", "a hand has exactly 5 cards, got 4"),
     ({"hand": "Ah Ad 7c 8s 6d"}, "InvalidCardError", "bad card '6d': rank 6 is not in the 32-card deck"),
     ({"hand": "Ah Ad 7c 8s ah"}, "InvalidCardError", "duplicate card 'ah' (Ah appears twice) [R1.3]"),
-    ({"dead": "Kc Ad"}, "InvalidCardError", "dead card Ad is in the hand Ah Ad 7c 8s 9d"),
+    ({"dead": "Kc Ad"}, "InvalidCardError", "dead card Ad is in the hand Ah Ad 7c 8s 9d [R1.1]"),
     ({"discard": "Kc"}, "InvalidCardError", "discard Kc: Kc is not in the hand Ah Ad 7c 8s 9d"),
     ({"discard": "Ah Ad 7c 8s 9d"}, "PokerDraw32Error", "has 5 cards: at most 4 may be discarded [R6.1]"),
     ({"opponents": 0}, "PokerDraw32Error", "opponents=0: 1 to 4 opponents, 2 to 5 players are dealt in [R3.1]"),

@@ -323,7 +323,7 @@ def test_draw_odds_result_is_immutable_and_json_friendly() -> None:
     ({"hand": "Ah Ad 7c 8s"}, "InvalidCardError", "a hand has exactly 5 cards, got 4"),
     ({"hand": "Ah Ad 7c 8s 6d"}, "InvalidCardError", "'6d'"),
     ({"hand": "Ah Ah 7c 8s 9d"}, "InvalidCardError", "Ah"),
-    ({"dead": "Kc Ah"}, "InvalidCardError", "dead card Ah is in the hand Ah Ad 7c 8s 9d"),
+    ({"dead": "Kc Ah"}, "InvalidCardError", "dead card Ah is in the hand Ah Ad 7c 8s 9d [R1.1]"),
     ({"discards": ["Kc"]}, "InvalidCardError", "discard Kc: Kc is not in the hand Ah Ad 7c 8s 9d"),
     ({"discards": ["Ah Ad 7c 8s 9d"]}, "PokerDraw32Error",
      "discard Ah Ad 7c 8s 9d has 5 cards: at most 4 may be discarded [R6.1]"),

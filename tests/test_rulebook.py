@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import pokerdraw32
-from pokerdraw32 import PokerDraw32Error, rule_text
+from pokerdraw32 import PokerDraw32Error, PokerDraw32TypeError, PokerDraw32ValueError, rule_text
 from pokerdraw32.cli import main
 from pokerdraw32.rulebook import rule_ids
 
@@ -53,8 +53,9 @@ def test_rule_text_whole_book_section_and_rule() -> None:
     ("R3.", "'R3.' is not a rule id"),
 ])
 def test_unknown_rule_is_an_error_naming_the_valid_form(rule: str, message: str) -> None:
-    with pytest.raises(PokerDraw32Error, match="^" + message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(PokerDraw32ValueError, match="^" + message.replace("(", r"\(").replace(")", r"\)")) as info:
         rule_text(rule)
+    assert isinstance(info.value, PokerDraw32Error) and isinstance(info.value, ValueError)
     code, out, err = run("rules", rule)
     assert code == 1 and out == "" and err.startswith("pokerdraw32 rules: error: ") and message in err
 
@@ -85,3 +86,8 @@ def test_rules_to_a_narrow_encoding_replaces_what_it_cannot_write() -> None:
     assert main(["rules", "R3.1"], stdout=out, stderr=io.StringIO()) == 0
     out.flush()
     assert raw.getvalue().decode("ascii").startswith("* R3.1 2 to 5 players are dealt in (32 ? 5?5 = 7 cards")
+
+
+def test_a_rule_id_of_another_type_is_a_type_error() -> None:
+    with pytest.raises(PokerDraw32TypeError, match="rule_id must be a str such as 'R3.4', got 3.4"):
+        rule_text(3.4)  # type: ignore[arg-type]

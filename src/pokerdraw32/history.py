@@ -318,7 +318,7 @@ class HandHistory:
                 diff = ", ".join(f"p{i + 1} {got} (file {want})" for i, (got, want)
                                  in enumerate(zip(final, self.finishing_stacks, strict=True)) if got != want)
                 raise where.error(f"{list(self.finishing_stacks)} differ from the replay's {list(final)}: {diff} "
-                                  "(R9)", field="finishing_stacks")
+                                  "[R9]", field="finishing_stacks")
         return h
 
     def summary(self, hand: Hand) -> dict[str, Any]:

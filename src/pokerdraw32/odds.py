@@ -259,7 +259,7 @@ def draw_odds(
     out = parse_cards(dead)
     for c in out:
         if c in cards:
-            raise InvalidCardError(f"dead card {c} is in the hand {format_cards(cards)}", str(c))
+            raise InvalidCardError(f"dead card {c} is in the hand {format_cards(cards)} [R1.1]", str(c))
     if discards is None:
         chosen = _all_discards(cards)
     else:
@@ -719,7 +719,7 @@ def equity(
     out = parse_cards(dead)
     for c in out:
         if c in cards:
-            raise InvalidCardError(f"dead card {c} is in the hand {format_cards(cards)}", str(c))
+            raise InvalidCardError(f"dead card {c} is in the hand {format_cards(cards)} [R1.1]", str(c))
     k = _int_arg("opponents", opponents)
     if not 1 <= k <= 4:
         raise PokerDraw32ValueError(f"opponents={k}: 1 to 4 opponents, 2 to 5 players are dealt in [R3.1]")

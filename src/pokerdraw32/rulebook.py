@@ -11,7 +11,7 @@ the repository's ``RULES.md`` (tests/test_rulebook.py checks it).
 >>> rule_text("R99")
 Traceback (most recent call last):
 ...
-pokerdraw32.errors.PokerDraw32Error: unknown rule 'R99': give a section id (R1 to R11) or a rule id such as R3.4
+pokerdraw32.errors.PokerDraw32ValueError: unknown rule 'R99': give a section id (R1 to R11) or a rule id such as R3.4
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from .errors import PokerDraw32Error, shown
+from .errors import PokerDraw32TypeError, PokerDraw32ValueError, shown
 
 __all__ = ["rule_book", "rule_ids", "rule_text"]
 
@@ -69,24 +69,24 @@ def rule_text(rule_id: str | None = None) -> str:
     (``"R3.4"``, with its sub-bullets).  Ids are matched case-insensitively, with or without the
     brackets error messages put around them (``"[R3.4]"``).
 
-    :raises PokerDraw32Error: no such section or rule; the message says which ids exist.
+    :raises PokerDraw32ValueError: no such section or rule; the message says which ids exist.
     """
     if rule_id is None:
         return rule_book()
     if not isinstance(rule_id, str):
-        raise TypeError(f"rule_id must be a str such as 'R3.4', got {shown(rule_id)}")
+        raise PokerDraw32TypeError(f"rule_id must be a str such as 'R3.4', got {shown(rule_id)}")
     index = _index()
     sections = [k for k in index if "." not in k]
     valid = f"give a section id ({sections[0]} to {sections[-1]}) or a rule id such as R3.4"
     m = _ID.fullmatch(rule_id.strip())
     if m is None:
-        raise PokerDraw32Error(f"{shown(rule_id)} is not a rule id: {valid}")
+        raise PokerDraw32ValueError(f"{shown(rule_id)} is not a rule id: {valid}")
     key = f"R{int(m.group(1))}" + (f".{int(m.group(2))}" if m.group(2) is not None else "")
     if key in index:
         return index[key]
     section = f"R{int(m.group(1))}"
     rules = [k for k in index if k.startswith(section + ".")]
     if m.group(2) is not None and rules:
-        raise PokerDraw32Error(f"unknown rule {shown(rule_id.strip())}: section {section} has {rules[0]} to "
+        raise PokerDraw32ValueError(f"unknown rule {shown(rule_id.strip())}: section {section} has {rules[0]} to "
                                f"{rules[-1]}; {valid}")
-    raise PokerDraw32Error(f"unknown rule {shown(rule_id.strip())}: {valid}")
+    raise PokerDraw32ValueError(f"unknown rule {shown(rule_id.strip())}: {valid}")
