@@ -145,6 +145,12 @@ def test_play_discard_numbers_index_the_displayed_hand() -> None:
     assert sorted(line.removeprefix("> you discard ").split()) == ["7h", "Ah"]
 
 
+def test_play_a_position_given_twice_is_named_as_a_position() -> None:
+    code, out, _ = run("play", "--players", "2", "--seed", "5", "--hands", "1", stdin="c\nd 1 1\nd 1 5\nq\n")
+    assert code == 0 and "card position 1 is given twice" in out and "duplicate card" not in out
+    assert any(ln.startswith("> you discard") for ln in out.splitlines())        # the next try is taken
+
+
 def test_play_help_states_the_default_it_uses() -> None:
     code, help_text, _ = run("play", "--help")
     assert code == 0 and "2-5 (default 3)" in " ".join(help_text.split())

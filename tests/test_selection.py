@@ -162,7 +162,10 @@ def test_missing_core_falls_back() -> None:
 def test_missing_core_is_an_error_when_required(env: dict[str, str]) -> None:
     result = probe(env, hide_core=True)
     assert result.returncode != 0
-    assert "pokerdraw32._core" in result.stderr.strip().splitlines()[-1]
+    last = result.stderr.strip().splitlines()[-1]
+    why = next(iter(env)) if "POKERDRAW32_REQUIRE_EXTENSIONS" in env else "CIBUILDWHEEL=1"
+    assert last.startswith(f"ImportError: {why} is set, but the compiled kernels pokerdraw32._core cannot be imported")
+    assert "install pokerdraw32 with a C compiler" in last
 
 
 def test_required_and_present(default_implementation: str) -> None:

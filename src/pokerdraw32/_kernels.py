@@ -57,9 +57,12 @@ else:
         from ._core import Rng, evaluate_codes, evaluate_mask, split_pots
 
         IMPLEMENTATION = "cython"
-    except ImportError:
+    except ImportError as exc:
         if _env_flag("POKERDRAW32_REQUIRE_EXTENSIONS") or os.environ.get("CIBUILDWHEEL") == "1":
-            raise
+            why = "POKERDRAW32_REQUIRE_EXTENSIONS" if _env_flag("POKERDRAW32_REQUIRE_EXTENSIONS") else "CIBUILDWHEEL=1"
+            raise ImportError(f"{why} is set, but the compiled kernels pokerdraw32._core cannot be imported "
+                              f"({exc}); install pokerdraw32 with a C compiler (without POKERDRAW32_NO_EXTENSIONS), "
+                              f"or unset {why.split('=')[0]} to use the pure-Python kernels") from exc
         from ._core_py import Rng, evaluate_codes, evaluate_mask, split_pots
 
         IMPLEMENTATION = "python"

@@ -40,7 +40,8 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_OUTPUT_GONE = 0, 1, 2, 1
 EXIT_CODES = {
     EXIT_OK: "success",
     EXIT_ERROR: "the input was refused: a bad card or hand, an invalid, empty or too large hand history, "
-                "a file that cannot be read or written (the message names the rule, the file, the hand)",
+                "an unknown rule id, a file that cannot be read or written (the message names the rule, the "
+                "file, the hand)",
     EXIT_USAGE: "usage error: an unknown command or option, a missing argument, an option value out of its "
                 "range, or options that do not go together (nothing has run yet)",
     EXIT_INTERRUPTED: "interrupted by Ctrl-C",
@@ -132,7 +133,8 @@ def _add_table_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sb", type=_CHIPS, default=None, metavar="CHIPS",
                    help="small blind in chips (bb = 2 sb, ob = 2 bb; default 1)")
     p.add_argument("--stack", type=_CHIPS, default=None, metavar="CHIPS",
-                   help="starting stack and re-buy in chips (default 100 big blinds)")
+                   help="starting stack and re-buy in chips, any amount from 1 (default 100 big blinds; "
+                        "the table's R10.1 buy-in limits are widened to it, so short and deep stacks can be studied)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -484,6 +486,8 @@ def _parse_human(text: str, h: Hand) -> Action:
             i = int(w)
             if not 1 <= i <= len(cards):
                 raise PokerDraw32Error(f"card position {i} is not 1..{len(cards)}")
+            if cards[i - 1] in picks:
+                raise PokerDraw32Error(f"card position {i} is given twice")
             picks.append(cards[i - 1])
         return Action.discard(picks)
     if words and words[0].lower() in ("a", "allin", "all-in"):
