@@ -197,3 +197,28 @@ def test_late_joiners_flags_must_match_the_ledger():
     edited["seats"][0]["entry_due"] = True
     with pytest.raises(TableError):
         _restores(edited)
+
+
+def test_deadlines_must_be_ones_the_table_sets():
+    snap = _running()
+    assert _restores(copy.deepcopy(snap)).deadline.act_at == 130.0
+    overdue = copy.deepcopy(snap)                 # the clock passed the deadline before expire(): reachable
+    overdue["clock"] = 500.0
+    assert _restores(overdue).deadline.act_at == 100.0 - 370.0
+    edits = [
+        lambda m: m["deadline"].__setitem__("act_at", 10**9),            # more than decision_time left
+        lambda m: m.__setitem__("clock", 0.0),                           # the clock moved back
+        lambda m: m.__setitem__("deadline", {"seat": 0, "raise_at": 120.0, "act_at": 130.0}),  # no raise limit
+    ]
+    for edit in edits:
+        edited = copy.deepcopy(snap)
+        edit(edited)
+        with pytest.raises(TableError, match="deadline"):
+            _restores(edited)
+    limited = _running(raise_time=10)
+    assert _restores(copy.deepcopy(limited)).deadline.raise_at == 110.0
+    for raise_at in (None, 150.0, 105.0):
+        edited = copy.deepcopy(limited)
+        edited["deadline"]["raise_at"] = raise_at
+        with pytest.raises(TableError, match="raise_at"):
+            _restores(edited)

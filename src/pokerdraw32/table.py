@@ -736,10 +736,19 @@ class Table:
         ``entry_due``, ``missed``) must be ones the table sets, and ``hand_seats`` and the button
         the last hand's (see :meth:`_check_seats_against_ledger` for the exact list).
 
+        The deadline: what is kept is the time left, ``act_at - clock`` in the snapshot's clock
+        (and likewise for ``raise_at``); restored, the deadline is that far from the new clock's
+        time.  It must be a deadline the table sets (:meth:`_check_deadline`): at most
+        ``decision_time`` left (less than 0 when it had passed but was not yet applied with
+        :meth:`expire`), ``raise_at`` only with a raise limit, for a player who may still raise
+        in a betting round, exactly ``raise_time`` after the decision began.  The snapshot's
+        ``clock`` is only checked to this extent: a clock moved later than the decision's start
+        leaves less time (a state the table reaches when time passes), never more.
+
         :raises TableError: another format or version, a bad or inconsistent field (named: types,
             seats, names, seat flags, missed blinds, ledger lines, a buy-in outside the limits, a
             running hand that is over or whose seats, stacks, button, generator or rules are not
-            the table's, a deadline for the wrong seat),
+            the table's, a deadline for the wrong seat or with more time than the table gives),
             seats that are not the ledger's, or a ledger that does not balance.
         :raises SnapshotError: a bad running-hand snapshot (see :func:`pokerdraw32.snapshot.restore`).
         """
@@ -821,13 +830,45 @@ class Table:
                     _seconds(v, f"table snapshot: deadline {what} must be")
             if seat != t.actor:
                 raise TableError(f"table snapshot: the deadline is for seat {shown(seat)}, seat {t.actor} is to act")
-            # the deadlines keep their remaining time: shifted from the saved clock to the new one
             saved = _seconds(r.field("clock", (int, float)), "table snapshot: field 'clock' must be")
+            t._check_deadline(float(act_at), None if raise_at is None else float(raise_at), saved)
+            # the deadlines keep their remaining time: shifted from the saved clock to the new one
             shift = t._now() - saved
             t.deadline = Deadline(seat, None if raise_at is None else float(raise_at) + shift, float(act_at) + shift)
         t._check_seats_against_ledger()
         t.check_ledger()
         return t
+
+    def _check_deadline(self, act_at: float, raise_at: float | None, clock: float) -> None:
+        """A restored deadline is one :meth:`_after_step` sets (R6.3, R7.3): made at some time
+        ``act_at - decision_time`` from 0 to the snapshot's ``clock``, so the time left to act,
+        ``act_at - clock``, is at most ``decision_time`` (it is below 0 when the deadline has
+        passed and :meth:`expire` was not called yet); ``raise_at`` is ``raise_time`` after that
+        time exactly when a raise limit is set, the player to act is in a betting round with
+        chips behind and has not lost the right to raise this turn (after :meth:`expire` took
+        it, ``raise_at`` is ``None``)."""
+        h = self.hand
+        assert h is not None and h.actor is not None
+        dt, rt = self.decision_time, self.raise_time
+        made = act_at - dt
+        slack = 4 * math.ulp(max(act_at, dt, clock, 1.0))
+        if made < -slack or made > clock + slack:
+            raise TableError(f"table snapshot: deadline act_at {act_at:g} leaves {act_at - clock:g} seconds to act at "
+                             f"clock {clock:g}; the decision time is {dt:g} [R6.3, R7.3]")
+        betting = h.phase in (Phase.FIRST_ROUND, Phase.SECOND_ROUND) and h.stacks[h.actor] > 0
+        limited = rt is not None and betting and h.raise_withdrawn != h.actor
+        if raise_at is None:
+            if limited:
+                raise TableError("table snapshot: deadline raise_at is missing: the raise limit is set and the player "
+                                 "to act may still raise this turn [R7.3]")
+            return
+        if rt is None or not limited:
+            raise TableError(f"table snapshot: deadline raise_at {raise_at:g}, but " +
+                             ("the table has no raise limit" if rt is None else
+                              "the player to act may not raise this turn") + " [R7.3]")
+        if abs(raise_at - (made + rt)) > slack:
+            raise TableError(f"table snapshot: deadline raise_at {raise_at:g} is not raise_time {rt:g} after the "
+                             f"decision began ({made:g}, decision time {dt:g} before act_at {act_at:g}) [R7.3]")
 
     def _check_seats_against_ledger(self) -> None:
         """A restored table's seats are what its ledger says, line by line, and the ledger is one
