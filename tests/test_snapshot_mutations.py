@@ -158,3 +158,84 @@ def test_edited_snapshots_are_refused_or_reachable(seed):
             out = again.snapshot()
             out["engine"] = edited.get("engine")
             assert strictly(out) == strictly(edited), f"{what}: restored to another state"
+
+
+# ----------------------------------------------------------------------------- reshuffles (R6.2, R11.1)
+def _swap(x: Any, a: str, b: str) -> Any:
+    if isinstance(x, dict):
+        return {k: _swap(v, a, b) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_swap(v, a, b) for v in x]
+    return b if x == a else a if x == b else x
+
+
+def _two_reshuffles(auto_deal: bool = True) -> Hand:
+    """Hand(CLASSIC, 5 x 100, seed=5): everyone calls to the draw and discards 4: reshuffles."""
+    from pokerdraw32 import CLASSIC
+    h = Hand(CLASSIC, [100] * 5, 0, seed=5, auto_deal=auto_deal)
+    while h.pending_deal is not None:
+        h.deal()
+    while h.phase.value != "draw":
+        h.call() if "call" in h.legal_actions() else h.check()
+    while h.phase.value == "draw":
+        if h.pending_deal is not None:
+            h.deal()
+            continue
+        h.discard(h.hole_cards(h.legal_actions().seat)[:4])
+    assert sum(ev.kind.value == "reshuffle" for ev in h.events) >= 2
+    return h
+
+
+def test_reshuffled_cards_must_be_the_generators():
+    """A card dealt from the reshuffled pile swapped with one left in the stub, or with one in the
+    new discard pile, is refused: the reshuffle's order follows from the generator (R6.2, R11.1)."""
+    h = _two_reshuffles()
+    snap = json.loads(json.dumps(h.snapshot()))
+    assert Hand.restore(copy.deepcopy(snap)).snapshot() == snap
+    last = [ev for ev in snap["events"] if ev["kind"] == "deal_draw"][-1]
+    assert last["seat"] == 0 and last["reshuffled"] and last["cards"][0] == "7d"
+    assert "9d" in snap["stub"] and "Qh" in snap["pile"]
+    for a, b in (("7d", "9d"), ("7d", "Qh"), ("7d", last["cards"][1])):   # the stub, the pile, the same deal
+        with pytest.raises(SnapshotError, match=r"rng|events"):
+            Hand.restore(_swap(snap, a, b))
+    edited = copy.deepcopy(snap)                                    # the same cards, dealt in another order
+    cards = [ev for ev in edited["events"] if ev["kind"] == "deal_draw"][-1]["cards"]
+    cards[0], cards[1] = cards[1], cards[0]
+    with pytest.raises(SnapshotError):
+        Hand.restore(edited)
+    for k in range(len(snap["stub"]) - 1):                         # the stub's order after a reshuffle
+        edited = copy.deepcopy(snap)
+        edited["stub"][k], edited["stub"][k + 1] = edited["stub"][k + 1], edited["stub"][k]
+        with pytest.raises(SnapshotError):
+            Hand.restore(edited)
+
+
+def test_generator_state_must_be_the_one_the_reshuffles_leave():
+    h = _two_reshuffles()
+    snap = json.loads(json.dumps(h.snapshot()))
+    for word in range(4):
+        edited = copy.deepcopy(snap)
+        edited["rng"][word] = f"{int(edited['rng'][word], 16) ^ 1:016x}"
+        with pytest.raises(SnapshotError, match="'rng'"):
+            Hand.restore(edited)
+    from pokerdraw32 import Rng
+    edited = copy.deepcopy(snap)
+    rng = Rng(0)
+    rng.setstate([int(w, 16) for w in snap["rng"]])
+    rng.next_u64()                                                  # one draw too many
+    edited["rng"] = [f"{w:016x}" for w in rng.getstate()]
+    with pytest.raises(SnapshotError, match="'rng'"):
+        Hand.restore(edited)
+
+
+def test_explicitly_dealt_reshuffles_leave_the_generators_stub():
+    """auto_deal=False: the cards dealt after a reshuffle are the dealer's choice, but the stub
+    left is the reshuffled pile's order without them."""
+    h = _two_reshuffles(auto_deal=False)
+    snap = json.loads(json.dumps(h.snapshot()))
+    assert Hand.restore(copy.deepcopy(snap)).snapshot() == snap
+    assert len(snap["stub"]) >= 2
+    edited = copy.deepcopy(snap)
+    edited["stub"][0], edited["stub"][1] = edited["stub"][1], edited["stub"][0]
+    with pytest.raises(SnapshotError, match="rng"):
+        Hand.restore(edited)

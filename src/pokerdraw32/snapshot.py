@@ -17,10 +17,14 @@ both versions, never misread.  Then every field is checked for its type and rang
 must be all 32 exactly once (R1.1) and the chips must add up to the starting stacks (R9.5).
 Finally the event log is replayed through a fresh engine (every action checked, R3-R9), the
 cards the log does not determine (the stub order, the generator's state) are taken from the
-snapshot, and the snapshot of the result must equal the input exactly, field by field and event
-by event (the blinds and posts included; only ``engine``, the writer's version, is free).  So a
-snapshot restores to a state the engine could have reached, or it is refused: an edited field or
-an illegal log raises :class:`SnapshotError`, naming the first field or event that disagrees.  A
+snapshot, except after a reshuffle (R6.2): the generator is stepped back from its saved state to
+its state before each reshuffle, and the reshuffles are replayed from there, so the cards dealt
+from the reshuffled pile (by a hand that deals itself), the stub left and the saved generator
+state must all be what the generator gives (R11.1).  The snapshot of the result must equal the
+input exactly, field by field and event by event (the blinds and posts included; only
+``engine``, the writer's version, is free).  So a snapshot restores to a state the engine
+could have reached, or it is refused: an edited field or an illegal log raises
+:class:`SnapshotError`, naming the first field or event that disagrees.  A
 :meth:`~pokerdraw32.hand.Hand.determinize` clone's snapshot (``redacted_for`` set) is refused too:
 its log hides cards, so it cannot be checked, and it is a search copy, not a hand that was played.
 
@@ -297,60 +301,21 @@ _DERIVED = ("n", "button", "dead", "to_match", "raise_size", "full_level", "bet_
 
 
 def _verify_by_replay(hand: Hand, data: dict[str, Any]) -> Hand:
-    """Replay the snapshot's event log through the engine (explicit deals, every action checked,
-    R3-R9) and require the snapshot to be exactly the snapshot of what it produces, given the
-    stub order and the generator's state it holds: a snapshot whose fields were edited, or whose
-    log is not a legal hand, is refused, naming the first field or event that disagrees.
+    """Replay the snapshot's event log through the engine (every action checked, R3-R9) and
+    require the snapshot to be exactly the snapshot of what it produces, given the stub order and
+    the generator's state it holds: a snapshot whose fields were edited, or whose log is not a
+    legal hand, is refused, naming the first field or event that disagrees.
+
+    The first replay deals the logged cards explicitly.  The reshuffles (R6.2) are then checked
+    against the generator: the generator is used by nothing else during a hand, so its state
+    before each reshuffle is found by stepping it back from the snapshot's state, and a second
+    replay starts the reshuffles from there: each reshuffle must leave the next one's state (the
+    last one the snapshot's), and the cards the hand deals itself after a reshuffle (``auto_deal``)
+    and the stub that remains must be the ones that shuffle gives.
 
     :returns: the replayed hand (a state the engine reached itself)."""
-    from .actions import Action, ActionKind, EventKind
-    from .errors import DealError, IllegalActionError, RulesError
-    from .hand import Hand
-
-    events = hand.events
-    posts = hand.posted_extras
-    simple = {EventKind.FOLD: ActionKind.FOLD, EventKind.CHECK: ActionKind.CHECK, EventKind.CALL: ActionKind.CALL,
-              EventKind.SPLIT: ActionKind.SPLIT, EventKind.DECLINE: ActionKind.DECLINE}
-    i = 0
-    try:
-        twin = Hand(hand.rules, list(hand.starting_stacks), hand.button, seed=1, auto_deal=False,
-                    posts=posts or None)
-        # the choices made before the showdown are state, not events (R9.3): the twin makes them
-        # first; a folded seat's choice is dropped by its fold, so one left in the snapshot differs
-        for seat, choice in enumerate(hand.showdown_choices):
-            if choice is not None:
-                twin.set_showdown_choice(seat, choice)
-        i = len(twin.events)
-        while i < len(events):
-            ev = events[i]
-            k = ev.kind
-            if k is EventKind.DEAL_HOLE:
-                twin.deal(ev.cards)
-            elif k is EventKind.RESHUFFLE and i + 1 < len(events) and events[i + 1].kind is EventKind.DEAL_DRAW:
-                twin.deal(events[i + 1].cards)
-            elif k is EventKind.DEAL_DRAW:
-                twin.deal(ev.cards)
-            elif k is EventKind.TIMEOUT:
-                twin.timeout(ev.seat)
-            elif k is EventKind.RAISE_WITHDRAWN:
-                twin.withdraw_raise()
-            elif k in simple:
-                twin.act(Action(simple[k]), ev.seat)
-            elif k in (EventKind.BET, EventKind.RAISE):
-                twin.act(Action(ActionKind.BET if k is EventKind.BET else ActionKind.RAISE, ev.amount), ev.seat)
-            elif k is EventKind.DISCARD:
-                twin.act(Action.discard(ev.cards), ev.seat)
-            else:
-                raise SnapshotError(f"snapshot field 'events': event {i} ({ev}) is not the next step of the hand")
-            made = twin.events[i:]
-            expected = events[i:i + len(made)]
-            if made != expected:
-                j = next((j for j, (a, b) in enumerate(zip(made, expected, strict=False)) if a != b), len(expected))
-                raise SnapshotError(f"snapshot field 'events': event {i + j} does not follow from the ones before "
-                                    f"(the engine logs: {made[j]})")
-            i += len(made)
-    except (IllegalActionError, DealError, RulesError) as exc:
-        raise SnapshotError(f"snapshot field 'events': event {i} is not legal: {exc}") from None
+    masks: list[tuple[int, int, int]] = []
+    twin = _replay(hand, None, masks)
     mine, theirs = hand.__dict__, twin.__dict__
     for name in _DERIVED:
         if mine[name] != theirs[name]:
@@ -359,9 +324,17 @@ def _verify_by_replay(hand: Hand, data: dict[str, Any]) -> Hand:
     for name in ("stub", "pile", "muck"):
         if sorted(mine[name]) != sorted(theirs[name]):
             raise SnapshotError(f"snapshot field {name!r} does not match the event log: other cards")
-    # what the log does not determine: the stub order, the generator, how the hand deals
-    twin.stub = list(hand.stub)
-    twin.rng = hand.rng
+    if masks:
+        # R6.2, R11.1: the reshuffles come from the generator; replay them from its earlier states
+        first = _reshuffle_chain(hand, masks)
+        if first is None:
+            raise SnapshotError("snapshot field 'rng': the reshuffled cards and the generator's state are not "
+                                "what the generator gives [R6.2, R11.1]")
+        twin = _replay(hand, first, None)
+    else:
+        # what the log does not determine: the stub order, the generator
+        twin.stub = list(hand.stub)
+        twin.rng = hand.rng
     twin.auto_deal = hand.auto_deal
     twin._round_robin = hand._round_robin
     twin._legal_key = -1
@@ -383,6 +356,176 @@ def _verify_by_replay(hand: Hand, data: dict[str, Any]) -> Hand:
             raise SnapshotError(f"snapshot field {shown(path)} does not match the event log: "
                                 f"{_at(data, path)}, the log gives {_at(whole, path)}")
     return twin
+
+
+def _replay(hand: Hand, rng_state: tuple[int, int, int, int] | None,
+            masks: list[tuple[int, int, int]] | None) -> Hand:
+    """A fresh hand that plays ``hand``'s event log (explicit deals, every action checked).
+
+    :param rng_state: ``None``: the reshuffles draw from an arbitrary generator and the cards
+        dealt are the logged ones.  Else the generator's state before the first reshuffle: the
+        reshuffles draw from it, and a hand that deals itself (``auto_deal``) deals itself from
+        the first reshuffle on (so the cards it logs must be the ones the shuffle gives).
+    :param masks: when given, receives for each reshuffle the discard pile shuffled (a card mask),
+        the index of its event and the number of stub cards dealt before the reshuffled ones.
+    """
+    from .actions import Action, ActionKind, EventKind
+    from .errors import DealError, IllegalActionError, RulesError
+    from .hand import Hand
+
+    events = hand.events
+    posts = hand.posted_extras
+    simple = {EventKind.FOLD: ActionKind.FOLD, EventKind.CHECK: ActionKind.CHECK, EventKind.CALL: ActionKind.CALL,
+              EventKind.SPLIT: ActionKind.SPLIT, EventKind.DECLINE: ActionKind.DECLINE}
+    i = 0
+    shuffled = False            # a reshuffle has happened: the twin's stub order is the generator's
+    try:
+        twin = Hand(hand.rules, list(hand.starting_stacks), hand.button, seed=1, auto_deal=False,
+                    posts=posts or None)
+        if rng_state is not None:
+            twin.rng.setstate(rng_state)
+        # the choices made before the showdown are state, not events (R9.3): the twin makes them
+        # first; a folded seat's choice is dropped by its fold, so one left in the snapshot differs
+        for seat, choice in enumerate(hand.showdown_choices):
+            if choice is not None:
+                twin.set_showdown_choice(seat, choice)
+        i = len(twin.events)
+        itself = rng_state is not None and hand.auto_deal
+        while i < len(events):
+            ev = events[i]
+            k = ev.kind
+            if k is EventKind.DEAL_HOLE:
+                twin.deal(ev.cards)
+            elif k is EventKind.RESHUFFLE and i + 1 < len(events) and events[i + 1].kind is EventKind.DEAL_DRAW:
+                if masks is not None:
+                    masks.append((sum(1 << c for c in twin.pile), i, len(twin.stub)))
+                cards = [int(c) for c in events[i + 1].cards]
+                if itself:
+                    if sorted(cards[:len(twin.stub)]) != sorted(twin.stub):
+                        raise SnapshotError(f"snapshot field 'events': event {i + 1} does not deal the rest of "
+                                            "the stub before the reshuffled cards [R6.2]")
+                    twin.stub = cards[:len(twin.stub)]   # the stub's last cards first, in the logged order
+                    twin.deal()
+                else:
+                    twin.deal(events[i + 1].cards)
+                shuffled = True
+            elif k is EventKind.DEAL_DRAW:
+                if itself and shuffled:
+                    twin.deal()
+                else:
+                    twin.deal(ev.cards)
+            elif k is EventKind.TIMEOUT:
+                twin.timeout(ev.seat)
+            elif k is EventKind.RAISE_WITHDRAWN:
+                twin.withdraw_raise()
+            elif k in simple:
+                twin.act(Action(simple[k]), ev.seat)
+            elif k in (EventKind.BET, EventKind.RAISE):
+                twin.act(Action(ActionKind.BET if k is EventKind.BET else ActionKind.RAISE, ev.amount), ev.seat)
+            elif k is EventKind.DISCARD:
+                twin.act(Action.discard(ev.cards), ev.seat)
+            else:
+                raise SnapshotError(f"snapshot field 'events': event {i} ({ev}) is not the next step of the hand")
+            made = twin.events[i:]
+            expected = events[i:i + len(made)]
+            if made != expected:
+                j = next((j for j, (a, b) in enumerate(zip(made, expected, strict=False)) if a != b), len(expected))
+                raise SnapshotError(f"snapshot field 'events': event {i + j} does not follow from the ones before "
+                                    f"(the engine logs: {made[j]})" +
+                                    (" [R6.2, R11.1: the reshuffle's cards come from the generator]"
+                                     if shuffled and rng_state is not None else ""))
+            i += len(made)
+    except (IllegalActionError, DealError, RulesError) as exc:
+        raise SnapshotError(f"snapshot field 'events': event {i} is not legal: {exc}") from None
+    return twin
+
+
+_U64 = (1 << 64) - 1
+
+
+def _step_back(state: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The xoshiro256** state one step before ``state`` (the step is invertible)."""
+    s0, s1, s2, s3 = state
+    d1 = ((s3 >> 45) | (s3 << 19)) & _U64         # s3 ^ s1 of the earlier state, before the rotation
+    a = s0 ^ d1
+    z = (s1 ^ a) ^ (s2 ^ a)                       # b ^ (b << 17)
+    b = z
+    for shift in (17, 34, 51):
+        b ^= (z << shift) & _U64
+    return a, b, s1 ^ a ^ b, d1 ^ b
+
+
+_MAX_SHUFFLE_STEPS = 512
+"""How far back the state before a reshuffle is looked for: a shuffle of at most 32 cards takes
+31 draws plus the rejected ones (each draw is rejected with probability below 1/2), so 512 steps
+are never too few in practice."""
+
+_MAX_CHAIN_NODES = 200
+"""Candidate states tried in all when looking for the generator's states before the reshuffles."""
+
+
+def _reshuffle_chain(hand: Hand, masks: list[tuple[int, int, int]]) -> tuple[int, int, int, int] | None:
+    """The generator's state before the hand's first reshuffle, such that each reshuffle, drawn
+    from the state the one before left, shuffles its pile into the cards the snapshot shows and
+    the last leaves the snapshot's state; ``None`` when there is none.
+
+    Several states a few steps apart can shuffle the same pile into the same final state (the
+    draws a shuffle rejects differ), so each is tried, and it must give the order the hand shows:
+    for a hand that deals itself, every card of each reshuffle in the order dealt (then the stub);
+    for a hand dealt explicitly, the order of the stub left by the last reshuffle."""
+    from .actions import EventKind
+
+    events = hand.events
+    observed: list[list[int] | None] = []
+    for j, (_, i, before) in enumerate(masks):
+        end = masks[j + 1][1] if j + 1 < len(masks) else len(events)
+        cards = [int(c) for c in events[i + 1].cards][before:]
+        for ev in events[i + 2:end]:
+            if ev.kind is EventKind.DEAL_DRAW:
+                cards.extend(int(c) for c in ev.cards)
+        if j + 1 < len(masks):
+            cards.extend(int(c) for c in events[end + 1].cards[:masks[j + 1][2]])
+        else:
+            cards.extend(hand.stub)
+        observed.append(cards if hand.auto_deal else None)
+    last_stub = list(hand.stub)
+    budget = [_MAX_CHAIN_NODES]
+
+    def search(j: int, after: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
+        mask = masks[j][0]
+        for state, fresh in _states_before_shuffle(after, mask):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+            want = observed[j]
+            if want is not None and fresh != want:
+                continue
+            if want is None and j == len(masks) - 1:
+                left = set(last_stub)
+                if [c for c in fresh if c in left] != last_stub:
+                    continue
+            found = state if j == 0 else search(j - 1, state)
+            if found is not None:
+                return found
+        return None
+
+    return search(len(masks) - 1, hand.rng.getstate())
+
+
+def _states_before_shuffle(after: tuple[int, int, int, int], mask: int) -> list[tuple[tuple[int, int, int, int],
+                                                                                     list[int]]]:
+    """The generator states from which shuffling the cards of ``mask`` leaves ``after`` (at most
+    :data:`_MAX_SHUFFLE_STEPS` steps back), nearest first, each with the order it gives."""
+    out = []
+    state = after
+    probe = Rng(1)
+    for _ in range(_MAX_SHUFFLE_STEPS + 1):
+        probe.setstate(state)
+        fresh = probe.shuffled(mask)
+        if probe.getstate() == after:
+            out.append((state, fresh))
+        state = _step_back(state)
+    return out
 
 
 def _check_round_robin(h: Hand) -> None:

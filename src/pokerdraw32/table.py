@@ -730,11 +730,25 @@ class Table:
         :func:`pokerdraw32.snapshot.restore`) with the seats' stacks as its starting stacks and the
         table's generator as its own, and the seats must be what the ledger says line by line
         (who bought in where, their additions, results and cash-outs, R9.5, R10.1), so chips moved
-        between seats are refused even when the totals balance.
+        between seats are refused even when the totals balance.  The ledger must be one the table
+        writes: buy-ins and additions within the snapshot's limits, one block of results per hand
+        in seat order, hands numbered without a gap; the seats' flags (``leaving``, ``waiting``,
+        ``entry_due``, ``missed``) must be ones the table sets, and ``hand_seats`` and the button
+        the last hand's (see :meth:`_check_seats_against_ledger` for the exact list).
+
+        The deadline: what is kept is the time left, ``act_at - clock`` in the snapshot's clock
+        (and likewise for ``raise_at``); restored, the deadline is that far from the new clock's
+        time.  It must be a deadline the table sets (:meth:`_check_deadline`): at most
+        ``decision_time`` left (less than 0 when it had passed but was not yet applied with
+        :meth:`expire`), ``raise_at`` only with a raise limit, for a player who may still raise
+        in a betting round, exactly ``raise_time`` after the decision began.  The snapshot's
+        ``clock`` is only checked to this extent: a clock moved later than the decision's start
+        leaves less time (a state the table reaches when time passes), never more.
 
         :raises TableError: another format or version, a bad or inconsistent field (named: types,
-            seats, names, missed blinds, ledger lines, a running hand that is over or whose seats,
-            stacks, button, generator or rules are not the table's, a deadline for the wrong seat),
+            seats, names, seat flags, missed blinds, ledger lines, a buy-in outside the limits, a
+            running hand that is over or whose seats, stacks, button, generator or rules are not
+            the table's, a deadline for the wrong seat or with more time than the table gives),
             seats that are not the ledger's, or a ledger that does not balance.
         :raises SnapshotError: a bad running-hand snapshot (see :func:`pokerdraw32.snapshot.restore`).
         """
@@ -816,22 +830,84 @@ class Table:
                     _seconds(v, f"table snapshot: deadline {what} must be")
             if seat != t.actor:
                 raise TableError(f"table snapshot: the deadline is for seat {shown(seat)}, seat {t.actor} is to act")
-            # the deadlines keep their remaining time: shifted from the saved clock to the new one
             saved = _seconds(r.field("clock", (int, float)), "table snapshot: field 'clock' must be")
+            t._check_deadline(float(act_at), None if raise_at is None else float(raise_at), saved)
+            # the deadlines keep their remaining time: shifted from the saved clock to the new one
             shift = t._now() - saved
             t.deadline = Deadline(seat, None if raise_at is None else float(raise_at) + shift, float(act_at) + shift)
         t._check_seats_against_ledger()
         t.check_ledger()
         return t
 
+    def _check_deadline(self, act_at: float, raise_at: float | None, clock: float) -> None:
+        """A restored deadline is one :meth:`_after_step` sets (R6.3, R7.3): made at some time
+        ``act_at - decision_time`` from 0 to the snapshot's ``clock``, so the time left to act,
+        ``act_at - clock``, is at most ``decision_time`` (it is below 0 when the deadline has
+        passed and :meth:`expire` was not called yet); ``raise_at`` is ``raise_time`` after that
+        time exactly when a raise limit is set, the player to act is in a betting round with
+        chips behind and has not lost the right to raise this turn (after :meth:`expire` took
+        it, ``raise_at`` is ``None``)."""
+        h = self.hand
+        assert h is not None and h.actor is not None
+        dt, rt = self.decision_time, self.raise_time
+        made = act_at - dt
+        slack = 4 * math.ulp(max(act_at, dt, clock, 1.0))
+        if made < -slack or made > clock + slack:
+            raise TableError(f"table snapshot: deadline act_at {act_at:g} leaves {act_at - clock:g} seconds to act at "
+                             f"clock {clock:g}; the decision time is {dt:g} [R6.3, R7.3]")
+        betting = h.phase in (Phase.FIRST_ROUND, Phase.SECOND_ROUND) and h.stacks[h.actor] > 0
+        limited = rt is not None and betting and h.raise_withdrawn != h.actor
+        if raise_at is None:
+            if limited:
+                raise TableError("table snapshot: deadline raise_at is missing: the raise limit is set and the player "
+                                 "to act may still raise this turn [R7.3]")
+            return
+        if rt is None or not limited:
+            raise TableError(f"table snapshot: deadline raise_at {raise_at:g}, but " +
+                             ("the table has no raise limit" if rt is None else
+                              "the player to act may not raise this turn") + " [R7.3]")
+        if abs(raise_at - (made + rt)) > slack:
+            raise TableError(f"table snapshot: deadline raise_at {raise_at:g} is not raise_time {rt:g} after the "
+                             f"decision began ({made:g}, decision time {dt:g} before act_at {act_at:g}) [R7.3]")
+
     def _check_seats_against_ledger(self) -> None:
-        """A restored table's seats are what its ledger says, line by line: each buy-in seats a
-        player at an empty seat, additions, hand results and the cash-out (their whole stack) are
-        that player's, hand numbers never go back, and every seated player's stack is their
-        buy-ins and additions plus their results (R9.5, R10.1).  So chips moved between seats, or
-        a player swapped, are refused even when the totals still balance."""
-        seated: dict[int, list[Any]] = {}      # seat -> [name, chips]
+        """A restored table's seats are what its ledger says, line by line, and the ledger is one
+        the table writes (R9.5, R10.1-R10.4):
+
+        * each buy-in seats a player at an empty seat, within the table's limits as :meth:`join`
+          checks them (at least ``min_buy_in``, at most ``max_buy_in``, at most ``MAX_CHIPS`` on
+          the table); each addition is the seated player's, within the limits as
+          :meth:`add_chips` checks them (a busted player's at least the minimum), and never for
+          a player dealt in to the hand running at the time; a cash-out pays the player's whole
+          stack, and a player dealt in leaves only after the hand's results;
+        * hand numbers never go back; each hand's results are one block of ``"hand"`` lines,
+          one per seat dealt in, in increasing seat order, at least two, for players seated
+          before the hand began and with chips; the hands are numbered 1, 2, ... without a gap,
+          and ``hand_count`` is the last one (plus the running hand);
+        * every seated player's stack is their buy-ins and additions plus their results, so
+          chips moved between seats, or a player swapped, are refused even when totals balance;
+        * the button is ``None`` exactly before the first hand, else a seat of the last hand;
+          between hands ``hand_seats`` are the last hand's seats (as its ledger block lists them);
+        * the seats' flags are ones the table sets: ``leaving`` only for a player dealt in to the
+          running hand; ``waiting`` and ``entry_due`` (R10.2) never both, and exactly one of them
+          for a player who joined after the first hand and has not been dealt in since, else
+          neither; ``missed`` blinds (R10.3) only for a player not dealt in to the running hand,
+          not waiting, and with a hand begun since they joined or were last dealt in; a player
+          dealt in to the running hand has none of these but ``leaving``.
+        """
+        running = self.hand is not None and not self._settled
+        blocks: dict[int, list[int]] = {}          # hand number -> seats of its "hand" lines
+        for e in self.ledger:
+            if e.kind == "hand":
+                blocks.setdefault(e.hand, []).append(e.seat)
+        dealt_in = dict(blocks)
+        if running:
+            dealt_in[self.hand_count] = list(self.hand_seats)
+        seated: dict[int, list[Any]] = {}      # seat -> [name, chips, hand joined, last hand dealt in]
         last = 0
+        block: int | None = None               # the hand whose "hand" lines are being read
+        done = 0                               # the last hand whose results are read
+        brought = paid = 0
         for k, e in enumerate(self.ledger):
             where = f"table snapshot: ledger line {k} ({e.kind}, seat {e.seat}, {shown(e.name)})"
             self._check_seat_number(e.seat)
@@ -839,38 +915,104 @@ class Table:
                 raise TableError(f"{where}: hand number {e.hand} is out of order")
             last = e.hand
             player = seated.get(e.seat)
+            if e.kind == "hand":
+                if block != e.hand:
+                    if e.hand != done + 1:
+                        raise TableError(f"{where}: results of hand {e.hand} after those of hand {done}: one block "
+                                         "of results per hand, the hands numbered without a gap")
+                    block = done = e.hand
+                seats = blocks[e.hand]
+                if len(seats) < 2 or seats != sorted(set(seats)):
+                    raise TableError(f"{where}: hand {e.hand}'s results are not one line per seat dealt in, in "
+                                     "seat order [R3.1]")
+                if player is None or player[0] != e.name:
+                    raise TableError(f"{where}: {shown(e.name)} is not seated there")
+                if player[2] >= e.hand or player[1] <= 0:
+                    raise TableError(f"{where}: the player was not seated with chips when hand {e.hand} began "
+                                     "[R10.4]")
+                player[1] += e.chips
+                player[3] = e.hand
+                if player[1] < 0:
+                    raise TableError(f"{where}: leaves the player {player[1]} chips [R9.5]")
+                continue
+            block = None
+            during = e.hand >= 1 and e.hand > done and e.seat in dealt_in.get(e.hand, ())
             if e.kind == "buy_in":
                 if player is not None:
                     raise TableError(f"{where}: the seat is taken by {player[0]!r}")
-                if any(p[0] == e.name for p in seated.values()) or not _good_name(e.name) or e.chips <= 0:
+                if any(p[0] == e.name for p in seated.values()) or not _good_name(e.name):
                     raise TableError(f"{where}: not a buy-in the table accepts [R10.1]")
-                seated[e.seat] = [e.name, e.chips]
+                self._check_buy_in_line(where, e.chips, 0, brought - paid)
+                seated[e.seat] = [e.name, e.chips, e.hand, 0]
+                brought += e.chips
                 continue
             if player is None or player[0] != e.name:
                 raise TableError(f"{where}: {shown(e.name)} is not seated there")
+            if during:
+                raise TableError(f"{where}: the player is dealt in to hand {e.hand}, which is still running: chips "
+                                 "are added, and players paid out, between hands [R3.6]")
             if e.kind == "cash_out":
                 if e.chips != player[1]:
                     raise TableError(f"{where}: pays out {e.chips} chips, the player has {player[1]}")
                 del seated[e.seat]
+                paid += e.chips
                 continue
-            if e.kind == "add" and e.chips <= 0:
-                raise TableError(f"{where}: adds {e.chips} chips [R10.1]")
+            self._check_buy_in_line(where, e.chips, player[1], brought - paid)
             player[1] += e.chips
-            if player[1] < 0:
-                raise TableError(f"{where}: leaves the player {player[1]} chips [R9.5]")
-        played = max((e.hand for e in self.ledger if e.kind == "hand"), default=0)
-        running = self.hand is not None and not self._settled
-        if self.hand_count != played + running:
+            brought += e.chips
+        if self.hand_count != done + running:
             raise TableError(f"table snapshot: field 'hand_count' is {self.hand_count}, the ledger has hands to "
-                             f"{played}" + (" and a hand is running" if running else ""))
+                             f"{done}" + (" and a hand is running" if running else ""))
         if sorted(seated) != sorted(self._seats):
             raise TableError(f"table snapshot: the seated players {sorted(self._seats)} are not the ledger's "
                              f"{sorted(seated)}")
-        for seat, (name, chips) in sorted(seated.items()):
+        if (self.button is None) != (self.hand_count == 0):
+            raise TableError(f"table snapshot: the button is {shown(self.button)} after {self.hand_count} hands "
+                             "[R4.1]")
+        if not running:
+            expected = tuple(blocks.get(self.hand_count, ()))
+            if self.hand_seats != expected:
+                raise TableError(f"table snapshot: field 'hand_seats' {list(self.hand_seats)} is not the last hand's "
+                                 f"seats {list(expected)}")
+            if self.button is not None and self.button not in self.hand_seats:
+                raise TableError(f"table snapshot: the button {self.button} is not a seat of the last hand [R4.1]")
+        for seat, (name, chips, joined, dealt) in sorted(seated.items()):
             s = self._seats[seat]
             if s.name != name or s.stack != chips:
                 raise TableError(f"table snapshot: seat {seat}: {s.name!r} with {s.stack} chips, the ledger says "
                                  f"{name!r} with {chips} [R9.5]")
+            where = f"table snapshot: seat {seat} ({name!r})"
+            in_hand = running and seat in self.hand_seats
+            if in_hand:
+                if joined >= self.hand_count or s.stack <= 0:
+                    raise TableError(f"{where}: dealt in to the running hand without being seated with chips when "
+                                     "it began [R10.4]")
+                dealt = self.hand_count
+            if s.leaving and not in_hand:
+                raise TableError(f"{where}: 'leaving' is set only for a player dealt in to the running hand (who "
+                                 "leaves when it ends)")
+            if in_hand and (s.waiting or s.entry_due or s.missed):
+                raise TableError(f"{where}: dealt in to the running hand, yet waiting, owing an entry bet or blinds "
+                                 "missed (dealing in clears them) [R10.2, R10.3]")
+            fresh = joined >= 1 and not dealt           # joined a running table, not dealt in since
+            if (s.waiting and s.entry_due) or (s.waiting or s.entry_due) != fresh:
+                raise TableError(f"{where}: 'waiting' {s.waiting} and 'entry_due' {s.entry_due}: a player who joins "
+                                 "after the first hand has exactly one of them until dealt in, others neither "
+                                 "[R10.2]")
+            if s.missed and (s.waiting or self.hand_count <= max(joined, dealt)):
+                raise TableError(f"{where}: blinds missed {s.missed} with no hand begun without them since they "
+                                 "joined or were dealt in [R10.3]")
+
+    def _check_buy_in_line(self, where: str, chips: int, stack: int, on_table: int) -> None:
+        """A ledger buy-in or addition of ``chips`` to ``stack`` as :meth:`_buy_in_amount` allows it."""
+        if chips <= 0:
+            raise TableError(f"{where}: {chips} chips [R10.1]")
+        if stack == 0 and chips < self.min_buy_in:
+            raise TableError(f"{where}: a buy-in of {chips} is below the minimum {self.min_buy_in}", rule="R10.1")
+        if self.max_buy_in is not None and stack + chips > self.max_buy_in:
+            raise TableError(f"{where}: {stack} + {chips} chips exceed the maximum {self.max_buy_in}", rule="R10.1")
+        if on_table + chips > MAX_CHIPS:
+            raise TableError(f"{where}: more than {MAX_CHIPS} chips on the table", rule="R3.2")
 
     # ------------------------------------------------------------------ helpers
     def _check_seat_number(self, seat: object) -> int:
