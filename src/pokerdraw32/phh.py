@@ -198,8 +198,18 @@ def hand_tables(doc: Mapping[str, Any], where: Where) -> list[tuple[str | None, 
 
 
 def dumps_toml(doc: Mapping[str, Any]) -> str:
-    """``doc`` as TOML text (the ``tomli-w`` writer)."""
-    return tomli_w.dumps(doc)
+    """``doc`` as TOML text (the ``tomli-w`` writer).
+
+    :raises PokerDraw32TypeError: a value TOML cannot hold (e.g. ``None``, an object), say in a
+        user-defined field.
+    :raises HistoryError: a value nested too deeply.
+    """
+    try:
+        return tomli_w.dumps(doc)
+    except TypeError as e:
+        raise PokerDraw32TypeError(f"cannot write as TOML: {e}") from None
+    except (ValueError, RecursionError) as e:
+        raise HistoryError(f"cannot write as TOML: {e or 'nested too deeply'}") from None
 
 
 def _short(value: object) -> str:
@@ -499,8 +509,8 @@ def check_fields(doc: Mapping[str, Any], where: Where) -> dict[str, Any]:
             what, ok = _OPTIONAL[name]
             if not ok(value):
                 raise where.error(f"{_short(value)} is not {what}", field=name)
-        elif not name.startswith("_"):
-            raise where.error(f"unknown field {name!r} (user-defined fields start with '_')")
+        elif not isinstance(name, str) or not name.startswith("_"):
+            raise where.error(f"unknown field {_short(name)} (user-defined fields start with '_')")
         if name in out:
             out[name] = tuple(value) if isinstance(value, list) else value
         else:
