@@ -530,3 +530,42 @@ def test_writer_refuses_an_unfinished_hand() -> None:
     w.write(h)
     (again,) = loads_all(out.getvalue())
     assert again.replay().result.stacks == h.result.stacks and w.count == 1
+
+
+def test_writer_refuses_an_unfinished_hand_history() -> None:
+    """write(HandHistory.from_hand(h)) of an unfinished hand is refused as write(h) is: it wrote a
+    file that replay refuses ("the actions end before the hand is over") (R9).  A history not
+    recorded from a finished hand (read, built or changed) is replayed before it is written."""
+    import dataclasses
+    import io
+
+    from pokerdraw32.history import HistoryWriter
+
+    out = io.StringIO()
+    w = HistoryWriter(out)
+    h = Hand(Rules(), [50, 50, 50], button=0, seed=3)
+    unfinished = r"^hand 1: the hand is not over \(p3 is to act\): a history of an unfinished hand cannot be " \
+                 r"replayed; write it when it is complete \[R9\]$"
+    with pytest.raises(HistoryError, match=unfinished):
+        w.write(HandHistory.from_hand(h))
+    bot = RuleBot(1)
+    h.act(bot.decide(h))
+    with pytest.raises(HistoryError, match=unfinished.replace("p3", "p1")):
+        w.write(HandHistory.from_hand(h))
+    while not h.is_complete:
+        h.act(bot.decide(h))
+    finished = HandHistory.from_hand(h)
+    cut = dataclasses.replace(finished, actions=finished.actions[:-4], finishing_stacks=None)
+    with pytest.raises(HistoryError, match=r"^hand 1: the hand is not over \("):
+        w.write(cut)                                 # a changed copy is replayed, not trusted
+    loaded = HandHistory.loads(HandHistory.from_hand(Hand(Rules(), [50, 50, 50], button=0, seed=3)).dumps())
+    with pytest.raises(HistoryError, match=unfinished):
+        w.write(loaded)                              # read from a file: replayed too
+    wrong = dataclasses.replace(finished, finishing_stacks=(1, 2, 147))
+    with pytest.raises(HistoryError, match=r"field 'finishing_stacks': \[1, 2, 147\] differ from the replay's"):
+        w.write(wrong)
+    assert out.getvalue() == "" and w.count == 0
+    w.write(finished)
+    w.write(HandHistory.loads(finished.dumps()))
+    assert [hh.replay().result.stacks for hh in loads_all(out.getvalue())] == [h.result.stacks] * 2
+    assert w.count == 2

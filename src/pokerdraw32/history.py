@@ -121,6 +121,9 @@ class HandHistory:
     extra: Mapping[str, Any] = field(default_factory=dict)
     source: str | None = field(default=None, compare=False)
     number: object = field(default=None, compare=False)
+    _finished: bool = field(default=False, init=False, repr=False, compare=False)
+    """Recorded by :meth:`from_hand` from a finished hand, so known to replay: :class:`HistoryWriter`
+    writes it without replaying it (``dataclasses.replace`` makes a copy without the mark)."""
 
     # ----------------------------------------------------------------------------- positions
     @property
@@ -243,6 +246,7 @@ class HandHistory:
                 check_fields(hh.to_document(), Where())
             except HistoryError as e:
                 raise HistoryError(f"extra: {e}") from None
+        object.__setattr__(hh, "_finished", hand.is_complete)
         return hh
 
     # ----------------------------------------------------------------------------- documents
@@ -615,19 +619,28 @@ class HistoryWriter:
     def write(self, hand: Hand | HandHistory) -> None:
         """Append ``hand`` as the next numbered table.
 
+        A :class:`HandHistory` not recorded by :meth:`HandHistory.from_hand` from a finished hand
+        (read from a file, or built by hand) is replayed first, so every history written replays.
+
         :raises PokerDraw32TypeError: ``hand`` is neither a :class:`Hand` nor a :class:`HandHistory`,
             or the stream does not take text.
-        :raises HistoryError: ``hand`` is a :class:`Hand` that is not over: its actions would end
-            before the hand does, which :meth:`HandHistory.replay` (and ``pokerdraw32 replay``)
-            refuses; nothing is written.  :meth:`Table.write_history` writes finished hands only.
+        :raises HistoryError: ``hand`` is not over (a :class:`Hand`, or a history whose actions
+            end before the hand does): :meth:`HandHistory.replay` (and ``pokerdraw32 replay``)
+            would refuse it; or a history whose replay fails.  Nothing is written.
+            :meth:`Table.write_history` writes finished hands only.
         """
         if not isinstance(hand, (Hand, HandHistory)):
             raise PokerDraw32TypeError(f"hand must be a Hand or a HandHistory, not {type(hand).__name__}")
         number = self.count + 1
-        if isinstance(hand, Hand) and not hand.is_complete:
-            seat_pos = {seat: i + 1 for i, seat in enumerate(position_seats(hand.n, hand.button))}
-            raise HistoryError(f"the hand is not over ({_next_step(hand, seat_pos)}): a history of an unfinished "
-                               "hand cannot be replayed; write it when it is complete [R9]", hand=number)
+        if isinstance(hand, Hand) or not hand._finished:
+            if isinstance(hand, Hand):
+                h, order = hand, position_seats(hand.n, hand.button)
+            else:                               # known to replay only once replayed
+                h, order = hand.replay(complete=False), hand.engine_seats()
+            if not h.is_complete:
+                seat_pos = {seat: i + 1 for i, seat in enumerate(order)}
+                raise HistoryError(f"the hand is not over ({_next_step(h, seat_pos)}): a history of an unfinished "
+                                   "hand cannot be replayed; write it when it is complete [R9]", hand=number)
         hh = hand if isinstance(hand, HandHistory) else HandHistory.from_hand(hand, number=number)
         text = ("\n" if number > 1 else "") + dumps_toml({str(number): hh.to_document()})
         try:
