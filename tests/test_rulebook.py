@@ -89,5 +89,5 @@ def test_rules_to_a_narrow_encoding_replaces_what_it_cannot_write() -> None:
 
 
 def test_a_rule_id_of_another_type_is_a_type_error() -> None:
-    with pytest.raises(PokerDraw32TypeError, match="rule_id must be a str such as 'R3.4', got 3.4"):
+    with pytest.raises(PokerDraw32TypeError, match=r"rule_id must be a str such as 'R3\.4', got 3\.4"):
         rule_text(3.4)  # type: ignore[arg-type]
