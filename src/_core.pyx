@@ -1225,8 +1225,10 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
 
     :param hands: the ``N`` hands, as above.
     :param out: optional writable C-contiguous 1-D buffer of ``N`` uint32 (format ``I``
-        or ``L``, itemsize 4) that receives the values; it is returned. If the call
-        raises, its content is unspecified.
+        or ``L``, itemsize 4) that receives the values; it is returned. It may share
+        memory with ``hands`` (masks evaluated in place, a shifted or reversed view): every
+        row is read before a value is written. If the call raises, its content is
+        unspecified.
     :param suit_tiebreak: R2.4; false zeroes the suit field, so equal ranks tie.
     :returns: ``out`` if given; else a numpy ``uint32`` array if ``hands`` is a numpy
         array; else an ``array.array('I')``. Item ``i`` is the packed value of row ``i``
@@ -1257,6 +1259,10 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
     cdef uint32_t *values
     cdef uint32_t m = 0
     cdef uint8_t bad_row[5]
+    cdef const char *src
+    cdef char *copy
+    cdef bytearray scratch
+    cdef Py_ssize_t i, j, lo = 0, hi = 0
     if not PyObject_CheckBuffer(hands):
         raise PokerDraw32TypeError(f"hands must be a buffer of uint8 card codes or uint32 masks, not {type(hands).__name__}")
     PyObject_GetBuffer(hands, &view, PyBUF_FORMAT | PyBUF_STRIDES)
@@ -1295,15 +1301,40 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
         have_target = True
         _check_out(&target, n)
         values = <uint32_t *>target.buf
+        src = <const char *>view.buf
+        if n > 0:
+            # the bytes the rows span, [lo, hi) from view.buf (strides may be negative)
+            if kind == _ROWS_CODES:
+                _widen(&lo, &hi, (n - 1) * row_stride)
+                _widen(&lo, &hi, 4 * col_stride)
+                hi += 1
+            else:
+                _widen(&lo, &hi, (n - 1) * row_stride)
+                hi += 4
+            if src + lo < <const char *>values + 4 * n and <const char *>values < src + hi:
+                # out overlaps hands (e.g. masks evaluated in place): read every row before writing
+                scratch = bytearray((5 if kind == _ROWS_CODES else 4) * n)
+                copy = scratch
+                with nogil:
+                    if kind == _ROWS_CODES:
+                        for i in range(n):
+                            for j in range(5):
+                                copy[5 * i + j] = src[i * row_stride + j * col_stride]
+                        row_stride, col_stride = 5, 1
+                    else:
+                        for i in range(n):
+                            memcpy(copy + 4 * i, src + i * row_stride, 4)
+                        row_stride = 4
+                src = copy
         with nogil:
             if kind == _ROWS_CODES:
-                codes = <const uint8_t *>view.buf
+                codes = <const uint8_t *>src
                 if row_stride == 5 and col_stride == 1:
                     bad = _codes_loop(codes, n, 5, 1, values, keep, bad_row)
                 else:
                     bad = _codes_loop(codes, n, row_stride, col_stride, values, keep, bad_row)
             else:
-                masks = <const char *>view.buf
+                masks = src
                 if row_stride == 4:
                     bad = _masks_loop(masks, n, 4, values, keep, &m)
                 else:
@@ -1319,6 +1350,14 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
             PyBuffer_Release(&target)
         if have_view:
             PyBuffer_Release(&view)
+
+
+cdef inline void _widen(Py_ssize_t *lo, Py_ssize_t *hi, Py_ssize_t offset) noexcept:
+    """Extend the byte range [lo, hi) by a (signed) stride extent."""
+    if offset > 0:
+        hi[0] += offset
+    else:
+        lo[0] += offset
 
 
 cdef int _check_out(Py_buffer *target, Py_ssize_t n) except -1:

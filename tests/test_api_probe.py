@@ -11,6 +11,7 @@ Python's own errors for a malformed call (missing or unknown arguments) are not 
 from __future__ import annotations
 
 import array
+import io
 from collections.abc import Callable
 from typing import Any
 
@@ -49,6 +50,13 @@ from pokerdraw32.table import Table
 def H() -> Hand:
     """Three players, seat 0 to act first (after the big blind of seat 2), classic rules."""
     return Hand(Rules(), [100, 100, 100], 0, seed=1)
+
+
+def folded() -> Hand:
+    """A finished heads-up hand (the small blind folds)."""
+    hand = Hand(Rules(), [50, 50], 0, seed=5)
+    hand.fold()
+    return hand
 
 
 def T() -> Table:
@@ -145,6 +153,9 @@ PROBES: list[tuple[str, Callable[[], Any], type[PokerDraw32Error], type[Exceptio
     ('act seat 9', lambda: H().act("f", seat=9), IllegalActionError, ValueError, 'no seat 9 at this table (seats 0..2)'),
     ("raise_to 'x'", lambda: H().raise_to("x"), IllegalActionError, ValueError, "raise amount 'x' is not an integer number of "),
     ('raise_to None', lambda: H().raise_to(None), IllegalActionError, ValueError, 'raise amount None is not an integer number of'),
+    ('raise_to -2**64', lambda: H().raise_to(-2**64), IllegalActionError, ValueError, 'raise amount <int of 65 bits> is negative: an'),
+    ('raise_to -2**53', lambda: H().raise_to(-2**53), IllegalActionError, ValueError, 'raise amount -9007199254740992 is negative: a'),
+    ('raise_to 2**53', lambda: H().raise_to(2**53), IllegalActionError, ValueError, 'raise amount 9007199254740992 is beyond the l'),
     ('raise_to 1.5', lambda: H().raise_to(1.5), IllegalActionError, ValueError, 'raise amount 1.5 is not an integer number of '),
     ('bet 10', lambda: H().bet(10), IllegalActionError, ValueError, 'seat 0 cannot bet: there is already a bet of '),
     ('discard in betting', lambda: H().discard("Ah"), IllegalActionError, ValueError, 'seat 0 cannot discard outside the draw (allow'),
@@ -214,6 +225,43 @@ PROBES: list[tuple[str, Callable[[], Any], type[PokerDraw32Error], type[Exceptio
     ('Rng.shuffle tuple', lambda: Rng(1).shuffle((1, 2)), PokerDraw32TypeError, TypeError, 'cards must be a list, not tuple'),
     ('Rng.spawn then below 0', lambda: Rng(1).spawn().below(0), PokerDraw32ValueError, ValueError, 'below() needs 1 <= n <= 2**32, got 0'),
     ('parse_cards_word ??', lambda: parse_cards_word("??"), PokerDraw32ValueError, ValueError, "unknown cards in '??'"),
+    # pokerdraw32.history and odds: these raised AttributeError, TypeError, IndexError or a plain ValueError
+    ('from_hand None', lambda: HandHistory.from_hand(None), PokerDraw32TypeError, TypeError, 'hand must be a Hand, not NoneType'),
+    ('from_hand seats -1', lambda: HandHistory.from_hand(H(), seats=-1), PokerDraw32TypeError, TypeError, 'seats must be a list of 3 seat numbers, not int'),
+    ("from_hand seats 'x'", lambda: HandHistory.from_hand(H(), seats="x"), PokerDraw32TypeError, TypeError, 'seats must be a list of 3 seat numbers, not str'),
+    ("from_hand seats ['x']", lambda: HandHistory.from_hand(H(), seats=[1, 2, "x"]), PokerDraw32TypeError, TypeError, "seats[2] is 'x': a seat number is an int 1 to 99"),
+    ('from_hand seats 0', lambda: HandHistory.from_hand(H(), seats=[0, 1, 2]), HistoryError, ValueError, 'seats[0] is 0: a seat number is 1 to 99'),
+    ('from_hand seats 10**500', lambda: HandHistory.from_hand(H(), seats=[1, 2, 10**500]), HistoryError, ValueError, 'seats[2] is <int of 1661 bits>: a seat number is 1 to 99'),
+    ('from_hand seats short', lambda: HandHistory.from_hand(H(), seats=[1, 2]), HistoryError, ValueError, 'seats [1, 2]: 3 distinct seat numbers, increasing'),
+    ('from_hand players -1', lambda: HandHistory.from_hand(H(), players=-1), PokerDraw32TypeError, TypeError, 'players must be a list of 3 names, not int'),
+    ("from_hand players 'x'", lambda: HandHistory.from_hand(H(), players="x"), PokerDraw32TypeError, TypeError, 'players must be a list of 3 names, not str'),
+    ('from_hand players [1]', lambda: HandHistory.from_hand(H(), players=["a", "b", 1]), PokerDraw32TypeError, TypeError, 'players[2] is 1: a player name is a str'),
+    ('from_hand players short', lambda: HandHistory.from_hand(H(), players=["a"]), HistoryError, ValueError, 'players: 1 names for 3 players, one per engine'),
+    ('from_hand number 1.5', lambda: HandHistory.from_hand(H(), number=1.5), PokerDraw32TypeError, TypeError, 'number must be a str, an int or None, not float'),
+    ('from_hand table 10**16', lambda: HandHistory.from_hand(H(), table=10**16), HistoryError, ValueError, 'table 10000000000000000 has more than 16 digits'),
+    ('from_hand extra 5', lambda: HandHistory.from_hand(H(), extra=5), PokerDraw32TypeError, TypeError, 'extra must be a mapping of PHH fields, not int'),
+    ('from_hand extra key 5', lambda: HandHistory.from_hand(H(), extra={5: 1}), PokerDraw32TypeError, TypeError, 'extra: field names are str, not 5'),
+    ('from_hand extra actions', lambda: HandHistory.from_hand(H(), extra={"actions": []}), HistoryError, ValueError, "extra: field 'actions' is written by the histor"),
+    ('from_hand extra unknown', lambda: HandHistory.from_hand(H(), extra={"x": 1}), HistoryError, ValueError, "extra: unknown field 'x' (user-defined fields st"),
+    ('from_hand extra None value', lambda: HandHistory.from_hand(H(), extra={"_x": None}), PokerDraw32TypeError, TypeError, 'cannot write as TOML: '),
+    ('from_document None', lambda: HandHistory.from_document(None), PokerDraw32TypeError, TypeError, "a hand's PHH fields must be a mapping (dict), no"),
+    ('from_document int key', lambda: HandHistory.from_document({**HandHistory.from_hand(H()).to_document(), 1: 2}), HistoryError, ValueError, 'unknown field 1 (user-defined fields start with'),
+    ('summary None', lambda: HandHistory.from_hand(H()).summary(None), PokerDraw32TypeError, TypeError, 'hand must be a Hand (this history replayed), no'),
+    ('summary unfinished', lambda: HandHistory.from_hand(H()).summary(H()), HistoryError, ValueError, 'hand is not over: a summary is of a finished ha'),
+    ('summary other n', lambda: HandHistory.from_hand(H()).summary(Hand(Rules(), [9, 9], 0)), HistoryError, ValueError, 'hand has 2 players, this history 3: summarise t'),
+    ("HistoryWriter.write 'x'", lambda: pd.HistoryWriter(io.StringIO()).write("x"), PokerDraw32TypeError, TypeError, 'hand must be a Hand or a HandHistory, not str'),
+    ('HistoryWriter.write None', lambda: pd.HistoryWriter(io.StringIO()).write(None), PokerDraw32TypeError, TypeError, 'hand must be a Hand or a HandHistory, not None'),
+    ('HistoryWriter None', lambda: pd.HistoryWriter(None), PokerDraw32TypeError, TypeError, 'stream must be a text stream (with a write meth'),
+    ('HistoryWriter bytes', lambda: pd.HistoryWriter(io.BytesIO()).write(folded()), PokerDraw32TypeError, TypeError, 'stream must take text (str): '),
+    ('dumps_all None', lambda: pd.dumps_all(None), PokerDraw32TypeError, TypeError, 'histories must be an iterable of HandHistory, n'),
+    ('dumps_all [None]', lambda: pd.dumps_all([None]), PokerDraw32TypeError, TypeError, 'histories[0] is a NoneType, not a HandHistory'),
+    ('load_all None', lambda: pd.load_all(None), PokerDraw32TypeError, TypeError, 'path must be a str or an os.PathLike, not NoneTy'),
+    ('load_all []', lambda: pd.load_all([]), PokerDraw32TypeError, TypeError, 'path must be a str or an os.PathLike, not list'),
+    ('load_all bytes', lambda: pd.load_all(b"x.phh"), PokerDraw32TypeError, TypeError, 'path must be a str or an os.PathLike, not bytes'),
+    ('load_all NUL', lambda: pd.load_all("\x00"), PokerDraw32ValueError, ValueError, "path '\\x00' holds a NUL character, which no fi"),
+    ('load_all surrogate', lambda: pd.load_all("\ud800.phh"), PokerDraw32ValueError, ValueError, "path '\\ud800.phh' is not a valid file name: "),
+    ('loads_all None', lambda: pd.loads_all(None), PokerDraw32TypeError, TypeError, 'a hand history must be text (str), not NoneType'),
+    ('draw_odds discards 5', lambda: pd.draw_odds("Ah Kh Qh Jh 7s", discards=5), PokerDraw32TypeError, TypeError, "discards must be a list of discards, e.g. ['7c"),
 ]
 
 
@@ -255,3 +303,13 @@ def test_can_with_bad_seat_or_object() -> None:
         assert hand.can("call", seat) is False  # type: ignore[arg-type]
     for junk in (5, None, object(), b"call"):
         assert hand.can(junk) is False  # type: ignore[arg-type]
+
+
+def test_load_all_of_a_missing_file_raises_when_called(tmp_path: Any) -> None:
+    """FileNotFoundError (an OSError, documented) is raised by the call, not when the iteration starts."""
+    with pytest.raises(FileNotFoundError):
+        pd.load_all(tmp_path / "missing.phhs")
+    path = tmp_path / "bad.phh"
+    path.write_text("junk = [", encoding="utf-8")
+    with pytest.raises(HistoryError, match="not valid TOML"):
+        pd.load_all(path)                            # and its TOML is read by the call too

@@ -371,6 +371,17 @@ def good_doc() -> dict:
         ({"seats": [2, 2, 3]}, r"two players in one seat"),
         ({"players": ["a", "b"]}, r"field 'players': .*expected an array of 3 entries"),
         ({"hand": 1.5}, r"field 'hand': 1\.5 is not a string or an integer"),
+        # seat numbers are small; every other integer has at most 16 digits (a 500-digit seat replayed)
+        ({"seats": [1, 2, 10**500]}, r"field 'seats': p3: <int of 1661 bits> is not a seat number 1 to 99$"),
+        ({"seats": [1, 2, 100]}, r"field 'seats': p3: 100 is not a seat number 1 to 99$"),
+        ({"seats": [0, 1, 2]}, r"field 'seats': p1: 0 is not a seat number 1 to 99$"),
+        ({"level": 10**16}, r"field 'level': 10000000000000000 is not an integer of at most 16 digits$"),
+        ({"hand": -10**500}, r"field 'hand': <int of 1661 bits> is not a string or an integer of at most 16 "),
+        ({"time_limit": 10**20}, r"field 'time_limit': <int of 67 bits> is not a float or an integer of at most"),
+        ({"winnings": [0, 0, 10**17]}, r"field 'winnings': p3: 100000000000000000 is not a float or an integer of "),
+        ({"finishing_stacks": [0, 0, 2**53]}, r"field 'finishing_stacks': p3: 9007199254740992 is not a number of "
+                                              r"chips 0 to 9007199254740991 \[R3\.2\]$"),
+        ({"_posts": [[0, 0], [2**53, 0], [0, 0]]}, r"field '_posts': p2: \[9007199254740992, 0\] is not a pair "),
         ({"finishing_stack": [1, 2, 3]}, r"unknown field 'finishing_stack' \(user-defined fields start with '_'\)"),
         ({"actions": ["p1 f", 3]}, r"field 'actions': must be an array of strings"),
         ({"_posts": [[0, 0], [2, 1]]}, r"field '_posts': .*expected an array of 3 \[live, dead\] pairs"),
@@ -519,3 +530,42 @@ def test_writer_refuses_an_unfinished_hand() -> None:
     w.write(h)
     (again,) = loads_all(out.getvalue())
     assert again.replay().result.stacks == h.result.stacks and w.count == 1
+
+
+def test_writer_refuses_an_unfinished_hand_history() -> None:
+    """write(HandHistory.from_hand(h)) of an unfinished hand is refused as write(h) is: it wrote a
+    file that replay refuses ("the actions end before the hand is over") (R9).  A history not
+    recorded from a finished hand (read, built or changed) is replayed before it is written."""
+    import dataclasses
+    import io
+
+    from pokerdraw32.history import HistoryWriter
+
+    out = io.StringIO()
+    w = HistoryWriter(out)
+    h = Hand(Rules(), [50, 50, 50], button=0, seed=3)
+    unfinished = r"^hand 1: the hand is not over \(p3 is to act\): a history of an unfinished hand cannot be " \
+                 r"replayed; write it when it is complete \[R9\]$"
+    with pytest.raises(HistoryError, match=unfinished):
+        w.write(HandHistory.from_hand(h))
+    bot = RuleBot(1)
+    h.act(bot.decide(h))
+    with pytest.raises(HistoryError, match=unfinished.replace("p3", "p1")):
+        w.write(HandHistory.from_hand(h))
+    while not h.is_complete:
+        h.act(bot.decide(h))
+    finished = HandHistory.from_hand(h)
+    cut = dataclasses.replace(finished, actions=finished.actions[:-4], finishing_stacks=None)
+    with pytest.raises(HistoryError, match=r"^hand 1: the hand is not over \("):
+        w.write(cut)                                 # a changed copy is replayed, not trusted
+    loaded = HandHistory.loads(HandHistory.from_hand(Hand(Rules(), [50, 50, 50], button=0, seed=3)).dumps())
+    with pytest.raises(HistoryError, match=unfinished):
+        w.write(loaded)                              # read from a file: replayed too
+    wrong = dataclasses.replace(finished, finishing_stacks=(1, 2, 147))
+    with pytest.raises(HistoryError, match=r"field 'finishing_stacks': \[1, 2, 147\] differ from the replay's"):
+        w.write(wrong)
+    assert out.getvalue() == "" and w.count == 0
+    w.write(finished)
+    w.write(HandHistory.loads(finished.dumps()))
+    assert [hh.replay().result.stacks for hh in loads_all(out.getvalue())] == [h.result.stacks] * 2
+    assert w.count == 2

@@ -90,6 +90,41 @@ def test_out_is_filled_and_returned(kernels: ModuleType) -> None:
     assert target.tolist() == expected(False)
 
 
+def test_out_overlapping_hands(kernels: ModuleType) -> None:
+    """``out`` may share memory with ``hands`` (masks evaluated in place, or shifted or reversed
+    views of one buffer): every row is read before any value is written, in both implementations
+    (the compiled kernel used to read its own output: 'row 1: hand mask 0x1c04000 has 4 cards')."""
+    code = _core_py._U32_CODE
+    want = [_core_py.evaluate_mask(m) for m in (0x1F, 0xF8000000, 0x1F0)]
+    same = array.array(code, [0x1F, 0xF8000000, 0x1F0])
+    assert kernels.evaluate_many(same, out=same) is same                      # in place
+    assert same.tolist() == want
+    ahead = array.array(code, [0x1F, 0xF8000000, 0x1F0, 0])
+    view = memoryview(ahead)
+    kernels.evaluate_many(view[0:3], out=view[1:4])                          # out one row ahead
+    assert ahead.tolist() == [0x1F, *want]
+    behind = array.array(code, [0, 0x1F, 0xF8000000, 0x1F0])
+    view = memoryview(behind)
+    kernels.evaluate_many(view[1:4], out=view[0:3])                          # out one row behind
+    assert behind.tolist() == [*want, 0x1F0]
+    back = array.array(code, [0x1F0, 0xF8000000, 0x1F])
+    kernels.evaluate_many(memoryview(back)[::-1], out=back, suit_tiebreak=False)   # reversed masks
+    assert back.tolist() == [v & ~3 for v in want]
+    # card codes, reversed, with out over the same bytes
+    raw = bytearray(range(15)) + bytearray(5)
+    codes = bytes(raw[:15][::-1])
+    want_codes = [_core_py.evaluate_mask(sum(1 << c for c in codes[i:i + 5])) for i in range(0, 15, 5)]
+    view = memoryview(raw)
+    assert kernels.evaluate_many(view[:15][::-1], out=view[:12].cast("I")).tolist() == want_codes
+    raw = bytearray(range(15)) + bytearray(5)
+    view = memoryview(raw)
+    assert kernels.evaluate_many(view[:15][::-1], out=view[8:20].cast("I")).tolist() == want_codes
+    # a bad row is reported as it was before anything was written
+    bad = array.array(code, [0x1F, 0x3, 0x1F0])
+    with pytest.raises(pokerdraw32.PokerDraw32Error, match=r"^row 1: hand mask 0x3 has 2 cards, expected 5$"):
+        kernels.evaluate_many(bad, out=bad)
+
+
 def test_empty_batch(kernels: ModuleType) -> None:
     assert kernels.evaluate_many(b"").tolist() == []
     assert kernels.evaluate_many(array.array(_core_py._U32_CODE)).tolist() == []

@@ -894,8 +894,10 @@ def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> An
 
     :param hands: the ``N`` hands, as above.
     :param out: optional writable C-contiguous 1-D buffer of ``N`` uint32 (format ``I``
-        or ``L``, itemsize 4) that receives the values; it is returned. If the call
-        raises, its content is unspecified.
+        or ``L``, itemsize 4) that receives the values; it is returned. It may share
+        memory with ``hands`` (masks evaluated in place, a shifted or reversed view): every
+        row is read before a value is written. If the call raises, its content is
+        unspecified.
     :param suit_tiebreak: R2.4; false zeroes the suit field, so equal ranks tie.
     :returns: ``out`` if given; else a numpy ``uint32`` array if ``hands`` is a numpy
         array; else an ``array.array('I')``. Item ``i`` is the packed value of row ``i``

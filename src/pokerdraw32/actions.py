@@ -100,9 +100,12 @@ class Action:
             if amt is None:
                 raise IllegalActionError(f"{self.kind.value} amount {shown(self.amount)} is not an integer number "
                                          "of chips", rule="R3.2")
-            if abs(amt) > MAX_CHIPS:
+            if amt > MAX_CHIPS:
                 raise IllegalActionError(f"{self.kind.value} amount {shown(amt)} is beyond the largest amount of "
                                          f"chips ({MAX_CHIPS})", rule="R3.2")
+            if amt < -MAX_CHIPS:     # smaller negatives reach the hand, which names the legal range
+                raise IllegalActionError(f"{self.kind.value} amount {shown(amt)} is negative: an amount of chips "
+                                         f"is 0 to {MAX_CHIPS}", rule="R3.2")
             object.__setattr__(self, "amount", int(amt))
         elif self.amount is not None:
             raise IllegalActionError(f"{self.kind.value} takes no amount, got {shown(self.amount)}")

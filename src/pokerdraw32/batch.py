@@ -40,7 +40,7 @@ def evaluate_many(hands: Any, out: Any = None, *, suit_tiebreak: bool = True) ->
           5 bits set.
 
     :param out: optional writable C-contiguous 1-D uint32 buffer of ``N`` items to fill;
-        it is returned.
+        it is returned. It may overlap ``hands`` (``out=hands`` evaluates masks in place).
     :param suit_tiebreak: R2.4; false zeroes the suit field, so equal ranks tie.
     :returns: ``out`` if given; else a numpy ``uint32`` array when ``hands`` is a numpy
         array; else an ``array.array('I')``.

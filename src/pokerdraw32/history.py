@@ -51,6 +51,7 @@ before the deal beyond the blinds (R10.2, R10.3) are in the user field ``_posts`
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -58,9 +59,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .actions import Action, ActionKind, EventKind
-from .errors import PokerDraw32Error, shown
+from .errors import PokerDraw32Error, PokerDraw32TypeError, PokerDraw32ValueError, integer, shown
 from .hand import Hand
 from .phh import (
+    MAX_SEAT,
     HistoryError,
     Where,
     check_fields,
@@ -85,6 +87,10 @@ _PLAYER = re.compile(r"p([1-9][0-9]?)")      # at most 5 players (R3.1): never a
 _AMOUNT = re.compile(r"[0-9]{1,16}")
 _SIMPLE = {"f": ActionKind.FOLD, "sp": ActionKind.SPLIT, "nsp": ActionKind.DECLINE, "to": ActionKind.TIMEOUT}
 _CONSEQUENCES = frozenset({EventKind.DISCARD, EventKind.CHECK, EventKind.FOLD, EventKind.DECLINE})
+_WRITTEN = frozenset({"variant", "antes", "blinds_or_straddles", "min_bet", "small_bet", "big_bet", "bring_in",
+                      "starting_stacks", "actions", "hand", "table", "seats", "players", "finishing_stacks",
+                      "_preset", "_posts", "_options"})
+"""Fields a history writes from its own values: ``extra`` may not hold them."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +121,9 @@ class HandHistory:
     extra: Mapping[str, Any] = field(default_factory=dict)
     source: str | None = field(default=None, compare=False)
     number: object = field(default=None, compare=False)
+    _finished: bool = field(default=False, init=False, repr=False, compare=False)
+    """Recorded by :meth:`from_hand` from a finished hand, so known to replay: :class:`HistoryWriter`
+    writes it without replaying it (``dataclasses.replace`` makes a copy without the mark)."""
 
     # ----------------------------------------------------------------------------- positions
     @property
@@ -145,14 +154,47 @@ class HandHistory:
         :param seats: physical seat numbers by engine seat, increasing clockwise (e.g. a table's
             seat numbers); default: engine seat + 1.  Either way a replay has the same engine
             seats and button, and logs the same events.
-        :raises ValueError: ``seats`` are not ``n`` increasing numbers.
+        :raises PokerDraw32TypeError: ``hand`` is not a :class:`Hand`, or an argument of the wrong
+            type (``seats`` not a list of ints, ``players`` not a list of str, ``number`` or
+            ``table`` not a str or an int, ``extra`` not a mapping with str keys, or holding a value
+            TOML cannot write).
+        :raises HistoryError: ``seats`` are not ``n`` increasing numbers 1 to 99, ``players`` not
+            ``n`` names, ``number`` or ``table`` an int of more than 16 digits, or ``extra`` a field
+            the history writes itself or one that :meth:`loads` would refuse.
         """
+        if not isinstance(hand, Hand):
+            raise PokerDraw32TypeError(f"hand must be a Hand, not {type(hand).__name__}")
         n, button = hand.n, hand.button
         order = position_seats(n, button)
-        numbers = list(seats) if seats is not None else [s + 1 for s in range(n)]
-        if len(numbers) != n or len(set(numbers)) != n or sorted(numbers) != numbers:
-            raise ValueError(f"seats {numbers}: {n} distinct seat numbers, increasing with the engine seat")
-        names = list(players) if players is not None else None
+        numbers = [s + 1 for s in range(n)]
+        if seats is not None:
+            numbers = []
+            for i, v in enumerate(_items("seats", seats, f"{n} seat numbers")):
+                number_i = integer(v)
+                if number_i is None:
+                    raise PokerDraw32TypeError(f"seats[{i}] is {shown(v)}: a seat number is an int 1 to {MAX_SEAT}")
+                if not 1 <= number_i <= MAX_SEAT:
+                    raise HistoryError(f"seats[{i}] is {shown(number_i)}: a seat number is 1 to {MAX_SEAT}")
+                numbers.append(number_i)
+            if len(numbers) != n or len(set(numbers)) != n or sorted(numbers) != numbers:
+                raise HistoryError(f"seats {numbers}: {n} distinct seat numbers, increasing with the engine seat")
+        names: list[str] | None = None
+        if players is not None:
+            names = _items("players", players, f"{n} names")
+            for i, name in enumerate(names):
+                if not isinstance(name, str):
+                    raise PokerDraw32TypeError(f"players[{i}] is {shown(name)}: a player name is a str")
+            if len(names) != n:
+                raise HistoryError(f"players: {len(names)} names for {n} players, one per engine seat")
+        _label("number", number)
+        _label("table", table)
+        if extra is not None and not isinstance(extra, Mapping):
+            raise PokerDraw32TypeError(f"extra must be a mapping of PHH fields, not {type(extra).__name__}")
+        for key in extra or {}:
+            if not isinstance(key, str):
+                raise PokerDraw32TypeError(f"extra: field names are str, not {shown(key)}")
+            if key in _WRITTEN:
+                raise HistoryError(f"extra: field {key!r} is written by the history itself")
         pos = {seat: i + 1 for i, seat in enumerate(order)}
         actions: list[str] = []
         extras = hand.posted_extras                  # R10.2, R10.3: chips actually posted
@@ -193,11 +235,19 @@ class HandHistory:
         finishing = None
         if hand.result is not None:
             finishing = tuple(hand.result.stacks[s] for s in order)
-        return cls(hand.rules, tuple(hand.starting_stacks[s] for s in order), tuple(actions),
-                   seats=tuple(numbers[s] for s in order), finishing_stacks=finishing, hand=number, table=table,
-                   players=tuple(names[s] for s in order) if names is not None else None,
-                   posts=tuple((live, dead) for live, dead in posts) if any(map(any, posts)) else None,
-                   extra=dict(extra or {}))
+        hh = cls(hand.rules, tuple(hand.starting_stacks[s] for s in order), tuple(actions),
+                 seats=tuple(numbers[s] for s in order), finishing_stacks=finishing, hand=number, table=table,
+                 players=tuple(names[s] for s in order) if names is not None else None,
+                 posts=tuple((live, dead) for live, dead in posts) if any(map(any, posts)) else None,
+                 extra=dict(extra or {}))
+        if extra:       # the file must load again: each field as loads checks it, and writable as TOML
+            dumps_toml(dict(extra))
+            try:
+                check_fields(hh.to_document(), Where())
+            except HistoryError as e:
+                raise HistoryError(f"extra: {e}") from None
+        object.__setattr__(hh, "_finished", hand.is_complete)
+        return hh
 
     # ----------------------------------------------------------------------------- documents
     def to_document(self) -> dict[str, Any]:
@@ -227,8 +277,11 @@ class HandHistory:
                       number: object = None) -> HandHistory:
         """A history from one hand's PHH fields, every field checked (:func:`pokerdraw32.phh.check_fields`).
 
+        :raises PokerDraw32TypeError: ``doc`` is not a mapping.
         :raises HistoryError: the first bad field, located by ``source`` and ``number``.
         """
+        if not isinstance(doc, Mapping):
+            raise PokerDraw32TypeError(f"a hand's PHH fields must be a mapping (dict), not {type(doc).__name__}")
         values = check_fields(doc, Where(source, number))
         return cls(**values, source=source, number=number)
 
@@ -323,8 +376,19 @@ class HandHistory:
 
     def summary(self, hand: Hand) -> dict[str, Any]:
         """JSON-friendly result of ``hand`` (this history replayed), by position (1 = ``p1``):
-        ``hand``, ``finishing_stacks``, ``pots`` (amount, eligible, winners, shared) and ``winners``."""
-        assert hand.result is not None
+        ``hand``, ``finishing_stacks``, ``pots`` (amount, eligible, winners, shared) and ``winners``.
+
+        :raises PokerDraw32TypeError: ``hand`` is not a :class:`Hand`.
+        :raises HistoryError: ``hand`` is not over, or has another number of players.
+        """
+        if not isinstance(hand, Hand):
+            raise PokerDraw32TypeError(f"hand must be a Hand (this history replayed), not {type(hand).__name__}")
+        if hand.n != self.players_count:
+            raise HistoryError(f"hand has {hand.n} players, this history {self.players_count}: summarise the "
+                               "history's own replay")
+        if hand.result is None:
+            raise HistoryError("hand is not over: a summary is of a finished hand (replay the history with "
+                               "complete=True) [R9]")
         order = self.engine_seats()
         pos = {seat: i + 1 for i, seat in enumerate(order)}
         pots = [{"amount": p.amount, "eligible": sorted(pos[s] for s in p.eligible),
@@ -333,6 +397,25 @@ class HandHistory:
         number = self.number if self.number is not None else self.hand
         return {"file": self.source, "hand": number, "finishing_stacks": [hand.result.stacks[s] for s in order],
                 "pots": pots, "winners": winners}
+
+
+def _items(name: str, value: object, what: str) -> list[Any]:
+    """``value`` (an argument that lists ``what``) as a list; a str, or a value that is not
+    iterable, is a PokerDraw32TypeError naming the argument."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise PokerDraw32TypeError(f"{name} must be a list of {what}, not {type(value).__name__}")
+    return list(value)
+
+
+def _label(name: str, value: object) -> None:
+    """Check ``number`` or ``table`` of :meth:`HandHistory.from_hand`: the PHH field is a str or an
+    int of at most 16 digits (as :func:`loads_all` reads it)."""
+    if value is None or isinstance(value, str):
+        return
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise PokerDraw32TypeError(f"{name} must be a str, an int or None, not {type(value).__name__}")
+    if not -10**16 < value < 10**16:
+        raise HistoryError(f"{name} {shown(value)} has more than 16 digits, the most a PHH integer has")
 
 
 def _showdown_actions(h: Hand, seat_pos: Mapping[int, int]) -> list[str]:
@@ -452,38 +535,62 @@ def _apply(h: Hand, words: list[str], order: tuple[int, ...], seat_pos: Mapping[
 def loads_all(text: str, *, source: str | None = None) -> Iterator[HandHistory]:
     """The hands of a ``.phh`` document (one) or a ``.phhs`` file (numbered tables, in file order).
 
-    Each hand's fields are checked when it is reached, so a bad hand is reported after the good
-    ones before it have been yielded; a ``.phh`` hand is hand 1.
+    The TOML is read when this is called; each hand's fields are checked when it is reached, so
+    a bad hand is reported after the good ones before it have been yielded; a ``.phh`` hand is hand 1.
 
-    :raises HistoryError: bad TOML, or the first bad field of a hand.
+    :raises PokerDraw32TypeError: ``text`` is not a str.
+    :raises HistoryError: bad TOML (when called), or the first bad field of a hand (when reached).
     """
     where = Where(source)
-    for name, table in hand_tables(parse_toml(text, where), where):
-        yield HandHistory.from_document(table, source=source, number=1 if name is None else int(name))
+    tables = hand_tables(parse_toml(text, where), where)
+    return (HandHistory.from_document(table, source=source, number=1 if name is None else int(name))
+            for name, table in tables)
 
 
-def load_all(path: str | Path) -> Iterator[HandHistory]:
-    """The hands of the ``.phh`` or ``.phhs`` file at ``path`` (see :func:`loads_all`).
+def load_all(path: str | os.PathLike[str]) -> Iterator[HandHistory]:
+    """The hands of the ``.phh`` or ``.phhs`` file at ``path`` (see :func:`loads_all`).  The file is
+    read, and its TOML parsed, when this is called: a missing file raises here, not when the
+    iteration starts.
 
-    :raises OSError: the file cannot be read.
+    :raises PokerDraw32TypeError: ``path`` is not a str or an ``os.PathLike`` of one.
+    :raises PokerDraw32ValueError: ``path`` holds a NUL character or cannot be encoded as a file name.
+    :raises OSError: the file cannot be read (``FileNotFoundError`` for a missing one).
     :raises HistoryError: it is larger than :data:`MAX_HISTORY_BYTES`, not valid UTF-8 TOML, or a
-        hand has a bad field.
+        hand has a bad field (when that hand is reached).
     """
-    with Path(path).open("rb") as f:
-        data = f.read(MAX_HISTORY_BYTES + 1)
+    name = os.fspath(path) if isinstance(path, os.PathLike) else path
+    if not isinstance(name, str):
+        raise PokerDraw32TypeError(f"path must be a str or an os.PathLike, not {type(path).__name__}")
+    if "\x00" in name:
+        raise PokerDraw32ValueError(f"path {shown(name)} holds a NUL character, which no file name has")
+    try:
+        with Path(name).open("rb") as f:
+            data = f.read(MAX_HISTORY_BYTES + 1)
+    except UnicodeEncodeError as e:         # a lone surrogate, say: no file has that name
+        raise PokerDraw32ValueError(f"path {shown(name)} is not a valid file name: {e.reason}") from None
     if len(data) > MAX_HISTORY_BYTES:
-        raise Where(str(path)).error(f"larger than {MAX_HISTORY_BYTES // 2**20} MiB, the most a hand history file "
-                                     "may hold: split it into several files")
+        raise Where(name).error(f"larger than {MAX_HISTORY_BYTES // 2**20} MiB, the most a hand history file "
+                                "may hold: split it into several files")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise Where(str(path)).error(f"not UTF-8 text: {e}") from None
-    yield from loads_all(text, source=str(path))
+        raise Where(name).error(f"not UTF-8 text: {e}") from None
+    return loads_all(text, source=name)
 
 
 def dumps_all(histories: Iterable[HandHistory]) -> str:
-    """A ``.phhs`` file: the hands as tables ``[1]``, ``[2]`` ..."""
-    return "\n".join(dumps_toml({str(i): hh.to_document()}) for i, hh in enumerate(histories, 1))
+    """A ``.phhs`` file: the hands as tables ``[1]``, ``[2]`` ...
+
+    :raises PokerDraw32TypeError: ``histories`` is not an iterable of :class:`HandHistory`.
+    """
+    if isinstance(histories, (str, bytes)) or not isinstance(histories, Iterable):
+        raise PokerDraw32TypeError(f"histories must be an iterable of HandHistory, not {type(histories).__name__}")
+    parts = []
+    for i, hh in enumerate(histories):
+        if not isinstance(hh, HandHistory):
+            raise PokerDraw32TypeError(f"histories[{i}] is a {type(hh).__name__}, not a HandHistory")
+        parts.append(dumps_toml({str(i + 1): hh.to_document()}))
+    return "\n".join(parts)
 
 
 class HistoryWriter:
@@ -502,22 +609,42 @@ class HistoryWriter:
     """
 
     def __init__(self, stream: TextIO) -> None:
+        """:raises PokerDraw32TypeError: ``stream`` has no ``write`` method."""
+        if not callable(getattr(stream, "write", None)):
+            raise PokerDraw32TypeError(f"stream must be a text stream (with a write method), not "
+                                       f"{type(stream).__name__}")
         self.stream = stream
         self.count = 0
 
     def write(self, hand: Hand | HandHistory) -> None:
         """Append ``hand`` as the next numbered table.
 
-        :raises HistoryError: ``hand`` is a :class:`Hand` that is not over: its actions would end
-            before the hand does, which :meth:`HandHistory.replay` (and ``pokerdraw32 replay``)
-            refuses; nothing is written.  :meth:`Table.write_history` writes finished hands only.
+        A :class:`HandHistory` not recorded by :meth:`HandHistory.from_hand` from a finished hand
+        (read from a file, or built by hand) is replayed first, so every history written replays.
+
+        :raises PokerDraw32TypeError: ``hand`` is neither a :class:`Hand` nor a :class:`HandHistory`,
+            or the stream does not take text.
+        :raises HistoryError: ``hand`` is not over (a :class:`Hand`, or a history whose actions
+            end before the hand does): :meth:`HandHistory.replay` (and ``pokerdraw32 replay``)
+            would refuse it; or a history whose replay fails.  Nothing is written.
+            :meth:`Table.write_history` writes finished hands only.
         """
-        if isinstance(hand, Hand) and not hand.is_complete:
-            seat_pos = {seat: i + 1 for i, seat in enumerate(position_seats(hand.n, hand.button))}
-            raise HistoryError(f"the hand is not over ({_next_step(hand, seat_pos)}): a history of an unfinished "
-                               "hand cannot be replayed; write it when it is complete [R9]", hand=self.count + 1)
-        self.count += 1
-        hh = hand if isinstance(hand, HandHistory) else HandHistory.from_hand(hand, number=self.count)
-        if self.count > 1:
-            self.stream.write("\n")
-        self.stream.write(dumps_toml({str(self.count): hh.to_document()}))
+        if not isinstance(hand, (Hand, HandHistory)):
+            raise PokerDraw32TypeError(f"hand must be a Hand or a HandHistory, not {type(hand).__name__}")
+        number = self.count + 1
+        if isinstance(hand, Hand) or not hand._finished:
+            if isinstance(hand, Hand):
+                h, order = hand, position_seats(hand.n, hand.button)
+            else:                               # known to replay only once replayed
+                h, order = hand.replay(complete=False), hand.engine_seats()
+            if not h.is_complete:
+                seat_pos = {seat: i + 1 for i, seat in enumerate(order)}
+                raise HistoryError(f"the hand is not over ({_next_step(h, seat_pos)}): a history of an unfinished "
+                                   "hand cannot be replayed; write it when it is complete [R9]", hand=number)
+        hh = hand if isinstance(hand, HandHistory) else HandHistory.from_hand(hand, number=number)
+        text = ("\n" if number > 1 else "") + dumps_toml({str(number): hh.to_document()})
+        try:
+            self.stream.write(text)
+        except TypeError as e:          # a binary stream
+            raise PokerDraw32TypeError(f"stream must take text (str): {e}") from None
+        self.count = number

@@ -231,7 +231,8 @@ def draw_odds(
     :param suit_tiebreak: R2.4; with ``False`` hands equal in ranks tie (counting half).
     :returns: a :class:`DrawOdds`; its ``options`` are best expected strength first, then
         fewer cards drawn, then in the order the discards were listed.
-    :raises TypeError: ``suit_tiebreak`` is not a bool, or ``discards`` is a single string.
+    :raises TypeError: ``suit_tiebreak`` is not a bool, or ``discards`` is a single string or
+        not iterable.
     :raises InvalidCardError: a bad or repeated card, a hand of other than 5 cards, a dead
         card in the hand, a discarded card not in the hand (R1.3).
     :raises PokerDraw32Error: a discard of 5 cards (R6.1), a discard listed twice, no
@@ -265,9 +266,14 @@ def draw_odds(
     else:
         if isinstance(discards, str):
             raise PokerDraw32TypeError("discards must be a list of discards, e.g. ['7c 8s 9d', ''], not a str")
+        try:
+            items = iter(discards)
+        except TypeError:
+            raise PokerDraw32TypeError("discards must be a list of discards, e.g. ['7c 8s 9d', ''], not "
+                                       f"{type(discards).__name__}") from None
         chosen = []
         seen: set[frozenset[Card]] = set()
-        for item in discards:
+        for item in items:
             picked = parse_cards(item)
             for c in picked:
                 if c not in cards:

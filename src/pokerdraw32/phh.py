@@ -48,6 +48,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 __all__ = [
+    "MAX_SEAT",
     "VARIANTS",
     "HistoryError",
     "Where",
@@ -197,8 +198,18 @@ def hand_tables(doc: Mapping[str, Any], where: Where) -> list[tuple[str | None, 
 
 
 def dumps_toml(doc: Mapping[str, Any]) -> str:
-    """``doc`` as TOML text (the ``tomli-w`` writer)."""
-    return tomli_w.dumps(doc)
+    """``doc`` as TOML text (the ``tomli-w`` writer).
+
+    :raises PokerDraw32TypeError: a value TOML cannot hold (e.g. ``None``, an object), say in a
+        user-defined field.
+    :raises HistoryError: a value nested too deeply.
+    """
+    try:
+        return tomli_w.dumps(doc)
+    except TypeError as e:
+        raise PokerDraw32TypeError(f"cannot write as TOML: {e}") from None
+    except (ValueError, RecursionError) as e:
+        raise HistoryError(f"cannot write as TOML: {e or 'nested too deeply'}") from None
 
 
 def _short(value: object) -> str:
@@ -381,7 +392,8 @@ def _posts(doc: Mapping[str, Any], n: int, where: Where) -> tuple[tuple[int, int
     out = []
     for i, pair in enumerate(value):
         if not isinstance(pair, list) or len(pair) != 2 or not all(_is_chips(v) for v in pair):
-            raise where.error(f"p{i + 1}: {_short(pair)} is not a pair [live, dead] of chip counts [R3.2]",
+            raise where.error(f"p{i + 1}: {_short(pair)} is not a pair [live, dead] of chip counts 0 to {MAX_CHIPS} "
+                              "[R3.2]",
                               field="_posts")
         out.append((pair[0], pair[1]))
     return tuple(out)
@@ -405,8 +417,15 @@ def _is_str(v: object) -> bool:
     return isinstance(v, str)
 
 
+MAX_SEAT = 99
+"""Largest seat number in ``seats``: a hand has at most 5 players (R3.1), and the seat numbers
+of a physical table are small."""
+_INT_LIMIT = 10**_CHIPS_DIGITS
+"""Every other integer field has at most 16 digits, as a number of chips (R3.2)."""
+
+
 def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    return isinstance(v, int) and not isinstance(v, bool) and -_INT_LIMIT < v < _INT_LIMIT
 
 
 def _is_number(v: object) -> bool:
@@ -414,30 +433,32 @@ def _is_number(v: object) -> bool:
 
 
 def _is_seat(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v > 0
+    return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_SEAT
 
 
 def _is_chips(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_CHIPS
 
 
+_INTEGER = f"an integer of at most {_CHIPS_DIGITS} digits"
+_NUMBER = f"a float or {_INTEGER}"
 _OPTIONAL: dict[str, tuple[str, Callable[[object], bool]]] = {
     **{name: ("a string", _is_str) for name in (
         "author", "event", "url", "venue", "address", "city", "region", "postal_code", "country", "time_zone",
         "time_zone_abbreviation", "currency", "currency_symbol")},
-    **{name: ("an integer", _is_int) for name in ("day", "month", "year", "level", "seat_count")},
+    **{name: (_INTEGER, _is_int) for name in ("day", "month", "year", "level", "seat_count")},
     "time": ("a local time", lambda v: isinstance(v, (datetime.time, datetime.datetime))),
-    "time_limit": ("a number", _is_number),
+    "time_limit": (_NUMBER, _is_number),
     "ante_trimming_status": ("true or false", lambda v: isinstance(v, bool)),
-    "hand": ("a string or an integer", lambda v: _is_str(v) or _is_int(v)),
-    "table": ("a string or an integer", lambda v: _is_str(v) or _is_int(v)),
+    "hand": (f"a string or {_INTEGER}", lambda v: _is_str(v) or _is_int(v)),
+    "table": (f"a string or {_INTEGER}", lambda v: _is_str(v) or _is_int(v)),
 }
 _PER_PLAYER: dict[str, tuple[str, Callable[[object], bool]]] = {
     "players": ("a string", _is_str),
-    "seats": ("a positive integer", _is_seat),
-    "finishing_stacks": ("an integer number of chips", _is_chips),
-    "winnings": ("a number", _is_number),
-    "time_banks": ("a number", _is_number),
+    "seats": (f"a seat number 1 to {MAX_SEAT}", _is_seat),
+    "finishing_stacks": (f"a number of chips 0 to {MAX_CHIPS} [R3.2]", _is_chips),
+    "winnings": (_NUMBER, _is_number),
+    "time_banks": (_NUMBER, _is_number),
 }
 _REQUIRED = ("variant", "antes", "blinds_or_straddles", "starting_stacks", "actions")
 _RULES_FIELDS = ("min_bet", "small_bet", "big_bet", "bring_in", "_preset", "_options", "_posts")
@@ -488,8 +509,8 @@ def check_fields(doc: Mapping[str, Any], where: Where) -> dict[str, Any]:
             what, ok = _OPTIONAL[name]
             if not ok(value):
                 raise where.error(f"{_short(value)} is not {what}", field=name)
-        elif not name.startswith("_"):
-            raise where.error(f"unknown field {name!r} (user-defined fields start with '_')")
+        elif not isinstance(name, str) or not name.startswith("_"):
+            raise where.error(f"unknown field {_short(name)} (user-defined fields start with '_')")
         if name in out:
             out[name] = tuple(value) if isinstance(value, list) else value
         else:
