@@ -27,7 +27,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 from weakref import WeakKeyDictionary
 
 from ._kernels import Rng, evaluate_mask
-from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
+from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase, _event
 from .cards import DECK, Card
 from .errors import PokerDraw32TypeError
 from .hand import _PRIVATE_EVENTS, Hand
@@ -42,25 +42,22 @@ _PLAYER_ACTIONS = frozenset({EventKind.FOLD, EventKind.CHECK, EventKind.CALL, Ev
 _CARD = DECK.__getitem__
 _new_tuple = tuple.__new__
 
-# Each hand's event log as an onlooker and as each seat may see it, redacted incrementally (events
-# are only ever appended): building a view redacts only the events logged since, and each event
-# once for all seats.  Held here, weakly, never by a view.
+# Each hand's event log as an onlooker sees it, with each seat's own events that it hides, kept
+# up to date incrementally (events are only ever appended): building a view redacts only what
+# was logged since, each event once for all seats.  Held here, weakly, never by a view.
 _SEAT_LOGS: WeakKeyDictionary[Hand, dict[int | None, list[Event]]] = WeakKeyDictionary()
-
-
 _last: list[Any] = [None, None]     # the last hand's (weak reference, logs): the fast path
 
 
-def _seat_log(hand: Hand, seat: int) -> tuple[Event, ...]:
-    """``tuple(hand.events_for(seat))``, redacting only what was logged since the last call."""
+def _logs(hand: Hand) -> dict[int | None, list[Event]]:
+    """``{None: hand.events_for(None), seat: [the seat's events that log hides], ...}``, caught up."""
     events = hand.events
     ref = _last[0]
     if ref is not None and ref() is hand:
-        logs = _last[1]
+        logs: dict[int | None, list[Event]] = _last[1]
     else:
-        logs = _SEAT_LOGS.get(hand)
-        if logs is None:
-            logs = _SEAT_LOGS[hand] = {None: []}
+        logs = _SEAT_LOGS.get(hand) or {None: []}
+        _SEAT_LOGS[hand] = logs
         _last[0], _last[1] = weakref.ref(hand), logs
     public = logs[None]
     k = len(public)
@@ -70,17 +67,13 @@ def _seat_log(hand: Hand, seat: int) -> tuple[Event, ...]:
         k = 0
     for ev in events[k:]:               # as Hand.events_for(None): others' cards hidden, their number kept
         if ev.cards and ev.kind in _PRIVATE_EVENTS:
-            ev = Event(ev.kind, ev.seat, ev.amount, (), (*ev.info, ("hidden", len(ev.cards))))
+            own = logs.get(ev.seat)
+            if own is None:
+                own = logs[ev.seat] = []
+            own.append(ev)
+            ev = _event(ev.kind, ev.seat, ev.amount, (), (*ev.info, ("hidden", len(ev.cards))))
         public.append(ev)
-    log = logs.get(seat)
-    if log is None:
-        log = logs[seat] = []
-    k = len(log)
-    if k < len(events):
-        # an onlooker's event differs only where it hides cards, and it hides them from every seat
-        # but the one that holds them
-        log += [raw if raw.seat == seat else seen for raw, seen in zip(events[k:], public[k:], strict=True)]
-    return tuple(log)
+    return logs
 
 
 class SeatView(NamedTuple):
@@ -105,7 +98,9 @@ class SeatView(NamedTuple):
     :ivar parole_open: a Parole offer is open (R8).
     :ivar legal: this seat's :class:`~pokerdraw32.actions.LegalActions` on its turn, else ``None``.
     :ivar rules: the table's :class:`~pokerdraw32.rules.Rules`.
-    :ivar events: the hand's log as this seat may see it (:meth:`Hand.events_for`).
+    :ivar public_events: the hand's log as an onlooker sees it (``Hand.events_for(None)``).
+    :ivar own_events: this seat's own events that an onlooker sees without their cards (its
+        deal, discards and replacement cards), in order; :attr:`events` puts them in place.
     :ivar starting_stacks: each seat's chips before the blinds.
     """
 
@@ -124,7 +119,8 @@ class SeatView(NamedTuple):
     parole_open: bool
     legal: LegalActions | None
     rules: Rules
-    events: tuple[Event, ...]
+    public_events: tuple[Event, ...]
+    own_events: tuple[Event, ...]
     starting_stacks: tuple[int, ...]
 
     @classmethod
@@ -140,6 +136,7 @@ class SeatView(NamedTuple):
                 raise IllegalActionError("nobody is to act: name the seat whose view you want")
         else:
             seat = hand._check_seat(seat)
+        logs = _logs(hand)
         legal = hand.legal_actions()
         if legal is not None and legal.seat == seat:
             hole = legal.hole_cards
@@ -149,7 +146,8 @@ class SeatView(NamedTuple):
         return _new_tuple(cls, (seat, hand.n, hand.button, hand.blind_seats, hand.phase,
                                 hand.actor if hand.pending_deal is None else None, hole, hand.pot,
                                 tuple(hand.stacks), tuple(hand.bets), tuple(hand.folded), tuple(hand.discarded),
-                                hand.offer_open, legal, hand.rules, _seat_log(hand, seat), hand.starting_stacks))
+                                hand.offer_open, legal, hand.rules, tuple(logs[None]), tuple(logs.get(seat, ())),
+                                hand.starting_stacks))
 
     @property
     def all_in(self) -> tuple[bool, ...]:
@@ -157,6 +155,14 @@ class SeatView(NamedTuple):
         if self.phase is Phase.COMPLETE:
             return (False,) * self.players
         return tuple(not f and s == 0 for f, s in zip(self.folded, self.stacks, strict=True))
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The hand's log as this seat may see it, as ``Hand.events_for(seat)`` (computed on access)."""
+        own = iter(self.own_events)
+        seat = self.seat
+        return tuple(next(own) if ev.seat == seat and not ev.cards and ev.kind in _PRIVATE_EVENTS
+                     and ev.get("hidden") is not None else ev for ev in self.public_events)
 
     @property
     def round_actions(self) -> tuple[Event, ...]:
