@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 import io
+import json
+from pathlib import Path
 from types import FunctionType, ModuleType
 
 import pytest
@@ -253,3 +255,39 @@ def test_illegal_user_action_leaves_the_table_unchanged() -> None:
         assert t.snapshot() == before
     _act_for(t, seat, "mine", "call")
     assert t.snapshot() != before
+
+
+def test_cli_bots_list_and_import_specs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pokerdraw32.cli import main
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        return main(list(argv), stdout=out, stderr=err), out.getvalue(), err.getvalue()
+
+    base = ["simulate", "--players", "3", "--hands", "40", "--seed", "5", "--json", "--no-progress"]
+    code, mixed, _ = run(*base)
+    assert code == 0
+    code, listed, _ = run(*base, "--bots", "pokerdraw32.bots:RuleBot,random,rule")
+    assert code == 0
+    assert json.loads(listed)["final_stacks"] == json.loads(mixed)["final_stacks"]
+    (tmp_path / "mybots_botview.py").write_text(
+        "from pokerdraw32 import Action, ActionKind, Phase\n"
+        "class Passive:\n"
+        "    def decide(self, view):\n"
+        "        legal = view.legal\n"
+        "        if view.phase is Phase.DRAW:\n"
+        "            return Action.stand_pat()\n"
+        "        if ActionKind.DECLINE in legal.kinds:\n"
+        "            return 'decline'\n"
+        "        return 'check' if ActionKind.CHECK in legal.kinds else 'call'\n"
+        "def folder(view):\n"
+        "    return Passive().decide(view) if view.phase is Phase.DRAW or 'check' in view.legal else 'fold'\n",
+        encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out, _ = run(*base, "--bots", "mybots_botview:Passive,mybots_botview:folder,rule")
+    assert code == 0, out
+    d = json.loads(out)
+    assert d["bots"] == ["Passive", "folder", "RuleBot"] and sum(d["final_stacks"]) == d["ledger"]["bought_in"]
+    for bad in ("rule,random", "nosuchmodule_botview:X,rule,rule", "mybots_botview:Nope,rule,rule", "smart"):
+        code, _, err = run(*base, "--bots", bad)
+        assert code == 2 and "--bots" in err, (bad, err)

@@ -103,7 +103,7 @@ def simulate(
     seed: int | None = None,
     rules: Rules | None = None,
     stack: int | None = None,
-    bots: Literal["rule", "random", "mixed"] | Sequence[str | Policy] = "mixed",
+    bots: Literal["rule", "random", "mixed"] | Sequence[str | Policy | type] = "mixed",
     sit_out: float = 0.0,
     progress: Callable[[int], None] | None = None,
     on_hand: Callable[[Hand], None] | None = None,
@@ -125,8 +125,10 @@ def simulate(
     :param bots: ``"rule"`` (all :class:`~pokerdraw32.bots.RuleBot`), ``"random"`` (all
         :class:`~pokerdraw32.bots.RandomBot`) or ``"mixed"`` (alternating, rule-based first); or a
         list with one bot per seat, each ``"rule"``, ``"random"``, an object with
-        ``decide(view) -> Action | str`` (:class:`~pokerdraw32.bots.BotLike`) or a callable
-        ``view -> Action | str``; every bot decides from its seat's
+        ``decide(view) -> Action | str`` (:class:`~pokerdraw32.bots.BotLike`), a callable
+        ``view -> Action | str``, or a class of such objects (instantiated once for the seat: a
+        :class:`~pokerdraw32.bots.Bot` subclass with the seat's seed, any other with no
+        arguments); every bot decides from its seat's
         :class:`~pokerdraw32.bots.SeatView`.  Each seat takes one seed from the simulation's
         generator whatever its bot, so the cards dealt do not depend on who sits where, and
         ``["rule", "random", ...]`` plays exactly as ``"mixed"``.
@@ -153,7 +155,7 @@ def simulate(
     if seed is None:
         seed = Rng().next_u64()
     rng = Rng(seed)
-    specs: list[str | Policy]
+    specs: list[str | Policy | type]
     if isinstance(bots, str):
         if bots == "rule":
             specs = ["rule"] * players
@@ -182,14 +184,20 @@ def simulate(
             seats.append(kind(seed_i).decide)
             labels.append(kind.__name__)
         else:
-            decide = getattr(spec, "decide", None)
+            bot: Any = spec
+            if isinstance(spec, type):      # a bot class: one instance for this seat
+                try:
+                    bot = spec(seed_i) if issubclass(spec, Bot) else spec()
+                except TypeError as e:
+                    raise PokerDraw32TypeError(f"bots[{i}]: cannot make a {spec.__name__}: {e}") from e
+            decide = getattr(bot, "decide", None)
             if decide is None or not callable(decide):
-                if not callable(spec):
-                    raise PokerDraw32TypeError(f"bots[{i}]: {type(spec).__name__} object has no decide(view) method "
+                if not callable(bot):
+                    raise PokerDraw32TypeError(f"bots[{i}]: {type(bot).__name__} object has no decide(view) method "
                                                "and is not callable")
-                decide = spec
+                decide = bot
             seats.append(decide)
-            labels.append(getattr(spec, "__name__", None) or type(spec).__name__)
+            labels.append(getattr(bot, "__name__", None) or type(bot).__name__)
             user[i] = True
         base = labels[-1].lower() if labels[-1].isidentifier() else "bot"
         names.append(f"{base.removesuffix('bot') or base}{i}")
