@@ -133,6 +133,7 @@ def test_decisions_from_view_equal_decisions_from_hand() -> None:
                 assert h.actor is not None
                 a = old[h.actor].decide(h)
                 assert new[h.actor].decide(SeatView.of(h)) == a
+                assert cls(seed).decide(hand=h) == cls(seed).decide(h)    # the older keyword still works
                 h.act(a)
 
 
@@ -236,6 +237,9 @@ def test_bad_bots_arguments() -> None:
 def test_builtin_decide_refuses_other_objects() -> None:
     with pytest.raises(PokerDraw32TypeError, match="SeatView"):
         RuleBot(1).decide({"seat": 0})  # type: ignore[arg-type]
+    h = Hand(Rules(), [50, 50], 0, seed=2)
+    with pytest.raises(PokerDraw32TypeError, match="not both"):
+        RandomBot(1).decide(SeatView.of(h), hand=h)
 
 
 def test_illegal_user_action_leaves_the_table_unchanged() -> None:

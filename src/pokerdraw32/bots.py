@@ -195,13 +195,18 @@ class Bot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = Rng(seed)
 
-    def decide(self, view: SeatView | Hand) -> Action:
+    def decide(self, view: SeatView | Hand | None = None, *, hand: Hand | None = None) -> Action:
         """The :class:`~pokerdraw32.actions.Action` this bot takes for ``view.seat``.  Given a
-        :class:`Hand` (the older form), it decides for ``hand.actor`` from ``SeatView.of(hand)``."""
+        :class:`Hand` (the older form, also as ``hand=``), it decides for ``hand.actor`` from
+        ``SeatView.of(hand)``."""
         raise NotImplementedError
 
 
-def _legal_of(view: SeatView | Hand) -> tuple[SeatView, LegalActions]:
+def _legal_of(view: SeatView | Hand | None, hand: Hand | None) -> tuple[SeatView, LegalActions]:
+    if hand is not None:
+        if view is not None:
+            raise PokerDraw32TypeError("decide() takes a view or hand=, not both")
+        view = hand
     if isinstance(view, Hand):
         view = SeatView.of(view)
     elif not isinstance(view, SeatView):
@@ -226,8 +231,8 @@ class RandomBot(Bot):
     """Picks uniformly among the legal action kinds; amounts uniform over the legal range; in the
     draw, a uniformly random subset of 0-4 cards."""
 
-    def decide(self, view: SeatView | Hand) -> Action:
-        _, legal = _legal_of(view)
+    def decide(self, view: SeatView | Hand | None = None, *, hand: Hand | None = None) -> Action:
+        _, legal = _legal_of(view, hand)
         kinds = sorted(legal.kinds, key=lambda k: k.value)
         kind = kinds[self.rng.below(len(kinds))]
         if kind is ActionKind.DISCARD:
@@ -293,8 +298,8 @@ class RuleBot(Bot):
     weak hand and declines it with a strong one.
     """
 
-    def decide(self, view: SeatView | Hand) -> Action:
-        view, legal = _legal_of(view)
+    def decide(self, view: SeatView | Hand | None = None, *, hand: Hand | None = None) -> Action:
+        seen, legal = _legal_of(view, hand)
         cards = legal.hole_cards
         if legal.phase is Phase.DRAW:
             return Action.discard(choose_discards(cards))
@@ -313,7 +318,7 @@ class RuleBot(Bot):
         medium = cat >= 1 or (first and len(choose_discards(cards)) == 1)
         if (strong or roll < 5) and legal.min_to is not None and legal.max_to is not None:
             kind = ActionKind.BET if ActionKind.BET in kinds else ActionKind.RAISE
-            target = view.bets[legal.seat] + legal.call_amount + max(1, view.pot // 2)
+            target = seen.bets[legal.seat] + legal.call_amount + max(1, seen.pot // 2)
             target = max(legal.min_to, min(legal.max_to, target))
             return Action(kind, target)
         if ActionKind.SPLIT in kinds and not strong and cat <= 1:
