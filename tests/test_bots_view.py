@@ -75,6 +75,8 @@ def test_view_is_read_only_and_has_no_dict() -> None:
         done.act(RuleBot(1).decide(done))
     with pytest.raises(IllegalActionError, match="nobody is to act"):
         SeatView.of(done)
+    with pytest.raises(AssertionError, match="nobody is to act"):   # decide(hand) fails as it always did
+        RuleBot(1).decide(done)
     assert SeatView.of(done, 0).phase is Phase.COMPLETE and SeatView.of(done, 0).all_in == (False, False)
 
 

@@ -208,6 +208,7 @@ def _legal_of(view: SeatView | Hand | None, hand: Hand | None) -> tuple[SeatView
             raise PokerDraw32TypeError("decide() takes a view or hand=, not both")
         view = hand
     if isinstance(view, Hand):
+        assert view.actor is not None, "nobody is to act"      # as before views
         view = SeatView.of(view)
     elif not isinstance(view, SeatView):
         raise PokerDraw32TypeError(f"a bot decides from a SeatView (or a Hand), got {type(view).__name__}")
