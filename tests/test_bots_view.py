@@ -119,6 +119,12 @@ def test_view_leaks_nothing(players: int) -> None:
                 assert cards <= _known_to(h, seat), (seed, seat, cards - _known_to(h, seat))
                 assert not any(isinstance(o, Hand) for o in objs)
                 assert v.events == tuple(h.events_for(seat))
+                d = h.view(seat)                    # the same facts as the JSON view of the seat
+                assert (v.phase.value, v.button, list(v.blinds), list(v.stacks), list(v.bets), v.pot, v.to_act,
+                        list(v.folded), list(v.all_in), list(v.discarded), v.parole_open,
+                        [str(c) for c in v.hole_cards], None if v.legal is None else v.legal.to_dict()) == (
+                    d["phase"], d["button"], d["blinds"], d["stacks"], d["bets"], d["pot"], d["to_act"],
+                    d["folded"], d["all_in"], d["discarded"], d["parole_open"], d["cards"], d["legal"])
             if h.is_complete:
                 break
             h.act(bots[h.actor].decide(SeatView.of(h)))   # type: ignore[index]
