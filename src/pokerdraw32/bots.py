@@ -1,36 +1,223 @@
-"""Bots for simulation: a uniformly random player and a rule-based player.
+"""Bots for simulation: a uniformly random player and a rule-based player, and what a bot sees.
 
-Both take their randomness from a seeded :class:`~pokerdraw32._kernels.Rng`, so a
-simulation with a seed is reproducible, with compiled or pure kernels alike.
+A bot decides from a :class:`SeatView`: what its seat may know at its turn (its own cards, the
+public state, its legal actions, the events it may see), never the dealer's :class:`Hand`.
+Any object with a ``decide(view)`` method (:class:`BotLike`), or a plain callable
+``view -> action``, can sit at a :func:`~pokerdraw32.simulate.simulate` table.
+
+Both built-in bots take their randomness from a seeded :class:`~pokerdraw32._kernels.Rng`, so a
+simulation with a seed is reproducible, with compiled or pure kernels alike.  For backward
+compatibility their ``decide`` also accepts a :class:`Hand`: it decides for ``hand.actor`` from
+that seat's view (``SeatView.of(hand)``), so the same bot makes the same decision either way.
 
 >>> from pokerdraw32 import Hand, Rules
 >>> h = Hand(Rules(), [50, 50, 50], button=0, seed=3)
 >>> bots = [RuleBot(seed=i) for i in range(3)]
 >>> while not h.is_complete:
-...     _ = h.act(bots[h.actor].decide(h))
+...     _ = h.act(bots[h.actor].decide(SeatView.of(h)))   # or, as before, .decide(h)
 >>> sum(h.result.stacks)
 150
 """
 
 from __future__ import annotations
 
-from ._kernels import Rng, evaluate_mask
-from .actions import Action, ActionKind, Phase
-from .cards import Card
-from .hand import Hand
+import weakref
+from collections.abc import Callable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+from weakref import WeakKeyDictionary
 
-__all__ = ["Bot", "RandomBot", "RuleBot", "choose_discards"]
+from ._kernels import Rng, evaluate_mask
+from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase, _event
+from .cards import DECK, Card
+from .errors import PokerDraw32TypeError
+from .hand import _PRIVATE_EVENTS, Hand
+from .rules import Rules
+
+__all__ = ["Bot", "BotLike", "RandomBot", "RuleBot", "SeatView", "choose_discards"]
+
+_PLAYER_ACTIONS = frozenset({EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE,
+                             EventKind.SPLIT, EventKind.DECLINE, EventKind.TIMEOUT, EventKind.RAISE_WITHDRAWN,
+                             EventKind.DISCARD})
+
+_CARD = DECK.__getitem__
+_new_tuple = tuple.__new__
+_COMPLETE = Phase.COMPLETE
+
+# Each hand's event log as an onlooker sees it, with each seat's own events that it hides, kept
+# up to date incrementally (events are only ever appended): building a view redacts only what
+# was logged since, each event once for all seats.  Held here, weakly, never by a view.
+_SEAT_LOGS: WeakKeyDictionary[Hand, dict[int | None, list[Event]]] = WeakKeyDictionary()
+_last: list[Any] = [None, None]     # the last hand's (weak reference, logs): the fast path
+
+
+def _logs(hand: Hand) -> dict[int | None, list[Event]]:
+    """``{None: hand.events_for(None), seat: [the seat's events that log hides], ...}``, caught up."""
+    events = hand.events
+    ref = _last[0]
+    if ref is not None and ref() is hand:
+        logs: dict[int | None, list[Event]] = _last[1]
+    else:
+        logs = _SEAT_LOGS.get(hand) or {None: []}
+        _SEAT_LOGS[hand] = logs
+        _last[0], _last[1] = weakref.ref(hand), logs
+    public = logs[None]
+    k = len(public)
+    if k > len(events):                 # not the log these were made from: start again
+        logs.clear()
+        public = logs[None] = []
+        k = 0
+    for ev in events[k:]:               # as Hand.events_for(None): others' cards hidden, their number kept
+        if ev.cards and ev.kind in _PRIVATE_EVENTS:
+            own = logs.get(ev.seat)
+            if own is None:
+                own = logs[ev.seat] = []
+            own.append(ev)
+            ev = _event(ev.kind, ev.seat, ev.amount, (), (*ev.info, ("hidden", len(ev.cards))))
+        public.append(ev)
+    return logs
+
+
+class SeatView(NamedTuple):
+    """What seat ``seat`` may know of a hand at one moment: an immutable copy, with no way back
+    to the :class:`~pokerdraw32.hand.Hand` (no other seat's cards, no stub, no muck).
+
+    Build it with :meth:`of`.  Seats are the hand's seats (``0 .. players-1``, clockwise).
+
+    :ivar seat: the seat whose view this is.
+    :ivar players: seats dealt in.
+    :ivar button: the dealer's seat (R4.1).
+    :ivar blinds: seats that posted the blinds, small blind first (R4.2, R4.3).
+    :ivar phase: the :class:`~pokerdraw32.actions.Phase`.
+    :ivar to_act: the seat to act, or ``None``.
+    :ivar hole_cards: this seat's own cards now (empty after folding).
+    :ivar pot: chips in the pot, current bets included.
+    :ivar stacks: each seat's chips behind.
+    :ivar bets: each seat's bet in the current round.
+    :ivar folded: each seat's fold.
+    :ivar all_in: each seat in the hand with no chips behind (computed on access).
+    :ivar discarded: how many cards each seat drew (``None`` before it drew, R6.1).
+    :ivar parole_open: a Parole offer is open (R8).
+    :ivar legal: this seat's :class:`~pokerdraw32.actions.LegalActions` on its turn, else ``None``.
+    :ivar rules: the table's :class:`~pokerdraw32.rules.Rules`.
+    :ivar public_events: the hand's log as an onlooker sees it (``Hand.events_for(None)``).
+    :ivar own_events: this seat's own events that an onlooker sees without their cards (its
+        deal, discards and replacement cards), in order; :attr:`events` puts them in place.
+    :ivar starting_stacks: each seat's chips before the blinds.
+    """
+
+    seat: int
+    players: int
+    button: int
+    blinds: tuple[int, ...]
+    phase: Phase
+    to_act: int | None
+    hole_cards: tuple[Card, ...]
+    pot: int
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    folded: tuple[bool, ...]
+    discarded: tuple[int | None, ...]
+    parole_open: bool
+    legal: LegalActions | None
+    rules: Rules
+    public_events: tuple[Event, ...]
+    own_events: tuple[Event, ...]
+    starting_stacks: tuple[int, ...]
+
+    @classmethod
+    def of(cls, hand: Hand, seat: int | None = None) -> SeatView:
+        """The view of ``seat`` (default: the seat to act) in ``hand`` now.
+
+        :raises IllegalActionError: no such seat, or ``seat`` is None and nobody is to act.
+        """
+        if seat is None:
+            seat = hand.actor
+            if seat is None:
+                from .errors import IllegalActionError
+                raise IllegalActionError("nobody is to act: name the seat whose view you want")
+        else:
+            seat = hand._check_seat(seat)
+        logs = _logs(hand)
+        legal = hand.legal_actions()
+        if legal is not None and legal.seat == seat:
+            hole = legal.hole_cards
+        else:
+            legal = None
+            hole = tuple(map(_CARD, hand.hole[seat]))
+        phase = hand.phase
+        pot = 0 if phase is _COMPLETE else sum(hand.contrib) + hand.dead     # Hand.pot, without its lookups
+        return _new_tuple(cls, (seat, hand.n, hand.button, hand.blind_seats, phase,
+                                hand.actor if hand.pending_deal is None else None, hole, pot,
+                                tuple(hand.stacks), tuple(hand.bets), tuple(hand.folded), tuple(hand.discarded),
+                                hand.offer_open, legal, hand.rules, tuple(logs[None]), tuple(logs.get(seat, ())),
+                                hand.starting_stacks))
+
+    @property
+    def all_in(self) -> tuple[bool, ...]:
+        """Each seat still in the hand with no chips behind (all False once the hand is over)."""
+        if self.phase is Phase.COMPLETE:
+            return (False,) * self.players
+        return tuple(not f and s == 0 for f, s in zip(self.folded, self.stacks, strict=True))
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The hand's log as this seat may see it, as ``Hand.events_for(seat)`` (computed on access)."""
+        own = iter(self.own_events)
+        seat = self.seat
+        return tuple(next(own) if ev.seat == seat and not ev.cards and ev.kind in _PRIVATE_EVENTS
+                     and ev.get("hidden") is not None else ev for ev in self.public_events)
+
+    @property
+    def round_actions(self) -> tuple[Event, ...]:
+        """The players' actions in the current betting round or draw so far (from :attr:`events`)."""
+        out: list[Event] = []
+        for ev in self.events:
+            if ev.kind is EventKind.ROUND_END:
+                out = []
+            elif ev.kind in _PLAYER_ACTIONS:
+                out.append(ev)
+        return tuple(out)
+
+
+@runtime_checkable
+class BotLike(Protocol):
+    """Anything that can sit at a simulated table: ``decide(view)`` returns an
+    :class:`~pokerdraw32.actions.Action` or an action text (``"call"``, ``"r 8"``, ...) for
+    ``view.seat``, which is to act."""
+
+    def decide(self, view: SeatView) -> Action | str: ...
+
+
+Policy = BotLike | Callable[[SeatView], Action | str]
+"""A user bot: a :class:`BotLike` object or a plain callable ``view -> action``."""
 
 
 class Bot:
-    """Base class: :meth:`decide` returns the action for the player to act in ``hand``."""
+    """Base class: :meth:`decide` returns the action for the seat to act, from its :class:`SeatView`."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = Rng(seed)
 
-    def decide(self, hand: Hand) -> Action:
-        """The :class:`~pokerdraw32.actions.Action` this bot takes for ``hand.actor``."""
+    def decide(self, view: SeatView | Hand | None = None, *, hand: Hand | None = None) -> Action:
+        """The :class:`~pokerdraw32.actions.Action` this bot takes for ``view.seat``.  Given a
+        :class:`Hand` (the older form, also as ``hand=``), it decides for ``hand.actor`` from
+        ``SeatView.of(hand)``."""
         raise NotImplementedError
+
+
+def _legal_of(view: SeatView | Hand | None, hand: Hand | None) -> tuple[SeatView, LegalActions]:
+    if hand is not None:
+        if view is not None:
+            raise PokerDraw32TypeError("decide() takes a view or hand=, not both")
+        view = hand
+    if isinstance(view, Hand):
+        assert view.actor is not None, "nobody is to act"      # as before views
+        view = SeatView.of(view)
+    elif not isinstance(view, SeatView):
+        raise PokerDraw32TypeError(f"a bot decides from a SeatView (or a Hand), got {type(view).__name__}")
+    legal = view.legal
+    assert legal is not None, "nobody is to act"
+    return view, legal
 
 
 def _uniform(rng: Rng, n: int) -> int:
@@ -48,9 +235,8 @@ class RandomBot(Bot):
     """Picks uniformly among the legal action kinds; amounts uniform over the legal range; in the
     draw, a uniformly random subset of 0-4 cards."""
 
-    def decide(self, hand: Hand) -> Action:
-        legal = hand.legal_actions()
-        assert legal is not None, "nobody is to act"
+    def decide(self, view: SeatView | Hand | None = None, *, hand: Hand | None = None) -> Action:
+        _, legal = _legal_of(view, hand)
         kinds = sorted(legal.kinds, key=lambda k: k.value)
         kind = kinds[self.rng.below(len(kinds))]
         if kind is ActionKind.DISCARD:
@@ -116,9 +302,8 @@ class RuleBot(Bot):
     weak hand and declines it with a strong one.
     """
 
-    def decide(self, hand: Hand) -> Action:
-        legal = hand.legal_actions()
-        assert legal is not None, "nobody is to act"
+    def decide(self, view: SeatView | Hand | None = None, *, hand: Hand | None = None) -> Action:
+        seen, legal = _legal_of(view, hand)
         cards = legal.hole_cards
         if legal.phase is Phase.DRAW:
             return Action.discard(choose_discards(cards))
@@ -137,7 +322,7 @@ class RuleBot(Bot):
         medium = cat >= 1 or (first and len(choose_discards(cards)) == 1)
         if (strong or roll < 5) and legal.min_to is not None and legal.max_to is not None:
             kind = ActionKind.BET if ActionKind.BET in kinds else ActionKind.RAISE
-            target = hand.bets[legal.seat] + legal.call_amount + max(1, hand.pot // 2)
+            target = seen.bets[legal.seat] + legal.call_amount + max(1, seen.pot // 2)
             target = max(legal.min_to, min(legal.max_to, target))
             return Action(kind, target)
         if ActionKind.SPLIT in kinds and not strong and cat <= 1:

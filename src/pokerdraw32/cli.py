@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import importlib
 import io
 import json
 import os
@@ -93,6 +94,33 @@ def _int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
     return parse
 
 
+def _bots_spec(text: str) -> str | list[Any]:
+    """An argparse type for ``simulate --bots``: ``mixed``, ``rule``, ``random``, or a comma-separated
+    list of ``rule``, ``random`` and ``module:attr`` import specs (user bots)."""
+    if text in ("mixed", "rule", "random"):
+        return text
+    bots: list[Any] = []
+    for item in text.split(","):
+        item = item.strip()
+        if item in ("rule", "random"):
+            bots.append(item)
+            continue
+        module, sep, attr = item.partition(":")
+        if not sep or not module or not attr:
+            raise argparse.ArgumentTypeError(f"{shown(item)}: use mixed, rule or random, or a comma-separated list of "
+                                             "rule, random and module:attr bots")
+        try:
+            obj: Any = importlib.import_module(module)
+            for part in attr.split("."):
+                obj = getattr(obj, part)
+        except Exception as e:
+            raise argparse.ArgumentTypeError(f"{shown(item)}: cannot import the bot: {type(e).__name__}: {e}") from None
+        if not (isinstance(obj, type) or callable(getattr(obj, "decide", None)) or callable(obj)):
+            raise argparse.ArgumentTypeError(f"{shown(item)} is not a bot class, a bot object or a function")
+        bots.append(obj)
+    return bots
+
+
 def _float_in(low: float, high: float, what: str, *, closed: bool) -> Callable[[str], float]:
     """An argparse type: a number with ``low <= x < high`` (``closed``) or ``low < x < high``."""
 
@@ -151,8 +179,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_table_options(sim)
     sim.add_argument("--hands", type=_int_in(0, None, "play 0 or more hands"), default=1000, metavar="H",
                      help="hands to play (default %(default)s)")
-    sim.add_argument("--bots", choices=["mixed", "rule", "random"], default="mixed",
-                     help="bot types: rule-based, uniformly random, or alternating (default %(default)s)")
+    sim.add_argument("--bots", type=_bots_spec, default="mixed", metavar="mixed|rule|random|B1,B2,...",
+                     help="bot types: rule-based, uniformly random, or alternating (default %(default)s); or one "
+                          "bot per seat, comma-separated, each rule, random or an import spec module:attr naming "
+                          "a bot class (a pokerdraw32.bots.Bot subclass gets the seat's seed, any other class no "
+                          "argument), a bot object or a function view -> action")
     sim.add_argument("--sit-out", type=_float_in(0, 1, "a probability, 0 <= P < 1", closed=True), default=0.0,
                      metavar="P",
                      help="before each hand a bot sits out with probability P and one away returns with "
@@ -591,6 +622,9 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
             args = parser.parse_args(argv)
             if args.command == "odds":
                 _check_odds(args)
+            elif args.command == "simulate" and not isinstance(args.bots, str) and len(args.bots) != args.players:
+                args.usage_error(f"argument --bots: {len(args.bots)} bots for {args.players} players; give one per "
+                                 "seat (or set --players)")
     except SystemExit as e:                 # argparse: --help / --version (0) or a usage error (2)
         code = e.code if isinstance(e.code, int) else EXIT_OK if e.code is None else EXIT_USAGE
         return EXIT_OUTPUT_GONE if out is None and code == EXIT_OK else _flushed(out, code)

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TextIO
 
 from ._kernels import IMPLEMENTATION, Rng, evaluate_mask
-from .bots import Bot, RandomBot, RuleBot
-from .errors import PokerDraw32ValueError
+from .actions import Action
+from .bots import Bot, Policy, RandomBot, RuleBot, SeatView
+from .errors import IllegalActionError, InvalidCardError, PokerDraw32TypeError, PokerDraw32ValueError
 from .evaluation import HandCategory
 from .hand import Hand
 from .history import HandHistory, HistoryWriter
@@ -102,7 +103,7 @@ def simulate(
     seed: int | None = None,
     rules: Rules | None = None,
     stack: int | None = None,
-    bots: Literal["rule", "random", "mixed"] = "mixed",
+    bots: Literal["rule", "random", "mixed"] | Sequence[str | Policy | type] = "mixed",
     sit_out: float = 0.0,
     progress: Callable[[int], None] | None = None,
     on_hand: Callable[[Hand], None] | None = None,
@@ -122,13 +123,24 @@ def simulate(
     :param rules: the table's rules (default: the classic preset).
     :param stack: buy-in and re-buy in chips (default 100 big blinds).
     :param bots: ``"rule"`` (all :class:`~pokerdraw32.bots.RuleBot`), ``"random"`` (all
-        :class:`~pokerdraw32.bots.RandomBot`) or ``"mixed"`` (alternating, rule-based first).
+        :class:`~pokerdraw32.bots.RandomBot`) or ``"mixed"`` (alternating, rule-based first); or a
+        list with one bot per seat, each ``"rule"``, ``"random"``, an object with
+        ``decide(view) -> Action | str`` (:class:`~pokerdraw32.bots.BotLike`), a callable
+        ``view -> Action | str``, or a class of such objects (instantiated once for the seat: a
+        :class:`~pokerdraw32.bots.Bot` subclass with the seat's seed, any other with no
+        arguments); every bot decides from its seat's
+        :class:`~pokerdraw32.bots.SeatView`.  Each seat takes one seed from the simulation's
+        generator whatever its bot, so the cards dealt do not depend on who sits where, and
+        ``["rule", "random", ...]`` plays exactly as ``"mixed"``.
     :param sit_out: probability, 0 <= p < 1, that a bot sits out before a hand.
     :param progress: called with the number of hands just finished (for progress bars).
     :param on_hand: called with each finished :class:`~pokerdraw32.hand.Hand`.
     :param history: a text stream that receives every hand as a ``.phhs`` table (PHH, with the
         table's seat numbers + 1 and the bots' names); replaying it reproduces every stack.
     :raises ValueError: bad players, hands, stack, bots or sit_out.
+    :raises IllegalActionError: a user bot chose an action that is not legal (the message names the
+        seat, the bot and the action; the table is left as it was).
+    :raises PokerDraw32TypeError: a user bot returned something that is not an Action or a str.
     """
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
         raise PokerDraw32ValueError(f"players={players!r}: a table deals 2 to 5 players [R3.1]")
@@ -143,20 +155,55 @@ def simulate(
     if seed is None:
         seed = Rng().next_u64()
     rng = Rng(seed)
-    kinds: list[type[Bot]]
-    if bots == "rule":
-        kinds = [RuleBot] * players
-    elif bots == "random":
-        kinds = [RandomBot] * players
-    elif bots == "mixed":
-        kinds = [RuleBot if i % 2 == 0 else RandomBot for i in range(players)]
+    specs: list[str | Policy | type]
+    if isinstance(bots, str):
+        if bots == "rule":
+            specs = ["rule"] * players
+        elif bots == "random":
+            specs = ["random"] * players
+        elif bots == "mixed":
+            specs = ["rule" if i % 2 == 0 else "random" for i in range(players)]
+        else:
+            raise PokerDraw32ValueError(f"bots={bots!r}: use rule, random or mixed, or a list of one bot per seat")
+    elif isinstance(bots, Sequence):
+        specs = list(bots)
+        if len(specs) != players:
+            raise PokerDraw32ValueError(f"bots: {len(specs)} bots for {players} players; give one per seat")
     else:
-        raise PokerDraw32ValueError(f"bots={bots!r}: use rule, random or mixed")
-    seats: list[Bot] = [k(rng.next_u64()) for k in kinds]
+        raise PokerDraw32ValueError(f"bots={bots!r}: use rule, random or mixed, or a list of one bot per seat")
+    seats: list[Callable[[SeatView], Action | str]] = []
+    labels: list[str] = []          # SimulationResult.bots
+    names: list[str] = []
+    user = [False] * players
+    for i, spec in enumerate(specs):
+        seed_i = rng.next_u64()     # one per seat, whatever the bot (same cards for any line-up)
+        if isinstance(spec, str):
+            kind: type[Bot] | None = {"rule": RuleBot, "random": RandomBot}.get(spec)
+            if kind is None:
+                raise PokerDraw32ValueError(f"bots[{i}]={spec!r}: use 'rule', 'random' or a bot object")
+            seats.append(kind(seed_i).decide)
+            labels.append(kind.__name__)
+        else:
+            bot: Any = spec
+            if isinstance(spec, type):      # a bot class: one instance for this seat
+                try:
+                    bot = spec(seed_i) if issubclass(spec, Bot) else spec()
+                except TypeError as e:
+                    raise PokerDraw32TypeError(f"bots[{i}]: cannot make a {spec.__name__}: {e}") from e
+            decide = getattr(bot, "decide", None)
+            if decide is None or not callable(decide):
+                if not callable(bot):
+                    raise PokerDraw32TypeError(f"bots[{i}]: {type(bot).__name__} object has no decide(view) method "
+                                               "and is not callable")
+                decide = bot
+            seats.append(decide)
+            labels.append(getattr(bot, "__name__", None) or type(bot).__name__)
+            user[i] = True
+        base = labels[-1].lower() if labels[-1].isidentifier() else "bot"
+        names.append(f"{base.removesuffix('bot') or base}{i}")
     lo, hi = default_buy_ins(rules)
     table = Table(rules, seats=players, seed=rng.next_u64(), min_buy_in=min(lo, stack),
                   max_buy_in=None if hi is None else max(hi, stack), clock=lambda: 0.0, history=False)
-    names = [f"{k.__name__.lower().removesuffix('bot')}{i}" for i, k in enumerate(kinds)]
     for i in range(players):
         table.join(i, names[i], stack)
     writer = HistoryWriter(history) if history is not None else None
@@ -185,7 +232,12 @@ def simulate(
         h = table.start_hand()
         seat_of = table.hand_seats
         while h.actor is not None:
-            table.act(seat_of[h.actor], seats[seat_of[h.actor]].decide(h))
+            t = seat_of[h.actor]
+            action = seats[t](SeatView.of(h))
+            if user[t]:
+                _act_for(table, t, names[t], action)
+            else:
+                table.act(t, action)
         result = h.result
         assert result is not None
         dead += h.dead
@@ -213,4 +265,17 @@ def simulate(
     rebuys = [sum(1 for e in table.ledger if e.seat == s and e.kind == "add") for s in range(players)]
     ordered = {c.name: categories.get(c.name, 0) for c in sorted(HandCategory, reverse=True)}
     return SimulationResult(hands, seed, players, rules, final, bought, rebuys, ordered, showdowns, parole,
-                            seconds, stack, [k.__name__ for k in kinds], names, dead, len(table.ledger))
+                            seconds, stack, labels, names, dead, len(table.ledger))
+
+
+def _act_for(table: Table, seat: int, name: str, action: object) -> None:
+    """A user bot's action at table seat ``seat``, or the package's error naming the seat, the bot
+    and the action (the table unchanged: an illegal action changes nothing)."""
+    if not isinstance(action, (Action, str)):
+        raise PokerDraw32TypeError(f"seat {seat} ({name}): the bot returned {action!r}, not an Action or an "
+                                   "action text")
+    try:
+        table.act(seat, action)
+    except (IllegalActionError, InvalidCardError) as e:
+        raise IllegalActionError(f"seat {seat} ({name}): the bot chose {str(action)!r}, which is not legal: {e}",
+                                 seat=seat) from e
