@@ -226,3 +226,12 @@ def test_refused_hand_leaves_the_generator_alone(kwargs: dict[str, object]) -> N
     with pytest.raises(PokerDraw32Error):
         Hand(Rules(), [100, 100, 100], 0, rng=rng, **kwargs)  # type: ignore[arg-type]
     assert rng.getstate() == before
+
+
+@pytest.mark.parametrize("action", [
+    Action.fold(), Action.check(), Action.call(), Action.bet(10), Action.raise_to(30), Action.split(),
+    Action.decline(), Action.discard("Ah 7c"), Action.stand_pat(), Action.timeout(),
+])
+def test_every_action_text_parses_back(action: Action) -> None:
+    """str(action) is a text Action.parse reads back: 'stand pat' was refused ('stand takes no argument')."""
+    assert Action.parse(str(action)) == action

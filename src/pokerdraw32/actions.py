@@ -165,7 +165,8 @@ class Action:
     @classmethod
     def parse(cls, text: str) -> Action:
         """Parse a short command: ``f``, ``k``/``x`` (check), ``c``, ``b 10``, ``r 30``, ``s`` (split),
-        ``n`` (decline), ``d Ah 7c`` (discard), ``p`` (stand pat), ``t`` (timeout).
+        ``n`` (decline), ``d Ah 7c`` (discard), ``p`` (stand pat), ``t`` (timeout); and every text
+        ``str(action)`` writes (``"raise 30"``, ``"stand pat"``), so ``Action.parse(str(a)) == a``.
 
         :raises IllegalActionError: for an unknown word or a missing/bad amount.
         :raises InvalidCardError: for a bad card in a discard.
@@ -189,6 +190,8 @@ class Action:
             return cls(kind, int(amount))
         if kind is ActionKind.DISCARD and head not in ("p", "pat", "stand"):
             return cls(kind, None, parse_cards(rest))
+        if head == "stand" and rest.strip().lower() == "pat":
+            return cls(kind)                                # "stand pat", as str() writes it
         if rest.strip():
             raise IllegalActionError(f"{words[0]} takes no argument, got {shown(rest.strip())}")
         return cls(kind)
