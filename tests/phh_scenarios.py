@@ -6,7 +6,7 @@ writes and that they replay to the stacks listed here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from scenario import (
@@ -161,8 +161,13 @@ def parole_all_in_declines() -> Hand:
     return h
 
 
-def showdown_order() -> Hand:
-    h = new_hand(CLASSIC, [100, 100, 100], 0, {0: FLUSH, 1: TRIPS, 2: PAIR})
+def showdown_order(choices: Mapping[int, bool | None] | None = None, rules: Rules = CLASSIC) -> Hand:
+    """Seat 0 the flush, seat 1 trips (bets 10 in round two), seat 2 a pair: seat 1 shows first,
+    then seat 2 (cannot beat the trips), then seat 0 (wins); ``choices`` are the seats' showdown
+    choices, made before the deal is played (R9.3)."""
+    h = new_hand(rules, [100, 100, 100], 0, {0: FLUSH, 1: TRIPS, 2: PAIR})
+    for seat, choice in (choices or {}).items():
+        h.set_showdown_choice(seat, choice)
     call_around(h)
     stand_pat_all(h)
     h.check(seat=0)
@@ -174,15 +179,7 @@ def showdown_order() -> Hand:
 
 def voluntary_show() -> Hand:
     """The showdown_order hand, but seat 2 (p2) chose to show the pair that cannot win (R9.3)."""
-    h = new_hand(CLASSIC, [100, 100, 100], 0, {0: FLUSH, 1: TRIPS, 2: PAIR})
-    h.set_showdown_choice(2, True)
-    call_around(h)
-    stand_pat_all(h)
-    h.check(seat=0)
-    h.bet(10, seat=1)
-    h.call(seat=2)
-    h.call(seat=0)
-    return h
+    return showdown_order({2: True})
 
 
 def fixed_limit_no_cap() -> Hand:

@@ -12,7 +12,7 @@ import random
 import re
 
 import pytest
-from phh_scenarios import DATA, voluntary_show
+from phh_scenarios import DATA, showdown_order, voluntary_show
 from scenario import CLASSIC, FLUSH, PAIR, TRIPS, assert_final, call_around, new_hand, shows, stand_pat_all
 
 from pokerdraw32 import EventKind, Hand, HandHistory, IllegalActionError, Rules, Table, TableError
@@ -53,16 +53,7 @@ def heads_up(choice: bool | None, muck_losers: bool = True) -> Hand:
 def three_handed(choices: dict[int, bool | None], muck_losers: bool = True) -> Hand:
     """Seat 0 the flush, seat 1 trips (bets 10 in round two), seat 2 a pair: seat 1 shows first,
     then seat 2 (cannot beat the trips), then seat 0 (wins)."""
-    h = new_hand(CLASSIC.replace(muck_losers=muck_losers), [100, 100, 100], 0, {0: FLUSH, 1: TRIPS, 2: PAIR})
-    for seat, choice in choices.items():
-        h.set_showdown_choice(seat, choice)
-    call_around(h)
-    stand_pat_all(h)
-    h.check(seat=0)
-    h.bet(10, seat=1)
-    h.call(seat=2)
-    h.call(seat=0)
-    return h
+    return showdown_order(choices, CLASSIC.replace(muck_losers=muck_losers))
 
 
 # ------------------------------------------------------------------------------ scenarios
