@@ -716,7 +716,10 @@ class Hand:
         """R5.5: someone other than ``p``, still in the hand and not all-in, would have chips
         left after matching the current bet, so a bet or raise by ``p`` could be answered."""
         folded, stacks, bets, to_match = self.folded, self.stacks, self.bets, self.to_match
-        return any(i != p and not folded[i] and stacks[i] > to_match - bets[i] for i in range(self.n))
+        for i in range(self.n):  # noqa: SIM110 -- a loop: any() with a generator costs 0.5 us more per legal_actions()
+            if i != p and not folded[i] and stacks[i] > to_match - bets[i]:
+                return True
+        return False
 
     def _raise_bounds(self, p: int) -> tuple[int, int] | None:
         """(min, max) total round bet for a bet or raise by ``p``, or None if not allowed (R3.4, R3.5)."""
