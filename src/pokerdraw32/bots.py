@@ -27,10 +27,10 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 from weakref import WeakKeyDictionary
 
 from ._kernels import Rng, evaluate_mask
-from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase, _event
+from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
 from .cards import DECK, Card
 from .errors import PokerDraw32TypeError
-from .hand import _PRIVATE_EVENTS, Hand
+from .hand import _PRIVATE_EVENTS, Hand, _hidden
 from .rules import Rules
 
 __all__ = ["Bot", "BotLike", "RandomBot", "RuleBot", "SeatView", "choose_discards"]
@@ -72,7 +72,7 @@ def _logs(hand: Hand) -> dict[int | None, list[Event]]:
             if own is None:
                 own = logs[ev.seat] = []
             own.append(ev)
-            ev = _event(ev.kind, ev.seat, ev.amount, (), (*ev.info, ("hidden", len(ev.cards))))
+            ev = _hidden(ev)
         public.append(ev)
     return logs
 

@@ -140,6 +140,12 @@ class HandResult:
 _SEAT_SETS = tuple(tuple(i for i in range(5) if mask >> i & 1) for mask in range(32))
 
 
+def _hidden(ev: Event) -> Event:
+    """A private event (a deal, discard or draw) as others see it: without its cards, their number
+    in ``info["hidden"]`` (:meth:`Hand.events_for`; also the bots' views)."""
+    return _event(ev.kind, ev.seat, ev.amount, (), (*ev.info, ("hidden", len(ev.cards))))
+
+
 def _bits(mask: int) -> tuple[int, ...]:
     """The seats of a seat bit set (at most 5 seats)."""
     return _SEAT_SETS[mask]
@@ -1258,7 +1264,7 @@ class Hand:
         out = []
         for ev in self.events[start:]:
             if ev.cards and ev.seat != seat and ev.kind in _PRIVATE_EVENTS:
-                ev = Event(ev.kind, ev.seat, ev.amount, (), (*ev.info, ("hidden", len(ev.cards))))
+                ev = _hidden(ev)
             out.append(ev)
         return out
 
