@@ -32,12 +32,39 @@ if sys.implementation.name != "cpython":
         sys.exit(f"POKERDRAW32_REQUIRE_EXTENSIONS is set, but {sys.implementation.name} is not CPython")
     no_extensions = True
 
+
+
+def state_extension() -> list[Extension]:
+    """The hand's core, one source in Cython's pure-Python mode (src/pokerdraw32/_state.py with the
+    declarations of _state.pxd), compiled as pokerdraw32._state_c so that the .py stays importable
+    as plain Python beside it (POKERDRAW32_NO_EXTENSIONS=1 at run time). Cython finds an augmenting
+    .pxd by the module's name, so both files are copied under that name into build/cython-src."""
+    from Cython.Build import cythonize
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    target = os.path.join("build", "cython-src", "pokerdraw32")
+    os.makedirs(target, exist_ok=True)
+    for ext in (".py", ".pxd"):
+        source = os.path.join(here, "src", "pokerdraw32", "_state" + ext)
+        dest = os.path.join(target, "_state_c" + ext)
+        with open(source, "rb") as f:
+            data = f.read()
+        if not os.path.exists(dest) or open(dest, "rb").read() != data:
+            with open(dest, "wb") as f:
+                f.write(data)
+    open(os.path.join(target, "__init__.py"), "a").close()
+    return cythonize([Extension("pokerdraw32._state_c", [os.path.join(target, "_state_c.py")])],
+                     compiler_directives={"language_level": 3, "binding": False},
+                     include_path=[os.path.join("build", "cython-src")], quiet=True)
+
+
 ext_modules = []
 if not no_extensions:
     # setuptools cythonizes the .pyx (Cython is a build requirement) and keeps the .pyx,
     # not a generated .c, in the sdist. Cython directives are in the .pyx header.
-    print("pokerdraw32: compiling pokerdraw32._core; set POKERDRAW32_NO_EXTENSIONS=1 to skip it")
-    ext_modules = [Extension("pokerdraw32._core", ["src/_core.pyx"])]
+    print("pokerdraw32: compiling pokerdraw32._core and pokerdraw32._state_c; set POKERDRAW32_NO_EXTENSIONS=1 to skip "
+          "it")
+    ext_modules = [Extension("pokerdraw32._core", ["src/_core.pyx"]), *state_extension()]
 
 class BuildExt(build_ext):
     """build_ext whose failure ends with one line naming POKERDRAW32_NO_EXTENSIONS=1 (a missing or

@@ -69,9 +69,10 @@ def call_around(h: Hand, fold=()) -> None:
 
 
 def snapshot(h: Hand) -> dict:
-    """Everything about the hand, deep-copied, the generator as its state (the legal-action
-    memo ``_legal``/``_legal_key`` is a cache, not state)."""
-    state = {k: copy.deepcopy(v) for k, v in vars(h).items() if k not in ("rng", "_legal", "_legal_key")}
+    """Everything about the hand, deep-copied, the generator as its state, the log as its records
+    (the core's fields by their snapshot names, :meth:`HandCore._export`)."""
+    state = {k: copy.deepcopy(v) for k, v in h._export().items() if k != "rng"}
+    state["log"] = h._records(0)
     state["rng"] = tuple(h.rng.getstate())
     state["events_len"] = len(h.events)
     return state

@@ -402,8 +402,9 @@ def check_log(h: Hand) -> None:
 
 # ----------------------------------------------------------------------------- illegal actions
 def state(h: Hand):
-    skip = ("rng", "events", "rules", "_legal", "_legal_key")     # _legal*: a memo, not state
-    d = {k: copy.deepcopy(v) for k, v in vars(h).items() if k not in skip}
+    # the core's fields by their snapshot names (HandCore._export) and the log's records
+    d = {k: copy.deepcopy(v) for k, v in h._export().items() if k not in ("rng", "rules")}
+    d["log"] = h._records(0)
     d["events"] = (len(h.events), h.events[-1] if h.events else None)
     d["rng"] = tuple(h.rng.getstate())
     return d

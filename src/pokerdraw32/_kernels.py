@@ -90,3 +90,12 @@ if TYPE_CHECKING or IMPLEMENTATION == "python":
     from ._core_py import equity_trials, rule_discard
 else:
     from ._core import equity_trials, rule_discard
+
+# The hand state machine's core (issue 11): pokerdraw32._state compiled as pokerdraw32._state_c, or the
+# same file as plain Python, following the kernels chosen above.
+__all__ += ["HandCore", "blind_seats"]
+
+if TYPE_CHECKING or IMPLEMENTATION == "python":
+    from ._state import HandCore, blind_seats
+else:
+    from ._state_c import HandCore, blind_seats

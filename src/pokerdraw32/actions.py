@@ -264,6 +264,8 @@ class LegalActions:
 class EventKind(Enum):
     """Kinds of :class:`Event` in a hand's log."""
 
+    __hash__ = object.__hash__   # members are singletons: identity hash, computed in C
+
     POST_BLIND = "post_blind"
     DEAL_HOLE = "deal_hole"
     FOLD = "fold"

@@ -26,11 +26,13 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 from weakref import WeakKeyDictionary
 
+from ._events import PRIVATE_EVENTS as _PRIVATE_EVENTS
+from ._events import hidden as _hidden
 from ._kernels import Rng, evaluate_mask
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
 from .cards import DECK, Card
 from .errors import PokerDraw32TypeError
-from .hand import _PRIVATE_EVENTS, Hand, _hidden
+from .hand import Hand
 from .rules import Rules
 
 __all__ = ["Bot", "BotLike", "RandomBot", "RuleBot", "SeatView", "choose_discards"]

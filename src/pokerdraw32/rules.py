@@ -147,6 +147,9 @@ class Rules:
                     "parole", "muck_losers"):
             if not isinstance(getattr(self, opt), bool):
                 raise RulesError(f"option {opt}={shown(getattr(self, opt))} must be True or False")
+        # the blinds by number of players, worked out once (a hand asks for them several times)
+        object.__setattr__(self, "_blinds_by_players", {
+            count: (sb, bb, ob) if count >= 4 and self.over_blind else (sb, bb) for count in range(2, 6)})
 
     # --- derived amounts -------------------------------------------------------------
     @property
@@ -167,6 +170,9 @@ class Rules:
         >>> Rules().blinds(3), Rules().blinds(4), Rules.preset("two-blind").blinds(5)
         ((1, 2), (1, 2, 4), (1, 2))
         """
+        found = self._blinds_by_players.get(players) if type(players) is int else None  # type: ignore[attr-defined]
+        if found is not None:
+            return found  # type: ignore[no-any-return]
         count = integer(players)
         if count is None or not 2 <= count <= 5:
             raise RulesError(f"a hand needs 2 to 5 players, got {shown(players)} [R3.1]")

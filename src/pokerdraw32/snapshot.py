@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from ._kernels import Rng
-from .actions import Event, Phase
+from .actions import Event, EventKind, Phase
 from .cards import DECK, parse_card
 from .errors import MAX_CHIPS, PokerDraw32Error, PokerDraw32ValueError, shown
 from .rules import Rules
@@ -76,7 +76,7 @@ class SnapshotError(PokerDraw32ValueError):
 
 def snapshot(hand: Hand) -> dict[str, Any]:
     """The complete state of ``hand`` as JSON-serialisable data (see the module docstring)."""
-    h = hand.__dict__
+    h = hand._export()
     data: dict[str, Any] = {"format": SNAPSHOT_FORMAT, "version": SNAPSHOT_VERSION, "engine": __version__,
                             "rules": hand.rules.options()}
     for name in (*_INTS, *_OPTIONAL_SEATS, *_BOOLS, *_INT_LISTS, *_BOOL_LISTS, *_SEAT_LISTS):
@@ -89,11 +89,11 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     for name in _CARD_LISTS:
         data[name.lstrip("_")] = [str(DECK[c]) for c in h[name]]
     data["hole"] = [[str(DECK[c]) for c in cards] for cards in hand.hole]
-    data["round_robin"] = [[str(DECK[c]) for c in cards] for cards in hand._round_robin]
+    data["round_robin"] = [[str(DECK[c]) for c in cards] for cards in h["_round_robin"]]
     req = hand.pending_deal
     data["pending_deal"] = None if req is None else {"seat": req.seat, "count": req.count, "kind": req.kind}
     data["rng"] = [f"{word:016x}" for word in hand.rng.getstate()]
-    data["redacted_for"] = hand._redacted_for
+    data["redacted_for"] = h["_redacted_for"]
     data["events"] = [ev.to_dict() for ev in hand.events]
     res = hand.result
     data["result"] = None if res is None else {
@@ -109,7 +109,7 @@ def restore(data: Any) -> Hand:
 
     :raises SnapshotError: another format or version, or the first bad field, by name.
     """
-    from .hand import DealRequest, Hand, HandResult, Pot
+    from .hand import DealRequest, HandResult, Pot
 
     if not isinstance(data, dict):
         raise SnapshotError(f"a snapshot is a JSON object, got {type(data).__name__}")
@@ -182,10 +182,8 @@ def restore(data: Any) -> Hand:
     if now != start:
         raise SnapshotError(f"snapshot chips do not add up [R9.5]: the seats started with {start}, "
                             f"the snapshot holds {now}")
-    hand = Hand.__new__(Hand)
+    hand = _Saved()
     hand.__dict__.update(state)
-    hand._legal = None
-    hand._legal_key = -1
     hand.result = None
     result = r.field("result", (dict, type(None)))
     if (result is None) != (hand.phase is not Phase.COMPLETE):
@@ -300,7 +298,31 @@ _DERIVED = ("n", "button", "dead", "to_match", "raise_size", "full_level", "bet_
             "_own_discards", "pending_deal", "result", "showdown_choices")
 
 
-def _verify_by_replay(hand: Hand, data: dict[str, Any]) -> Hand:
+class _Saved:
+    """A snapshot's fields, read and checked, by the attribute names of a Hand (before the replay)."""
+
+    events: list[Event]
+    stub: list[int]
+    _round_robin: list[list[int]]
+    result: Any
+
+    if TYPE_CHECKING:
+        def __getattr__(self, name: str) -> Any: ...   # the other fields, as restore() read them
+
+    @property
+    def posted_extras(self) -> dict[int, tuple[int, int]]:
+        """What ``posts`` took before the deal, read from the log, as :attr:`Hand.posted_extras`."""
+        out: dict[int, tuple[int, int]] = {}
+        for ev in self.events:
+            if ev.kind is EventKind.POST_BLIND and ev.seat is not None and ev.amount:
+                what = ev.get("blind")
+                if what in ("live", "dead"):
+                    live, dead = out.get(ev.seat, (0, 0))
+                    out[ev.seat] = (live + ev.amount, dead) if what == "live" else (live, dead + ev.amount)
+        return out
+
+
+def _verify_by_replay(hand: _Saved, data: dict[str, Any]) -> Hand:
     """Replay the snapshot's event log through the engine (every action checked, R3-R9) and
     require the snapshot to be exactly the snapshot of what it produces, given the stub order and
     the generator's state it holds: a snapshot whose fields were edited, or whose log is not a
@@ -316,7 +338,7 @@ def _verify_by_replay(hand: Hand, data: dict[str, Any]) -> Hand:
     :returns: the replayed hand (a state the engine reached itself)."""
     masks: list[tuple[int, int, int]] = []
     twin = _replay(hand, None, masks)
-    mine, theirs = hand.__dict__, twin.__dict__
+    mine, theirs = hand.__dict__, twin._export()
     for name in _DERIVED:
         if mine[name] != theirs[name]:
             raise SnapshotError(f"snapshot field {name.lstrip('_')!r} does not match the event log: "
@@ -336,12 +358,11 @@ def _verify_by_replay(hand: Hand, data: dict[str, Any]) -> Hand:
         twin.stub = list(hand.stub)
         twin.rng = hand.rng
     twin.auto_deal = hand.auto_deal
-    twin._round_robin = hand._round_robin
-    twin._legal_key = -1
     if twin.auto_deal and twin.pending_deal is not None:
         raise SnapshotError("snapshot field 'auto_deal': a hand that deals itself never waits for a deal "
                             f"({twin.pending_deal})")
-    _check_round_robin(twin)
+    _check_round_robin(twin, hand._round_robin)
+    twin._round_robin = hand._round_robin
     whole = snapshot(twin)
     engine = data.get("engine")
     if not isinstance(engine, str):
@@ -358,7 +379,7 @@ def _verify_by_replay(hand: Hand, data: dict[str, Any]) -> Hand:
     return twin
 
 
-def _replay(hand: Hand, rng_state: tuple[int, int, int, int] | None,
+def _replay(hand: _Saved, rng_state: tuple[int, int, int, int] | None,
             masks: list[tuple[int, int, int]] | None) -> Hand:
     """A fresh hand that plays ``hand``'s event log (explicit deals, every action checked).
 
@@ -464,7 +485,7 @@ _MAX_CHAIN_NODES = 200
 """Candidate states tried in all when looking for the generator's states before the reshuffles."""
 
 
-def _reshuffle_chain(hand: Hand, masks: list[tuple[int, int, int]]) -> tuple[int, int, int, int] | None:
+def _reshuffle_chain(hand: _Saved, masks: list[tuple[int, int, int]]) -> tuple[int, int, int, int] | None:
     """The generator's state before the hand's first reshuffle, such that each reshuffle, drawn
     from the state the one before left, shuffles its pile into the cards the snapshot shows and
     the last leaves the snapshot's state; ``None`` when there is none.
@@ -528,11 +549,11 @@ def _states_before_shuffle(after: tuple[int, int, int, int], mask: int) -> list[
     return out
 
 
-def _check_round_robin(h: Hand) -> None:
+def _check_round_robin(h: Hand, rr: list[list[int]]) -> None:
     """The cards set aside for dealing the hole cards one at a time (R5.1, ``deal()`` without
     cards from an untouched stub): ``n`` hands of 5 different cards, those already dealt equal to
     the deal events, and, while dealing, the stub is the rest of the stub they came from."""
-    rr, n = h._round_robin, h.n
+    n = h.n
     if not rr:
         return
     flat = [c for cards in rr for c in cards]

@@ -1,0 +1,185 @@
+# Declarations that make _state.py C when compiled (Cython pure-Python mode, augmenting .pxd).
+# setup.py compiles _state.py + this file as pokerdraw32._state_c; the .py runs as plain Python otherwise.
+# Every name here must agree with _state.py (Cython checks it when compiling).
+
+cimport cython
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+
+ctypedef long long i64
+
+@cython.locals(one=i64)
+cpdef i64 bit(i64 c) noexcept
+
+@cython.locals(w=i64)
+cpdef i64 pack_cards(cards) except? -1
+
+@cython.locals(first=i64, word=i64, code=int, seat=int, flags=i64, count=int)
+cpdef decode(hand, i64 first, i64 word)
+
+cpdef enum:
+    PH_DEAL = 0
+    PH_FIRST = 1
+    PH_DRAW = 2
+    PH_SECOND = 3
+    PH_COMPLETE = 4
+
+cpdef enum:
+    A_FOLD = 0
+    A_CHECK = 1
+    A_CALL = 2
+    A_BET = 3
+    A_RAISE = 4
+    A_SPLIT = 5
+    A_DECLINE = 6
+    A_DISCARD = 7
+    A_TIMEOUT = 8
+
+cpdef enum:
+    E_POST_BLIND = 0
+    E_DEAL_HOLE = 1
+    E_FOLD = 2
+    E_CHECK = 3
+    E_CALL = 4
+    E_BET = 5
+    E_RAISE = 6
+    E_SPLIT = 7
+    E_DECLINE = 8
+    E_TIMEOUT = 9
+    E_RAISE_WITHDRAWN = 10
+    E_DISCARD = 11
+    E_RESHUFFLE = 12
+    E_DEAL_DRAW = 13
+    E_ROUND_END = 14
+    E_RETURN_UNCALLED = 15
+    E_SHOW = 16
+    E_MUCK = 17
+    E_AWARD = 18
+    E_HAND_END = 19
+
+cpdef enum:
+    NO_LIMIT = 0
+    POT_LIMIT = 1
+    FIXED_LIMIT = 2
+
+cpdef enum:
+    F_ALL_IN = 8
+    F_FULL = 16
+    F_R63 = 32
+    F_RESHUFFLED = 64
+    F_SECOND = 128
+    F_SHARED = 8
+    F_HIDDEN = 32768
+
+
+cdef class HandCore:
+    cdef public object rules
+    cdef public object rng
+    cdef object _legal
+    cdef object _events_cache
+    cdef object _result
+    # rules, as C values
+    cdef int _n, _button, _nblind, _structure, _cap
+    cdef bint _parole, _after_button, _suit_tiebreak, _muck_losers, _reshuffle_folded, _auto_deal
+    cdef int _blind_seat[3]
+    cdef long long _blind_amt[3]
+    cdef long long _L
+    # chips
+    cdef long long _start[5]
+    cdef long long _stacks[5]
+    cdef long long _bets[5]
+    cdef long long _contrib[5]
+    cdef long long _dead
+    cdef bint _folded[5]
+    cdef int _discarded[5]
+    # cards (codes 0..31)
+    cdef int _hole[25]
+    cdef int _hole_n[5]
+    cdef int _stub[32]
+    cdef int _stub_n
+    cdef int _pile[32]
+    cdef int _pile_n
+    cdef int _muck[32]
+    cdef int _muck_n
+    cdef int _own[5]
+    cdef int _own_n
+    cdef int _rr[25]
+    cdef int _rr_n
+    cdef int _deal_order[5]
+    cdef int _hole_index
+    cdef int _pend_seat, _pend_count
+    cdef bint _pend_hole
+    # where the hand stands
+    cdef int _phase, _actor, _aggressor, _withdrawn, _redacted_for
+    cdef Py_ssize_t _legal_key
+    # betting round
+    cdef long long _to_match, _raise_size, _full_level, _bet_count, _reopen_serial
+    cdef long long _lo, _hi, _call
+    cdef bint _acted[5]
+    cdef long long _acted_serial[5]
+    cdef long long _last_level[5]
+    cdef bint _no_raise[5]
+    cdef int _choice[5]
+    # Parole (R8) and the draw
+    cdef bint _offer_open
+    cdef int _votes, _voted
+    cdef int _draw_order[5]
+    cdef int _draw_n, _draw_index
+    # the outcome
+    cdef int _npots, _pot_shared, _shown, _sd_start
+    cdef bint _showdown
+    cdef long long _pot_amount[6]
+    cdef int _pot_elig[6]
+    cdef int _pot_win[6]
+    # the log: two words a record
+    cdef long long *_rec
+    cdef Py_ssize_t _nrec, _rec_cap
+
+    cpdef _alloc(self)
+    cdef void _copy_fields(self, HandCore other) noexcept
+    cpdef _reserve(self, Py_ssize_t words)
+    @cython.locals(first=i64)
+    cpdef _log(self, int kind, int seat, long long flags, long long word)
+    cdef void _put(self, int seat, long long chips) noexcept
+    cdef bint _active(self, int seat) noexcept
+    cdef long long _pot(self) noexcept
+    cdef void _stub_take(self, int k) noexcept
+    cpdef _stub_remove(self, cards)
+    cpdef list _stub_list(self)
+    cdef void _next_hole_deal(self) noexcept
+    cpdef _run_dealer(self)
+    @cython.locals(w=i64, c=i64)
+    cdef _deal_all_holes(self)
+    cpdef _deal_from_stub(self)
+    cpdef _give_hole(self, int seat, cards)
+    @cython.locals(mask=i64)
+    cpdef _reshuffle(self)
+    cpdef _give_draw(self, int seat, cards, bint reshuffled)
+    cdef _start_round(self, int phase)
+    cpdef long long _unit(self) noexcept
+    cdef bint _no_actions(self) noexcept
+    cdef bint _needs_to_act(self, int seat) noexcept
+    cdef _advance(self, int start, bint inclusive)
+    cdef _return_uncalled(self)
+    cdef _end_round(self)
+    cdef _start_draw(self)
+    cdef _next_drawer(self)
+    cpdef bint _answerable(self, int p) noexcept
+    cdef bint _raise_bounds(self, int p) noexcept
+    cdef int _kinds(self, int p) noexcept
+    cdef _compute_legal(self)
+    cdef int _ready(self, seat) except -2
+    @cython.locals(seen=i64, c=i64)
+    cdef bint _allowed(self, int p, int code, amount, cards) except -1
+    cpdef _act(self, int code, amount, cards, seat, action)
+    cdef _apply(self, int p, int code, amount, cards)
+    cdef void _mark_acted(self, int p) noexcept
+    cdef void _withdraw_offer(self) noexcept
+    cdef _raise(self, int p, int code, long long to)
+    cdef _timeout(self, int p)
+    cdef _discard(self, int p, cards)
+    cdef int _showdown_start(self) noexcept
+    @cython.locals(m=i64)
+    cdef _finish(self, bint showdown)
+    cpdef _event_at(self, Py_ssize_t i)
+    @cython.locals(new=HandCore)
+    cpdef _copy(self)

@@ -1,0 +1,1577 @@
+"""The hand state machine's core: state in C-level fields, the rules R3-R9 (one statement each).
+
+Written in Cython's pure-Python mode: ``_state.py`` with the declarations of ``_state.pxd``.
+With extensions on, setup.py compiles it as ``pokerdraw32._state_c`` (C arrays, C integers,
+``cdef`` methods); otherwise, and with ``POKERDRAW32_NO_EXTENSIONS=1``, this very file runs as
+plain Python (the arrays are lists).  :mod:`pokerdraw32._kernels` alone picks which one
+:class:`pokerdraw32.hand.Hand` is built on.  The public API, its checks and messages, views,
+snapshots and histories are :class:`pokerdraw32.hand.Hand`'s; this module holds what a hand
+*is* and how it changes.
+
+Cards are codes 0..31 (:data:`pokerdraw32.cards.DECK`); seats 0..n-1; chips are integers
+(at most :data:`pokerdraw32.errors.MAX_CHIPS`, so every sum fits 64 bits).  The log is a
+compact record of two integers an event (see :mod:`pokerdraw32._events`, which turns records
+into :class:`~pokerdraw32.actions.Event` objects on request).
+"""
+
+try:
+    import cython
+except ImportError:   # plain Python without Cython: only cython.compiled is read
+    from . import _cython_shim as cython  # type: ignore[no-redef]
+
+from .actions import Action, ActionKind, EventKind, Phase, _event, _legal
+from .cards import DECK
+from .errors import DealError, IllegalActionError, integer, shown
+from .rules import SecondRoundFirst, Structure
+
+if cython.compiled:
+    from ._core import evaluate_mask, split_pots
+else:
+    from ._core_py import evaluate_mask, split_pots
+
+if not cython.compiled:   # compiled, these are the C enums of _state.pxd (same values)
+    PH_DEAL, PH_FIRST, PH_DRAW, PH_SECOND, PH_COMPLETE = 0, 1, 2, 3, 4
+    A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_SPLIT, A_DECLINE, A_DISCARD, A_TIMEOUT = 0, 1, 2, 3, 4, 5, 6, 7, 8
+    (E_POST_BLIND, E_DEAL_HOLE, E_FOLD, E_CHECK, E_CALL, E_BET, E_RAISE, E_SPLIT, E_DECLINE, E_TIMEOUT,
+     E_RAISE_WITHDRAWN, E_DISCARD, E_RESHUFFLE, E_DEAL_DRAW, E_ROUND_END, E_RETURN_UNCALLED, E_SHOW, E_MUCK,
+     E_AWARD, E_HAND_END) = range(20)
+    NO_LIMIT, POT_LIMIT, FIXED_LIMIT = 0, 1, 2
+    # record flags (bits 8.. of a record's first word; see _events.py)
+    F_ALL_IN, F_FULL, F_R63, F_RESHUFFLED, F_SECOND, F_SHARED, F_HIDDEN = 8, 16, 32, 64, 128, 8, 32768
+
+PHASES = (Phase.DEAL, Phase.FIRST_ROUND, Phase.DRAW, Phase.SECOND_ROUND, Phase.COMPLETE)
+ACTION_CODES = {ActionKind.FOLD: 0, ActionKind.CHECK: 1, ActionKind.CALL: 2, ActionKind.BET: 3, ActionKind.RAISE: 4,
+                ActionKind.SPLIT: 5, ActionKind.DECLINE: 6, ActionKind.DISCARD: 7, ActionKind.TIMEOUT: 8}
+ACTION_KINDS = tuple(ACTION_CODES)
+_STRUCTURES = {Structure.NO_LIMIT: 0, Structure.POT_LIMIT: 1, Structure.FIXED_LIMIT: 2}
+_SEAT_SETS = tuple(tuple(i for i in range(5) if mask >> i & 1) for mask in range(32))
+
+# the C scalars of HandCore (plain Python mode sets them to 0 in _alloc)
+_SCALARS = ('_n', '_button', '_nblind', '_structure', '_cap', '_parole', '_after_button', '_suit_tiebreak',
+            '_muck_losers', '_reshuffle_folded', '_auto_deal', '_L', '_dead', '_stub_n', '_pile_n', '_muck_n',
+            '_own_n', '_rr_n', '_hole_index', '_pend_seat', '_pend_count', '_pend_hole', '_phase', '_actor',
+            '_aggressor', '_withdrawn', '_redacted_for', '_to_match', '_raise_size', '_full_level', '_bet_count',
+            '_reopen_serial', '_lo', '_hi', '_call', '_offer_open', '_votes', '_voted', '_draw_n', '_draw_index',
+            '_npots', '_pot_shared', '_shown', '_sd_start', '_showdown', '_legal_key', '_nrec', '_rec_cap')
+
+# The legal-action sets by kinds bit mask (1 << action code), built on first use.
+_KIND_SETS = {}
+
+
+def kind_set(mask):
+    """The frozenset of ActionKind of a kinds bit mask (1 << action code)."""
+    found = _KIND_SETS.get(mask)
+    if found is None:
+        found = frozenset(k for i, k in enumerate(ACTION_KINDS) if mask >> i & 1)
+        _KIND_SETS[mask] = found
+    return found
+
+
+def blind_seats(rules, n, button):
+    """The seats posting the blinds, small blind first (R4.1-R4.3)."""
+    if n == 2:
+        other = (button + 1) % 2
+        if rules.heads_up_button_posts_small:
+            return (button, other)     # R4.3 option
+        return (other, button)         # R4.3: the non-dealer posts the small blind
+    k = len(rules.blinds(n))
+    return tuple((button + 1 + i) % n for i in range(k))
+
+
+def bit(c):
+    """The bit of card code (or seat) ``c``, as a 64-bit integer."""
+    one = 1
+    return one << c
+
+
+def pack_cards(cards):
+    """A record's card word: the count in bits 0-2, then 6 bits a card in order."""
+    w = len(cards)
+    for j, c in enumerate(cards):
+        w |= c << (3 + 6 * j)
+    return w
+
+
+_KINDS = tuple(EventKind)
+_BLINDS = ("small", "big", "over", "live", "dead")
+# the events without amount, cards or info (check, fold, ...), immutable, by their first word
+_SIMPLE = {kind | (seat + 1) << 5: _event(_KINDS[kind], seat)
+           for kind in (2, 3, 7, 8, 17) for seat in range(5)}   # FOLD, CHECK, SPLIT, DECLINE, MUCK
+
+
+def decode(hand, first, word):
+    """The :class:`Event` of one record of ``hand``'s log."""
+    code = first & 31
+    kind = _KINDS[code]
+    seat = (first >> 5 & 7) - 1
+    flags = first >> 8
+    simple = _SIMPLE.get(first)
+    if simple is not None:
+        return simple
+    info = ()
+    if code == E_DEAL_HOLE or code == E_DEAL_DRAW or code == E_DISCARD or code == E_SHOW:
+        count = word & 7
+        cards = tuple([DECK[word >> (3 + 6 * j) & 63] for j in range(count)]) if not flags & 32768 else ()
+        amount = count if code == E_DISCARD else None
+        if code == E_DEAL_DRAW:
+            info = (("reshuffled", bool(flags & 64)),)
+        elif code == E_SHOW:
+            from .evaluation import describe_value
+            tiebreak = hand.rules.suit_tiebreak
+            mask = 0
+            for c in cards:
+                mask |= 1 << int(c)
+            value = evaluate_mask(mask, tiebreak)
+            # R2.4: the value names the deciding suit; with the tie-break off no suit is named
+            info = (("hand", describe_value(value, suit_tiebreak=tiebreak)), ("value", value))
+        if flags & 32768:
+            info = (*info, ("hidden", count))
+        return _event(kind, seat, amount, cards, info)
+    amount = word - 1 if word else None
+    if code == E_POST_BLIND:
+        info = (("blind", _BLINDS[flags & 7]), ("all_in", bool(flags & 8)))
+    elif code == E_CALL:
+        info = (("all_in", bool(flags & 8)),)
+    elif code == E_BET or code == E_RAISE:
+        info = (("all_in", bool(flags & 8)), ("full", bool(flags & 16)))
+    elif code == E_TIMEOUT:
+        info = (("rule", "R6.3" if flags & 32 else "R7.3"),)
+    elif code == E_RAISE_WITHDRAWN:
+        info = (("rule", "R7.3"),)
+    elif code == E_ROUND_END:
+        info = (("round", "second-round" if flags & 128 else "first-round"),)
+    elif code == E_AWARD:
+        info = (("pot", flags & 7), ("winners", _SEAT_SETS[flags >> 8 & 31]), ("shared", bool(flags & 8)))
+    elif code == E_HAND_END:
+        info = (("stacks", tuple(hand.stacks)),)
+    return _event(kind, None if seat < 0 else seat, amount, (), info)
+
+
+class HandCore:
+    """The state and rules of one hand; :class:`pokerdraw32.hand.Hand` is the public class."""
+
+    # ------------------------------------------------------------------ set-up
+    if cython.compiled:
+        def __dealloc__(self):
+            PyMem_Free(self._rec)   # noqa: F821 -- cimported in _state.pxd
+
+    def _alloc(self):
+        if not cython.compiled:
+            self._blind_seat = [0] * 3
+            self._blind_amt = [0] * 3
+            self._start = [0] * 5
+            self._stacks = [0] * 5
+            self._bets = [0] * 5
+            self._contrib = [0] * 5
+            self._folded = [False] * 5
+            self._discarded = [-1] * 5
+            self._hole = [0] * 25
+            self._hole_n = [0] * 5
+            self._stub = [0] * 32
+            self._pile = [0] * 32
+            self._muck = [0] * 32
+            self._own = [0] * 5
+            self._rr = [0] * 25
+            self._acted = [False] * 5
+            self._acted_serial = [0] * 5
+            self._last_level = [0] * 5
+            self._no_raise = [False] * 5
+            self._choice = [-1] * 5
+            self._deal_order = [0] * 5
+            self._draw_order = [0] * 5
+            self._pot_amount = [0] * 6
+            self._pot_elig = [0] * 6
+            self._pot_win = [0] * 6
+            self._rec = []
+            for name in _SCALARS:
+                setattr(self, name, 0)
+            self._result = self._legal = self._events_cache = None
+        else:
+            self._rec_cap = 64
+            self._rec = cython.cast(cython.p_longlong, PyMem_Malloc(  # noqa: F821 -- cimported in _state.pxd
+                64 * cython.sizeof(cython.longlong)))
+            if self._rec == cython.NULL:
+                raise MemoryError()
+        self._nrec = 0
+
+    def _setup(self, rules, stacks, button, rng, stub, auto_deal, extra):
+        """A new hand: ``stacks`` and ``extra`` ([(seat, live, dead)]) are checked by Hand."""
+        self._alloc()
+        n = len(stacks)
+        self.rules = rules
+        self.rng = rng
+        self._n = n
+        self._button = button
+        self._structure = _STRUCTURES[rules.structure]
+        self._cap = -1 if rules.cap is None else rules.cap
+        self._parole = rules.parole
+        self._after_button = rules.second_round_first is SecondRoundFirst.AFTER_BUTTON
+        self._suit_tiebreak = rules.suit_tiebreak
+        self._muck_losers = rules.muck_losers
+        self._reshuffle_folded = rules.reshuffle_folded
+        seats = blind_seats(rules, n, button)
+        amounts = rules.blinds(n)
+        self._nblind = len(seats)
+        for i in range(self._nblind):
+            self._blind_seat[i] = seats[i]
+            self._blind_amt[i] = amounts[i]
+        self._L = rules.largest_blind(n)
+        for i in range(n):
+            self._start[i] = stacks[i]
+            self._stacks[i] = stacks[i]
+            self._discarded[i] = -1
+            self._choice[i] = -1
+            self._deal_order[i] = (button + 1 + i) % n
+        for i in range(32):
+            self._stub[i] = stub[i]
+        self._stub_n = 32
+        self._auto_deal = auto_deal
+        self._phase = PH_DEAL
+        self._actor = -1
+        self._aggressor = -1
+        self._withdrawn = -1
+        self._pend_seat = -1
+        self._redacted_for = -1
+        self._legal_key = -1
+        self._events_cache = None
+        self._result = None
+        self._post_blinds()
+        for seat, live, dead in extra:
+            self._post_extra(seat, live, dead)
+        self._hole_index = 0
+        self._next_hole_deal()
+        self._run_dealer()
+
+    def _post_blinds(self):
+        for i in range(self._nblind):
+            seat = self._blind_seat[i]
+            paid = min(self._blind_amt[i], self._stacks[seat])   # R4.5
+            self._put(seat, paid)
+            self._log(E_POST_BLIND, seat, i | (F_ALL_IN if self._stacks[seat] == 0 else 0), paid + 1)
+
+    def _post_extra(self, seat, live, dead):
+        """Entry bets and missed blinds (R10.2, R10.3): live chips first, then dead ones."""
+        paid = min(live, self._stacks[seat])
+        if paid:
+            self._put(seat, paid)
+            self._log(E_POST_BLIND, seat, 3 | (F_ALL_IN if self._stacks[seat] == 0 else 0), paid + 1)
+        paid = min(dead, self._stacks[seat])
+        if paid:
+            self._stacks[seat] -= paid
+            self._dead += paid
+            self._log(E_POST_BLIND, seat, 4 | (F_ALL_IN if self._stacks[seat] == 0 else 0), paid + 1)
+
+    # ------------------------------------------------------------------ helpers
+    def _reserve(self, words):
+        """Room for ``words`` record words in the compiled buffer (a list grows by itself)."""
+        if cython.compiled:
+            cap = self._rec_cap
+            while cap < words:
+                cap *= 2
+            if cap != self._rec_cap:
+                grown = cython.cast(cython.p_longlong, PyMem_Realloc(  # noqa: F821 -- cimported in _state.pxd
+                    self._rec, cap * cython.sizeof(cython.longlong)))
+                if grown == cython.NULL:
+                    raise MemoryError()
+                self._rec = grown
+                self._rec_cap = cap
+
+    def _log(self, kind, seat, flags, word):
+        """One record: kind, seat + 1 (0: none), flags; ``word`` is amount + 1 (0: none) or the cards."""
+        first = kind | (seat + 1) << 5 | flags << 8
+        if cython.compiled:
+            if self._nrec + 2 > self._rec_cap:
+                self._reserve(self._nrec + 2)
+            self._rec[self._nrec] = first
+            self._rec[self._nrec + 1] = word
+        else:
+            self._rec.append(first)
+            self._rec.append(word)
+        self._nrec += 2
+
+    def _put(self, seat, chips):
+        self._stacks[seat] -= chips
+        self._bets[seat] += chips
+        self._contrib[seat] += chips
+
+    def _active(self, seat):
+        """In the hand and able to bet (not folded, not all-in)."""
+        return not self._folded[seat] and self._stacks[seat] > 0
+
+    def _pot(self):
+        total = self._dead
+        for i in range(self._n):
+            total += self._contrib[i]
+        return total
+
+    def _stub_take(self, k):
+        """Remove the top ``k`` cards of the stub."""
+        m = self._stub_n - k
+        for i in range(m):
+            self._stub[i] = self._stub[i + k]
+        self._stub_n = m
+
+    def _stub_remove(self, cards):
+        """Remove these cards from the stub, keeping the order of the others."""
+        m = 0
+        for i in range(self._stub_n):
+            c = self._stub[i]
+            if c not in cards:
+                self._stub[m] = c
+                m += 1
+        self._stub_n = m
+
+    def _stub_list(self):
+        return [self._stub[i] for i in range(self._stub_n)]
+
+    # ------------------------------------------------------------------ dealing
+    def _next_hole_deal(self):
+        if self._hole_index < self._n:
+            self._pend_seat = self._deal_order[self._hole_index]
+            self._pend_count = 5
+            self._pend_hole = True
+        else:
+            self._pend_seat = -1
+
+    def _run_dealer(self):
+        if not self._auto_deal:
+            return
+        if self._hole_index == 0 and self._pend_seat >= 0:
+            self._deal_all_holes()
+        while self._pend_seat >= 0:
+            self._deal_from_stub()
+
+    def _deal_all_holes(self):
+        """R5.1 from the untouched stub, all at once: one card at a time starting left of the
+        button, so seat k in deal order gets every n-th card of the first 5n (the same events
+        and stub as dealing seat by seat)."""
+        n = self._n
+        for k in range(n):
+            seat = self._deal_order[k]
+            w = 5
+            for j in range(5):
+                c = self._stub[k + n * j]
+                self._hole[5 * seat + j] = c
+                w |= c << (3 + 6 * j)
+            self._hole_n[seat] = 5
+            self._log(E_DEAL_HOLE, seat, 0, w)
+        self._stub_take(5 * n)
+        self._hole_index = n
+        self._pend_seat = -1
+        self._start_round(PH_FIRST)
+
+    def _deal_from_stub(self):
+        seat = self._pend_seat
+        n = self._n
+        if self._pend_hole:
+            # R5.1: one card at a time, starting left of the button: from an untouched stub, seat k in
+            # deal order gets every n-th card of the first 5n.
+            if self._hole_index == 0:
+                for k in range(n):
+                    for j in range(5):
+                        self._rr[5 * k + j] = self._stub[k + n * j]
+                self._rr_n = n
+            if self._rr_n:
+                cards = [self._rr[5 * self._hole_index + j] for j in range(5)]
+            else:
+                cards = [self._stub[j] for j in range(5)]
+            self._give_hole(seat, cards)
+            return
+        k = self._pend_count
+        have = min(k, self._stub_n)
+        cards = [self._stub[j] for j in range(have)]
+        reshuffled = have < k
+        self._stub_take(have)
+        if reshuffled:
+            self._reshuffle()
+            rest = k - have
+            for j in range(rest):
+                cards.append(self._stub[j])
+            self._stub_take(rest)
+        self._give_draw(seat, cards, reshuffled)
+
+    def deal(self, cards=None):
+        """Make the pending deal (:attr:`pending_deal`), with explicit ``cards`` or from the stub.
+
+        Explicit hole cards must be free (not dealt, not given twice).  Explicit replacement
+        cards (R6.2) must come from the stub while it lasts, then from the discard pile, never
+        from the receiving player's own discards.
+
+        :returns: the deal event.
+        :raises DealError: nothing to deal, wrong count, or a card that is not available; the
+            hand is unchanged.
+        :raises InvalidCardError: a bad card token.
+        """
+        from .cards import format_cards, parse_cards
+
+        seat = self._pend_seat
+        if seat < 0:
+            raise DealError("no deal is pending")
+        if cards is None:
+            self._deal_from_stub()
+            ev = self._event_at(self._nrec - 2)
+            self._run_dealer()
+            return ev
+        count = self._pend_count
+        given = parse_cards(cards)
+        if len(given) != count:
+            raise DealError(f"seat {seat} must receive {count} cards, got {len(given)}: "
+                            f"{format_cards(given)!r}", seat=seat)
+        codes = [int(c) for c in given]
+        stub = set(self._stub_list())
+        if self._pend_hole:
+            for c in codes:
+                if c not in stub:
+                    raise DealError(f"card {DECK[c]} for seat {seat} is already in play", seat=seat)
+            self._rr_n = 0     # the stub is no longer untouched: later deals take its top cards
+            self._give_hole(seat, codes)
+        else:
+            pile = {self._pile[i] for i in range(self._pile_n)}
+            own = {self._hole[5 * seat + j] for j in range(self._hole_n[seat])}
+            own.update(self._own[j] for j in range(self._own_n))
+            from_stub = [c for c in codes if c in stub]
+            for c in codes:
+                if c in stub:
+                    continue
+                if c in own:
+                    raise DealError(f"card {DECK[c]} is one of seat {seat}'s own discards or cards; a player "
+                                    "never receives their own discards", seat=seat, rule="R6.2")
+                if c not in pile:
+                    raise DealError(f"card {DECK[c]} for seat {seat} is not available (already in play or "
+                                    "dead)", seat=seat, rule="R6.2")
+            need_stub = min(count, self._stub_n)
+            if len(from_stub) != need_stub:
+                raise DealError(f"seat {seat}: the stub still has {self._stub_n} cards; {need_stub} of the "
+                                f"{count} replacements must come from it before the discard pile",
+                                seat=seat, rule="R6.2")
+            reshuffled = len(from_stub) < len(codes)
+            self._stub_remove(from_stub)
+            if reshuffled:
+                self._reshuffle()
+                self._stub_remove([c for c in codes if c not in stub])
+            self._give_draw(seat, codes, reshuffled)
+        ev = self._event_at(self._nrec - 2)
+        self._run_dealer()
+        return ev
+
+    def _give_hole(self, seat, cards):
+        self._stub_remove(cards)
+        for j in range(5):
+            self._hole[5 * seat + j] = cards[j]
+        self._hole_n[seat] = 5
+        self._log(E_DEAL_HOLE, seat, 0, pack_cards(cards))
+        self._hole_index += 1
+        self._next_hole_deal()
+        if self._pend_seat < 0:
+            self._start_round(PH_FIRST)
+
+    def _reshuffle(self):
+        """R6.2: the stub is exhausted; the discard pile (never the receiver's own discards, which
+        are set aside until they are served) is shuffled and becomes the stub."""
+        mask = 0
+        for i in range(self._pile_n):
+            mask |= bit(self._pile[i])
+        fresh = self.rng.shuffled(mask)
+        self._log(E_RESHUFFLE, -1, 0, len(fresh) + 1)
+        m = self._stub_n
+        for c in fresh:
+            self._stub[m] = c
+            m += 1
+        self._stub_n = m
+        self._pile_n = 0
+
+    def _give_draw(self, seat, cards, reshuffled):
+        m = self._hole_n[seat]
+        for c in cards:
+            self._hole[5 * seat + m] = c
+            m += 1
+        self._hole_n[seat] = m
+        self._log(E_DEAL_DRAW, seat, F_RESHUFFLED if reshuffled else 0, pack_cards(cards))
+        # the player's discards join the pile only now (R6.2)
+        for j in range(self._own_n):
+            self._pile[self._pile_n] = self._own[j]
+            self._pile_n += 1
+        self._own_n = 0
+        self._pend_seat = -1
+        self._next_drawer()
+
+    # ------------------------------------------------------------------ betting rounds
+    def _start_round(self, phase):
+        n = self._n
+        self._phase = phase
+        for i in range(n):
+            self._acted[i] = False
+            self._last_level[i] = 0
+            self._acted_serial[i] = 0
+        self._reopen_serial = 0
+        self._aggressor = -1
+        self._withdrawn = -1
+        L = self._L
+        if phase == PH_FIRST:
+            # the largest blind is the first bet; the others owe it in full (R4.4, R4.5)
+            self._to_match = L
+            self._full_level = L
+            self._raise_size = L
+            self._bet_count = 1
+            first = (self._blind_seat[self._nblind - 1] + 1) % n                  # R5.2
+        else:
+            for i in range(n):
+                self._bets[i] = 0
+            self._to_match = 0
+            self._full_level = 0
+            self._raise_size = self._unit()
+            self._bet_count = 0
+            if self._after_button:
+                start = self._button + 1
+            else:
+                start = self._blind_seat[self._nblind - 1] + 1
+            # R7.1: the first player still in the hand and not all-in opens; all-in players answer a
+            # Parole offer when the rotation reaches their seat (R8.2)
+            first = start % n
+            for i in range(n):
+                seat = (start + i) % n
+                if self._active(seat):
+                    first = seat
+                    break
+        self._offer_open = phase == PH_SECOND and self._parole and not self._no_actions()
+        self._votes = 0
+        self._voted = 0
+        self._actor = -1
+        self._advance(first, True)
+
+    def _unit(self):
+        """Fixed-limit bet size, or the minimum bet/raise increment otherwise (R3.4, R7.2)."""
+        if self._structure == FIXED_LIMIT and self._phase == PH_SECOND:
+            return 2 * self._L
+        return self._L
+
+    def _no_actions(self):
+        """R5.4: at most one player can still bet and that player owes nothing."""
+        p = -1
+        for i in range(self._n):
+            if not self._folded[i] and self._stacks[i] > 0:
+                if p >= 0:
+                    return False
+                p = i
+        if p < 0:
+            return True
+        others = 0
+        for i in range(self._n):
+            if i != p and self._bets[i] > others:
+                others = self._bets[i]
+        return others <= self._bets[p]
+
+    def _needs_to_act(self, seat):
+        if self._folded[seat]:
+            return False
+        if self._stacks[seat] == 0:
+            # an all-in player only answers the Parole offer (R8.2); one who timed out in the draw
+            # may only check, call or fold (R6.3), so is not asked and counts as declining
+            return self._offer_open and not (self._voted >> seat & 1) and not self._no_raise[seat]
+        return not self._acted[seat] or self._bets[seat] < self._to_match
+
+    def _advance(self, start, inclusive):
+        """Find the next player to act from ``start``; end the round when nobody is left (R5.3)."""
+        live = 0
+        for i in range(self._n):
+            if not self._folded[i]:
+                live += 1
+        if live == 1:
+            self._finish(False)
+            return
+        if self._offer_open or not self._no_actions():
+            for i in range(0 if inclusive else 1, self._n + 1):
+                seat = (start + i) % self._n
+                if self._needs_to_act(seat):
+                    self._actor = seat
+                    return
+        self._actor = -1
+        self._end_round()
+
+    def _return_uncalled(self):
+        """R9.2: the part of the largest bet nobody matched goes back to its maker."""
+        top = 0
+        for i in range(1, self._n):
+            if self._contrib[i] > self._contrib[top]:
+                top = i
+        second = -1
+        for i in range(self._n):
+            if i != top and self._contrib[i] > second:
+                second = self._contrib[i]
+        extra = self._contrib[top] - second
+        if extra > 0:
+            self._stacks[top] += extra
+            self._contrib[top] -= extra
+            self._bets[top] = max(0, self._bets[top] - extra)
+            self._log(E_RETURN_UNCALLED, top, 0, extra + 1)
+
+    def _end_round(self):
+        self._return_uncalled()
+        self._log(E_ROUND_END, -1, F_SECOND if self._phase == PH_SECOND else 0, self._pot() + 1)
+        if self._phase == PH_FIRST:
+            self._start_draw()
+        else:
+            self._finish(True)
+
+    # ------------------------------------------------------------------ the draw
+    def _start_draw(self):
+        n = self._n
+        self._phase = PH_DRAW
+        for i in range(n):
+            self._bets[i] = 0
+        m = 0
+        for i in range(n):                          # R6.1: clockwise from the button's left
+            seat = (self._button + 1 + i) % n
+            if not self._folded[seat]:
+                self._draw_order[m] = seat
+                m += 1
+        self._draw_n = m
+        self._draw_index = -1
+        self._own_n = 0
+        self._next_drawer()
+
+    def _next_drawer(self):
+        if self._phase != PH_DRAW:
+            return
+        self._draw_index += 1
+        if self._draw_index < self._draw_n:
+            self._actor = self._draw_order[self._draw_index]
+        else:
+            self._actor = -1
+            self._start_round(PH_SECOND)
+
+    # ------------------------------------------------------------------ legality
+    def _answerable(self, p):
+        """R5.5: someone other than ``p``, still in the hand and not all-in, would have chips
+        left after matching the current bet, so a bet or raise by ``p`` could be answered."""
+        for i in range(self._n):
+            if i != p and not self._folded[i] and self._stacks[i] > self._to_match - self._bets[i]:
+                return True
+        return False
+
+    def _raise_bounds(self, p):
+        """Sets ``_lo``/``_hi``, the total round bet of a bet or raise by ``p``; False when none
+        is allowed (R3.4, R3.5)."""
+        if self._withdrawn == p:
+            return False                                  # R7.3
+        if self._phase == PH_SECOND and self._no_raise[p]:
+            return False                                  # R6.3
+        if not self._answerable(p):
+            return False                                  # R5.5: nobody could answer a raise
+        if self._acted[p] and self._acted_serial[p] == self._reopen_serial \
+                and self._to_match - self._last_level[p] < self._raise_size:
+            return False                                  # R3.5: not reopened by a short all-in
+        allin = self._bets[p] + self._stacks[p]
+        if allin <= self._to_match:
+            return False
+        if self._structure == FIXED_LIMIT:
+            if self._cap >= 0 and self._bet_count >= self._cap:
+                return False                              # R3.4 cap
+            target = self._full_level + self._unit()
+            if target <= self._to_match:
+                target = self._to_match + self._unit()
+            target = min(target, allin)
+            self._lo = target
+            self._hi = target
+            return True
+        lo = self._to_match + self._raise_size if self._to_match else self._unit()
+        hi = allin
+        if self._structure == POT_LIMIT:
+            # R3.4: raise by at most the pot after the player's call (the current bet plus the pot
+            # with the call in it), but a minimum raise (never below L) stays possible when a
+            # short blind (R4.5) leaves the pot smaller than that
+            hi = min(hi, max(lo, 2 * self._to_match - self._bets[p] + self._pot()))
+        self._lo = min(lo, hi)
+        self._hi = hi
+        return True
+
+    def _kinds(self, p):
+        """The kinds bit mask (1 << action code) of the player to act ``p``; sets ``_call`` and,
+        with BET or RAISE in it, ``_lo``/``_hi``."""
+        self._call = 0
+        if self._phase == PH_DRAW:
+            return 1 << A_DISCARD
+        stack = self._stacks[p]
+        if stack == 0:   # all-in player answering the Parole offer (R8.2)
+            return 1 << A_SPLIT | 1 << A_DECLINE
+        owe = self._to_match - self._bets[p]
+        if owe > 0:
+            mask = 1 << A_FOLD | 1 << A_CALL
+            self._call = owe if owe < stack else stack
+        else:
+            mask = 1 << A_FOLD | 1 << A_CHECK
+            if self._offer_open and not self._no_raise[p]:
+                mask |= 1 << A_SPLIT
+        if self._raise_bounds(p):
+            mask |= 1 << A_RAISE if self._to_match else 1 << A_BET
+        return mask
+
+    def legal_actions(self):
+        """What the player to act may do, or ``None`` when nobody is to act (hand over, or a deal
+        pending with ``auto_deal=False``).
+
+        Computed once per decision point: every change of state logs an event, so the length of
+        the event log identifies the decision point.
+        """
+        if self._legal_key != self._nrec:
+            self._legal = self._compute_legal()
+            self._legal_key = self._nrec
+        return self._legal
+
+    def _compute_legal(self):
+        p = self._actor
+        if p < 0 or self._pend_seat >= 0:
+            return None
+        hole = tuple([DECK[self._hole[5 * p + j]] for j in range(self._hole_n[p])])
+        mask = self._kinds(p)
+        phase = PHASES[self._phase]
+        if self._phase == PH_DRAW:
+            return _legal(p, phase, kind_set(mask), 0, None, None, 4, hole)
+        if mask & (1 << A_BET | 1 << A_RAISE):
+            return _legal(p, phase, kind_set(mask), self._call, self._lo, self._hi, 0, hole)
+        return _legal(p, phase, kind_set(mask), self._call, None, None, 0, hole)
+
+    def _ready(self, seat):
+        """The seat to act when ``seat`` (None or the claimed seat) may act now, else -1."""
+        p = self._actor
+        if p < 0 or self._pend_seat >= 0 or self._phase == PH_COMPLETE:
+            return -1
+        if seat is not None:
+            claimed = integer(seat)
+            if claimed is None or claimed != p:
+                return -1
+        return p
+
+    def _allowed(self, p, code, amount, cards):
+        """True when action ``code`` (amount for BET/RAISE, card codes for DISCARD) is legal for
+        the player to act ``p``; sets ``_call``."""
+        mask = self._kinds(p)
+        if code == A_TIMEOUT:
+            return True
+        if not mask >> code & 1:
+            return False
+        if code == A_BET or code == A_RAISE:
+            if type(amount) is not int:
+                return False
+            return self._lo <= amount <= self._hi
+        if code == A_DISCARD:
+            if len(cards) > 4:
+                return False
+            seen = 0
+            for c in cards:
+                held = False
+                for j in range(self._hole_n[p]):
+                    if self._hole[5 * p + j] == c:
+                        held = True
+                if not held or seen & bit(c):
+                    return False
+                seen |= bit(c)
+        return True
+
+    # ------------------------------------------------------------------ applying actions
+    def act(self, action, seat=None):
+        """Apply one action of the player to act.
+
+        :param action: an :class:`~pokerdraw32.actions.Action` or its short text (``"r 30"``, ``"d Ah 7c"``).
+        :param seat: when given, the seat that claims to act; acting out of turn is an error.
+        :returns: the main event logged for the action.
+        :raises IllegalActionError: the action is not legal (the message names the seat, the amount and
+            the rule); the hand is unchanged.
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if not isinstance(action, Action):
+            return self._refuse(action, seat)
+        code = ACTION_CODES[action.kind]
+        if code == A_DISCARD:
+            return self._act(code, None, [int(c) for c in action.cards], seat, action)
+        return self._act(code, action.amount, None, seat, action)
+
+    def _legal_now(self, action, seat):
+        """True when ``action`` (an Action) from ``seat`` (None: whoever is to act) is legal now."""
+        p = self._ready(seat)
+        if p < 0:
+            return False
+        code = ACTION_CODES[action.kind]
+        if code == A_DISCARD:
+            return self._allowed(p, code, None, [int(c) for c in action.cards])
+        return self._allowed(p, code, action.amount, None)
+
+    def _act(self, code, amount, cards, seat, action):
+        p = self._ready(seat)
+        if p < 0 or not self._allowed(p, code, amount, cards):
+            return self._refuse(action, seat)
+        start = self._nrec
+        self._apply(p, code, amount, cards)
+        return self._event_at(start if code != A_TIMEOUT else start + 2)   # a timeout: the action it stands for
+
+    def _refuse(self, action, seat):
+        from ._refusal import refuse
+        refuse(self, action, seat)   # names the seat, the amount and the rule
+        raise IllegalActionError(f"{action} is not legal now", seat=seat)
+
+    def _apply(self, p, code, amount, cards):
+        if code == A_TIMEOUT:
+            self._timeout(p)
+            return
+        self._withdrawn = -1
+        if code == A_DISCARD:
+            self._discard(p, cards)
+            return
+        if code == A_FOLD:
+            self._folded[p] = True
+            for j in range(self._hole_n[p]):
+                c = self._hole[5 * p + j]
+                if self._reshuffle_folded and self._phase == PH_FIRST:
+                    self._pile[self._pile_n] = c       # R6.2 option
+                    self._pile_n += 1
+                else:
+                    self._muck[self._muck_n] = c
+                    self._muck_n += 1
+            self._hole_n[p] = 0
+            self._choice[p] = -1                        # no cards left to show or muck (R9.3)
+            self._withdraw_offer()
+            self._log(E_FOLD, p, 0, 0)
+        elif code == A_CHECK:
+            self._withdraw_offer()
+            self._mark_acted(p)
+            self._log(E_CHECK, p, 0, 0)
+        elif code == A_CALL:
+            chips = self._call
+            self._put(p, chips)
+            self._mark_acted(p)
+            self._log(E_CALL, p, F_ALL_IN if self._stacks[p] == 0 else 0, chips + 1)
+        elif code == A_SPLIT:
+            self._votes |= 1 << p
+            if self._stacks[p] == 0:
+                self._voted |= 1 << p
+            else:
+                self._mark_acted(p)
+            self._log(E_SPLIT, p, 0, 0)
+        elif code == A_DECLINE:
+            self._voted |= 1 << p
+            self._log(E_DECLINE, p, 0, 0)
+        else:   # BET / RAISE
+            self._raise(p, code, amount)
+        self._advance(p, False)
+
+    def _mark_acted(self, p):
+        self._acted[p] = True
+        self._last_level[p] = self._to_match
+        self._acted_serial[p] = self._reopen_serial
+
+    def _withdraw_offer(self):
+        if self._offer_open:
+            self._offer_open = False
+            self._votes = 0
+
+    def _raise(self, p, code, to):
+        self._withdraw_offer()
+        inc = to - self._to_match
+        unit = self._unit()
+        if self._structure == FIXED_LIMIT:
+            full = to >= self._full_level + unit or 2 * inc >= unit      # R3.5 fixed-limit half-bet rule
+        elif self._to_match == 0:
+            full = to >= unit
+        else:
+            full = inc >= self._raise_size
+        self._put(p, to - self._bets[p])
+        if full:
+            if self._structure != FIXED_LIMIT:
+                self._raise_size = max(self._raise_size, inc) if self._to_match else max(unit, to)
+            self._full_level = to
+            self._bet_count += 1
+            self._reopen_serial += 1
+        self._to_match = to
+        self._aggressor = p
+        self._mark_acted(p)
+        self._log(E_BET if code == A_BET else E_RAISE, p,
+                  (F_ALL_IN if self._stacks[p] == 0 else 0) | (F_FULL if full else 0), to + 1)
+
+    def _timeout(self, p):
+        if self._phase == PH_DRAW:                                 # R6.3
+            self._log(E_TIMEOUT, p, F_R63, 0)
+            self._no_raise[p] = True
+            self._withdrawn = -1
+            self._discard(p, [])
+            return
+        self._log(E_TIMEOUT, p, 0, 0)
+        self._withdrawn = -1
+        if self._stacks[p] == 0:
+            self._apply(p, A_DECLINE, None, None)                  # an all-in voter who times out declines
+        elif self._kinds(p) >> A_CHECK & 1:
+            self._apply(p, A_CHECK, None, None)                    # R7.3
+        else:
+            self._apply(p, A_FOLD, None, None)
+
+    def withdraw_raise(self):
+        """R7.3: the server withdraws the right to raise of the player to act, for this turn only;
+        they may still check, call or fold.
+
+        :raises IllegalActionError: nobody is to act in a betting round, or the player to act is
+            all-in or has already lost the right to raise this turn (so a log never holds a
+            withdrawal twice, and a restored snapshot cannot either).
+        """
+        p = self._actor
+        if (self._phase != PH_FIRST and self._phase != PH_SECOND) or p < 0 or self._pend_seat >= 0:
+            raise IllegalActionError("no player is to act in a betting round", rule="R7.3")
+        if self._stacks[p] == 0:
+            raise IllegalActionError(f"seat {p} is all-in and has no right to raise to withdraw",
+                                     seat=p, rule="R7.3")
+        if self._withdrawn == p:
+            raise IllegalActionError(f"seat {p} has already lost the right to raise this turn",
+                                     seat=p, rule="R7.3")
+        self._withdrawn = p
+        self._log(E_RAISE_WITHDRAWN, p, 0, 0)
+        return self._event_at(self._nrec - 2)
+
+    def _discard(self, p, cards):
+        m = 0
+        for j in range(self._hole_n[p]):
+            c = self._hole[5 * p + j]
+            if c not in cards:
+                self._hole[5 * p + m] = c
+                m += 1
+        self._hole_n[p] = m
+        k = len(cards)
+        self._discarded[p] = k
+        for j in range(k):
+            self._own[j] = cards[j]
+        self._own_n = k
+        self._log(E_DISCARD, p, 0, pack_cards(cards))
+        if k:
+            self._actor = -1
+            self._pend_seat = p
+            self._pend_count = k
+            self._pend_hole = False
+            self._run_dealer()
+        else:
+            self._next_drawer()
+
+    # shortcuts ---------------------------------------------------------------
+    def fold(self, seat=None):
+        """Fold (R5.2). See :meth:`act`."""
+        return self._act(A_FOLD, None, None, seat, Action.fold())
+
+    def check(self, seat=None):
+        """Check (R5.2). See :meth:`act`."""
+        return self._act(A_CHECK, None, None, seat, Action.check())
+
+    def call(self, seat=None):
+        """Call, all-in for less when short (R5.2). See :meth:`act`."""
+        return self._act(A_CALL, None, None, seat, Action.call())
+
+    def bet(self, amount, seat=None):
+        """Bet ``amount`` chips in the second round (R7.2). See :meth:`act`."""
+        return self.act(Action.bet(amount), seat)
+
+    def raise_to(self, amount, seat=None):
+        """Raise to a total round bet of ``amount`` chips (R3.4). See :meth:`act`."""
+        return self.act(Action.raise_to(amount), seat)
+
+    def split(self, seat=None):
+        """Parole: split (R8.1) or, all-in, accept (R8.2). See :meth:`act`."""
+        return self._act(A_SPLIT, None, None, seat, Action.split())
+
+    def decline(self, seat=None):
+        """An all-in player declines the Parole offer (R8.2). See :meth:`act`."""
+        return self._act(A_DECLINE, None, None, seat, Action.decline())
+
+    def discard(self, cards=(), seat=None):
+        """Discard 0-4 of one's cards in the draw (R6.1); no cards = stand pat. See :meth:`act`."""
+        return self.act(Action.discard(cards), seat)
+
+    def stand_pat(self, seat=None):
+        """Keep all five cards (R6.1). See :meth:`act`."""
+        return self._act(A_DISCARD, None, [], seat, Action.stand_pat())
+
+    def timeout(self, seat=None):
+        """The player to act ran out of time: stand pat and no raising later in the draw (R6.3);
+        check or fold in a betting round (R7.3); an all-in player declines the Parole offer."""
+        return self._act(A_TIMEOUT, None, None, seat, Action.timeout())
+
+    # ------------------------------------------------------------------ showdown
+    def _showdown_start(self):
+        """The first seat to show (R9.3): the last bettor or raiser of the second round, else
+        the first seat of the second round."""
+        if self._phase == PH_SECOND and self._aggressor >= 0 and not self._folded[self._aggressor]:
+            return self._aggressor                                          # R9.3
+        if self._after_button:
+            return (self._button + 1) % self._n
+        return (self._blind_seat[self._nblind - 1] + 1) % self._n
+
+    def _finish(self, showdown):
+        self._actor = -1
+        self._pend_seat = -1
+        self._return_uncalled()
+        self._sd_start = self._showdown_start()
+        n = self._n
+        live = 0
+        strengths = [-1] * n
+        for s in range(n):
+            if not self._folded[s]:
+                live |= 1 << s
+                if showdown:
+                    m = 0
+                    for j in range(self._hole_n[s]):
+                        m |= bit(self._hole[5 * s + j])
+                    strengths[s] = evaluate_mask(m, self._suit_tiebreak)
+        sharers = self._votes if (showdown and self._votes) else 0
+        contrib = [self._contrib[s] for s in range(n)]
+        returned, pots, winnings = split_pots(contrib, strengths, live, sharers, (self._button + 1) % n, self._dead)
+        contested = False
+        self._shown = 0
+        if showdown:
+            # R9.3: show in order; a player who cannot win any contested pot may muck: as they chose
+            # (set_showdown_choice), else as muck_losers says
+            contested_pots = [(elig, win) for (_, elig, win, shared) in pots if not shared and elig & (elig - 1)]
+            contested = len(contested_pots) > 0
+            best_shown = 0
+            start = self._sd_start
+            for i in range(n):
+                s = (start + i) % n
+                if self._folded[s]:
+                    continue
+                can_win = False
+                mine = False
+                for elig, _win in contested_pots:
+                    if elig >> s & 1:
+                        mine = True
+                        beats_all = True
+                        for o in range(n):
+                            if best_shown >> o & 1 and elig >> o & 1 and strengths[o] > strengths[s]:
+                                beats_all = False
+                        if beats_all:
+                            can_win = True
+                if not mine:
+                    continue
+                choice = self._choice[s]
+                if can_win or (not self._muck_losers if choice < 0 else choice == 1):
+                    self._shown |= 1 << s
+                    best_shown |= 1 << s
+                    self._log(E_SHOW, s, 0, pack_cards(sorted(
+                        [self._hole[5 * s + j] for j in range(self._hole_n[s])], reverse=True)))
+                else:
+                    self._log(E_MUCK, s, 0, 0)
+        for s in range(n):
+            if returned[s]:
+                self._stacks[s] += returned[s]
+                self._contrib[s] -= returned[s]
+                self._log(E_RETURN_UNCALLED, s, 0, returned[s] + 1)
+        self._npots = len(pots)
+        for i in range(len(pots)):
+            amount, elig, win, shared = pots[i]
+            self._pot_amount[i] = amount
+            self._pot_elig[i] = elig
+            self._pot_win[i] = win
+            self._log(E_AWARD, -1, i | (F_SHARED if shared else 0) | win << 8, amount + 1)
+            if shared:
+                self._pot_shared |= 1 << i
+        for s in range(n):
+            self._stacks[s] += winnings[s]
+            self._bets[s] = 0
+        self._phase = PH_COMPLETE
+        self._showdown = contested
+        self._log(E_HAND_END, -1, 0, 0)
+
+    def set_showdown_choice(self, seat, show):
+        """Say in advance whether seat ``seat`` shows or mucks at the showdown (R9.3).
+
+        A player who cannot win any pot they are eligible for may muck: their cards are not
+        revealed.  Showing is always allowed, so ``show=True`` shows even a losing hand (its cards
+        then appear in every view and in :meth:`events_for` as a SHOW event, and in a hand
+        history).  ``show=False`` asks to muck; it is honoured only when the player could muck
+        by R9.3: **a player who can win a contested pot shows anyway** (so does the first player
+        to show, who beats every hand shown so far).  ``show=None`` withdraws the choice; with
+        no choice, option ``muck_losers`` decides (on: muck, off: show).
+
+        The choice may be made, changed or withdrawn at any time before the showdown by a seat
+        still in the hand (even before its turn, or while a deal is pending).  It is private to
+        the seat: it logs no event; :meth:`view` shows a seat its own choice and nobody else's,
+        and :meth:`determinize` drops the other seats' choices.  It applies only at a showdown:
+        a hand won without one (R5.3) or a pot shared by Parole (R8.3) shows no cards.  Folding
+        drops the choice.  It is part of the state (kept by :meth:`clone` and :meth:`snapshot`).
+
+        There is no show after the hand: once the hand is complete nothing can be shown, and a
+        mucked hand stays unrevealed.
+
+        :param seat: the seat making the choice.
+        :param show: True (show), False (muck) or None (no choice: ``muck_losers`` decides).
+        :raises IllegalActionError: no such seat, ``show`` is not True, False or None, the hand
+            is over, or the seat has folded; the hand is unchanged.
+        """
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n:
+            raise IllegalActionError(f"no seat {shown(seat)} at this table (seats 0..{self._n - 1}) to show or "
+                                     "muck", rule="R9.3")
+        if show is not None and not isinstance(show, bool):
+            raise IllegalActionError(f"seat {seat}: the showdown choice must be True (show), False (muck) or None "
+                                     f"(muck_losers decides), got {shown(show)}", seat=seat, rule="R9.3")
+        if self._phase == PH_COMPLETE:
+            raise IllegalActionError(f"seat {seat}: the hand is over; there is nothing left to show or muck",
+                                     seat=seat, rule="R9.3")
+        if self._folded[seat]:
+            raise IllegalActionError(f"seat {seat} has folded and has no cards to show or muck", seat=seat,
+                                     rule="R9.3")
+        self._choice[seat] = -1 if show is None else (1 if show else 0)
+
+    def _drop_choice(self, seat):
+        """Forget ``seat``'s showdown choice (determinize: another seat's choice is private)."""
+        self._choice[seat] = -1
+
+    # ------------------------------------------------------------------ the log
+    def _record(self, i):
+        """The two words of record ``i`` (an even index into the record buffer)."""
+        return (self._rec[i], self._rec[i + 1])
+
+    def _records(self, start):
+        """Every record word from ``start`` (even) on, as a list."""
+        return [self._rec[i] for i in range(start, self._nrec)]
+
+    def _event_at(self, i):
+        return decode(self, self._rec[i], self._rec[i + 1])
+
+    @property
+    def events(self):
+        """The full record of the hand, every card included (see :meth:`events_for` for players):
+        a list of :class:`~pokerdraw32.actions.Event`, built from the compact log when read."""
+        cache = self._events_cache
+        if cache is None:
+            cache = []
+            self._events_cache = cache
+        i = 2 * len(cache)
+        while i < self._nrec:
+            cache.append(decode(self, self._rec[i], self._rec[i + 1]))
+            i += 2
+        return cache
+
+    @property
+    def serial(self):
+        """The number of events in the log (a view's ``serial``)."""
+        return self._nrec // 2
+
+    # ------------------------------------------------------------------ state, read-only from Python
+    @property
+    def n(self):
+        """The number of seats (2-5)."""
+        return self._n
+
+    @property
+    def button(self):
+        """The dealer's seat (R4.1)."""
+        return self._button
+
+    @property
+    def blind_seats(self):
+        """The seats posting the blinds, small blind first (R4)."""
+        return tuple([self._blind_seat[i] for i in range(self._nblind)])
+
+    @property
+    def largest_blind(self):
+        """The largest blind L in chips (R3.3)."""
+        return self._L
+
+    @property
+    def starting_stacks(self):
+        """Each seat's chips before the blinds."""
+        return tuple([self._start[i] for i in range(self._n)])
+
+    @property
+    def stacks(self):
+        """Each seat's chips behind (not yet bet), a new list."""
+        return [self._stacks[i] for i in range(self._n)]
+
+    @property
+    def bets(self):
+        """Each seat's bet in the current betting round, in chips."""
+        return [self._bets[i] for i in range(self._n)]
+
+    @property
+    def contrib(self):
+        """Each seat's chips put in the pot this hand (bets included)."""
+        return [self._contrib[i] for i in range(self._n)]
+
+    @property
+    def folded(self):
+        return [bool(self._folded[i]) for i in range(self._n)]
+
+    @property
+    def discarded(self):
+        """How many cards each seat discarded (None before its draw)."""
+        return [None if self._discarded[i] < 0 else self._discarded[i] for i in range(self._n)]
+
+    @property
+    def hole(self):
+        """Each seat's cards as codes, in the order received (the dealer's record)."""
+        return [[self._hole[5 * s + j] for j in range(self._hole_n[s])] for s in range(self._n)]
+
+    @property
+    def dead(self):
+        """Dead chips in the main pot (R10.3)."""
+        return self._dead
+
+    @property
+    def pile(self):
+        """The discard pile for R6.2, as codes."""
+        return [self._pile[i] for i in range(self._pile_n)]
+
+    @property
+    def muck(self):
+        """The dead cards, as codes."""
+        return [self._muck[i] for i in range(self._muck_n)]
+
+    @property
+    def stub(self):
+        """The undealt cards, as codes, the next one first (the dealer's record)."""
+        return self._stub_list()
+
+    @stub.setter
+    def stub(self, cards):
+        for i in range(len(cards)):
+            self._stub[i] = cards[i]
+        self._stub_n = len(cards)
+
+    @property
+    def phase(self):
+        """The :class:`~pokerdraw32.actions.Phase`."""
+        return PHASES[self._phase]
+
+    @property
+    def actor(self):
+        """The seat to act, or None."""
+        return None if self._actor < 0 else self._actor
+
+    @property
+    def pending_deal(self):
+        """The deal the dealer must make next (a DealRequest), or None; only with ``auto_deal=False``."""
+        if self._pend_seat < 0:
+            return None
+        from .results import DealRequest
+        return DealRequest(self._pend_seat, self._pend_count, "hole" if self._pend_hole else "draw")
+
+    @property
+    def auto_deal(self):
+        return self._auto_deal
+
+    @auto_deal.setter
+    def auto_deal(self, value):
+        self._auto_deal = value
+
+    @property
+    def to_match(self):
+        return self._to_match
+
+    @property
+    def raise_size(self):
+        return self._raise_size
+
+    @property
+    def full_level(self):
+        return self._full_level
+
+    @property
+    def bet_count(self):
+        return self._bet_count
+
+    @property
+    def reopen_serial(self):
+        return self._reopen_serial
+
+    @property
+    def acted(self):
+        return [bool(self._acted[i]) for i in range(self._n)]
+
+    @property
+    def acted_serial(self):
+        return [self._acted_serial[i] for i in range(self._n)]
+
+    @property
+    def last_level(self):
+        return [self._last_level[i] for i in range(self._n)]
+
+    @property
+    def aggressor(self):
+        """The last bettor or raiser of the current round, or None."""
+        return None if self._aggressor < 0 else self._aggressor
+
+    @property
+    def raise_withdrawn(self):
+        """R7.3: the seat that lost its right to raise this turn, or None."""
+        return None if self._withdrawn < 0 else self._withdrawn
+
+    @property
+    def no_raise(self):
+        """R6.3: the seats that timed out in the draw."""
+        return [bool(self._no_raise[i]) for i in range(self._n)]
+
+    @property
+    def showdown_choices(self):
+        """Each seat's choice for the showdown (R9.3): True show, False muck, None let
+        ``muck_losers`` decide.  Set with :meth:`set_showdown_choice`; private to the seat."""
+        return [None if self._choice[i] < 0 else self._choice[i] == 1 for i in range(self._n)]
+
+    @property
+    def offer_open(self):
+        """A Parole offer is open (R8)."""
+        return bool(self._offer_open)
+
+    @property
+    def votes(self):
+        return self._votes
+
+    @property
+    def voted(self):
+        return self._voted
+
+    @property
+    def draw_order(self):
+        return [self._draw_order[i] for i in range(self._draw_n)]
+
+    @property
+    def draw_index(self):
+        return self._draw_index
+
+    @property
+    def pot(self):
+        """Chips in the pot now, current bets included (0 once the hand is over and the pots are awarded)."""
+        return 0 if self._phase == PH_COMPLETE else self._pot()
+
+    @property
+    def live_seats(self):
+        """Seats still in the hand (not folded)."""
+        return tuple([i for i in range(self._n) if not self._folded[i]])
+
+    @property
+    def is_complete(self):
+        return self._phase == PH_COMPLETE
+
+    @property
+    def result(self):
+        """The :class:`~pokerdraw32.results.HandResult` once the hand is complete, else None."""
+        if self._phase != PH_COMPLETE:
+            return None
+        if self._result is None:
+            from .results import HandResult, Pot
+            n = self._n
+            stacks = tuple([self._stacks[i] for i in range(n)])
+            pots = tuple([Pot(self._pot_amount[i], _SEAT_SETS[self._pot_elig[i]], _SEAT_SETS[self._pot_win[i]],
+                              bool(self._pot_shared >> i & 1)) for i in range(self._npots)])
+            shown_cards = {}
+            start = self._sd_start
+            for i in range(n):    # in the order of the showdown (R9.3), as they were shown
+                s = (start + i) % n
+                if self._shown >> s & 1:
+                    shown_cards[s] = tuple([DECK[c] for c in sorted(
+                        [self._hole[5 * s + j] for j in range(self._hole_n[s])], reverse=True)])
+            net = tuple([stacks[i] - self._start[i] for i in range(n)])
+            self._result = HandResult(stacks, net, pots, shown_cards, bool(self._showdown))
+        return self._result
+
+    @property
+    def posted_extras(self):
+        """What ``posts`` actually took before the deal, beyond the blinds: ``{seat: (live, dead)}``
+        in chips, read from the log (a short stack posts less than asked, R4.5; R10.2, R10.3)."""
+        out = {}
+        for i in range(0, self._nrec, 2):
+            w = self._rec[i]
+            if w & 31 != E_POST_BLIND:
+                break
+            what = w >> 8 & 7
+            if what >= 3:
+                seat = (w >> 5 & 7) - 1
+                amount = self._rec[i + 1] - 1
+                if amount:
+                    live, dead = out.get(seat, (0, 0))
+                    out[seat] = (live + amount, dead) if what == 3 else (live, dead + amount)
+        return out
+
+    @property
+    def _round_robin(self):
+        """The hole cards of an untouched stub dealt one at a time (R5.1), by deal order; empty
+        once a deal took explicit cards (``auto_deal=False``) or when all were dealt at once."""
+        return [[self._rr[5 * k + j] for j in range(5)] for k in range(self._rr_n)]
+
+    @_round_robin.setter
+    def _round_robin(self, cards):
+        for k in range(len(cards)):
+            for j in range(5):
+                self._rr[5 * k + j] = cards[k][j]
+        self._rr_n = len(cards)
+
+    def _export(self):
+        """The state by the attribute names of the snapshot format (:mod:`pokerdraw32.snapshot`)."""
+        return {
+            "rules": self.rules, "n": self._n, "button": self._button, "dead": self._dead,
+            "to_match": self._to_match, "raise_size": self._raise_size, "full_level": self._full_level,
+            "bet_count": self._bet_count, "reopen_serial": self._reopen_serial, "votes": self._votes,
+            "voted": self._voted, "draw_index": self._draw_index, "_hole_index": self._hole_index,
+            "largest_blind": self._L, "actor": self.actor, "aggressor": self.aggressor,
+            "raise_withdrawn": self.raise_withdrawn, "auto_deal": bool(self._auto_deal),
+            "offer_open": bool(self._offer_open), "stacks": self.stacks, "bets": self.bets, "contrib": self.contrib,
+            "acted_serial": self.acted_serial, "last_level": self.last_level, "folded": self.folded,
+            "acted": self.acted, "no_raise": self.no_raise, "draw_order": self.draw_order,
+            "_deal_order": [self._deal_order[i] for i in range(self._n)], "blind_seats": self.blind_seats,
+            "starting_stacks": self.starting_stacks, "phase": self.phase, "discarded": self.discarded,
+            "showdown_choices": self.showdown_choices, "stub": self._stub_list(), "pile": self.pile,
+            "muck": self.muck, "_own_discards": self._own_discards, "hole": self.hole,
+            "_round_robin": self._round_robin, "pending_deal": self.pending_deal, "rng": self.rng,
+            "_redacted_for": None if self._redacted_for < 0 else self._redacted_for, "result": self.result,
+        }
+
+    @property
+    def _own_discards(self):
+        """The drawing player's discards, set aside until served (R6.2)."""
+        return [self._own[j] for j in range(self._own_n)]
+
+    # ------------------------------------------------------------------ copies
+    def _copy_fields(self, other):
+        """Copy every field but the log and the Python objects from ``other``."""
+        self._result = other._result
+        self._n = other._n
+        self._button = other._button
+        self._nblind = other._nblind
+        self._structure = other._structure
+        self._cap = other._cap
+        self._parole = other._parole
+        self._after_button = other._after_button
+        self._suit_tiebreak = other._suit_tiebreak
+        self._muck_losers = other._muck_losers
+        self._reshuffle_folded = other._reshuffle_folded
+        self._auto_deal = other._auto_deal
+        self._L = other._L
+        self._dead = other._dead
+        self._stub_n = other._stub_n
+        self._pile_n = other._pile_n
+        self._muck_n = other._muck_n
+        self._own_n = other._own_n
+        self._rr_n = other._rr_n
+        self._hole_index = other._hole_index
+        self._pend_seat = other._pend_seat
+        self._pend_count = other._pend_count
+        self._pend_hole = other._pend_hole
+        self._phase = other._phase
+        self._actor = other._actor
+        self._aggressor = other._aggressor
+        self._withdrawn = other._withdrawn
+        self._redacted_for = other._redacted_for
+        self._to_match = other._to_match
+        self._raise_size = other._raise_size
+        self._full_level = other._full_level
+        self._bet_count = other._bet_count
+        self._reopen_serial = other._reopen_serial
+        self._lo = other._lo
+        self._hi = other._hi
+        self._call = other._call
+        self._offer_open = other._offer_open
+        self._votes = other._votes
+        self._voted = other._voted
+        self._draw_n = other._draw_n
+        self._draw_index = other._draw_index
+        self._npots = other._npots
+        self._pot_shared = other._pot_shared
+        self._shown = other._shown
+        self._sd_start = other._sd_start
+        self._showdown = other._showdown
+        for i in range(3):
+            self._blind_seat[i] = other._blind_seat[i]
+        for i in range(3):
+            self._blind_amt[i] = other._blind_amt[i]
+        for i in range(5):
+            self._start[i] = other._start[i]
+        for i in range(5):
+            self._stacks[i] = other._stacks[i]
+        for i in range(5):
+            self._bets[i] = other._bets[i]
+        for i in range(5):
+            self._contrib[i] = other._contrib[i]
+        for i in range(5):
+            self._folded[i] = other._folded[i]
+        for i in range(5):
+            self._discarded[i] = other._discarded[i]
+        for i in range(25):
+            self._hole[i] = other._hole[i]
+        for i in range(5):
+            self._hole_n[i] = other._hole_n[i]
+        for i in range(32):
+            self._stub[i] = other._stub[i]
+        for i in range(32):
+            self._pile[i] = other._pile[i]
+        for i in range(32):
+            self._muck[i] = other._muck[i]
+        for i in range(5):
+            self._own[i] = other._own[i]
+        for i in range(25):
+            self._rr[i] = other._rr[i]
+        for i in range(5):
+            self._deal_order[i] = other._deal_order[i]
+        for i in range(5):
+            self._acted[i] = other._acted[i]
+        for i in range(5):
+            self._acted_serial[i] = other._acted_serial[i]
+        for i in range(5):
+            self._last_level[i] = other._last_level[i]
+        for i in range(5):
+            self._no_raise[i] = other._no_raise[i]
+        for i in range(5):
+            self._choice[i] = other._choice[i]
+        for i in range(5):
+            self._draw_order[i] = other._draw_order[i]
+        for i in range(6):
+            self._pot_amount[i] = other._pot_amount[i]
+        for i in range(6):
+            self._pot_elig[i] = other._pot_elig[i]
+        for i in range(6):
+            self._pot_win[i] = other._pot_win[i]
+
+    def _set_cards(self, hole, pile, muck, own, stub):
+        """Put the cards in other places (determinize): the same counts in each place."""
+        for s in range(self._n):
+            for j in range(len(hole[s])):
+                self._hole[5 * s + j] = hole[s][j]
+            self._hole_n[s] = len(hole[s])
+        for i in range(len(pile)):
+            self._pile[i] = pile[i]
+        self._pile_n = len(pile)
+        for i in range(len(muck)):
+            self._muck[i] = muck[i]
+        self._muck_n = len(muck)
+        for i in range(len(own)):
+            self._own[i] = own[i]
+        self._own_n = len(own)
+        self.stub = stub
+        self._rr_n = 0
+        self._events_cache = None
+        self._legal_key = -1
+
+    def _redact(self, seat):
+        """Make the log the one ``seat`` sees (:meth:`events_for`): other seats' deals, discards
+        and draws lose their cards (their number stays)."""
+        for i in range(0, self._nrec, 2):
+            w = self._rec[i]
+            kind = w & 31
+            if (kind == E_DEAL_HOLE or kind == E_DEAL_DRAW or kind == E_DISCARD) and (w >> 5 & 7) - 1 != seat \
+                    and self._rec[i + 1] & 7:
+                self._rec[i] = w | F_HIDDEN << 8
+                self._rec[i + 1] = self._rec[i + 1] & 7
+        self._redacted_for = seat
+        self._events_cache = None
+        self._legal_key = -1
+
+    def _copy(self):
+        """An independent copy (same stub, pile and generator state; the generator is copied)."""
+        import copy
+        new = type(self).__new__(type(self))
+        new._alloc()
+        new._copy_fields(self)
+        new._reserve(self._nrec)
+        if cython.compiled:
+            for i in range(self._nrec):
+                new._rec[i] = self._rec[i]
+        else:
+            new._rec = list(self._rec)
+        new._nrec = self._nrec
+        new.rules = self.rules
+        new.rng = copy.copy(self.rng)
+        new._events_cache = None
+        new._legal = None
+        new._legal_key = -1
+        return new
