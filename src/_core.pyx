@@ -1,5 +1,6 @@
 # cython: language_level=3, embedsignature=True, autotestdict=False
 # cython: boundscheck=False, wraparound=False, cdivision=True
+# cython: freethreading_compatible=True
 """Compiled kernels of pokerdraw32 (built as ``pokerdraw32._core``).
 
 ``pokerdraw32._core_py`` is the pure-Python twin: same public names, signatures, results
@@ -20,14 +21,23 @@ The kernels:
 * :class:`Rng` is the xoshiro256** generator behind shuffles (R11);
 * :func:`split_pots` builds and awards the main and side pots (R8.3, R9.1, R9.2, R9.4).
 
-At import (10 to 20 ms) this module evaluates all C(32,5) = 201,376 hands into a
-table indexed by the colex rank of the hand's five bits, which holds the index of the hand's
-value among the 2,520 distinct values; those are kept as ready int objects, so
+On first use (10 to 20 ms, not at import) this module evaluates all C(32,5) = 201,376 hands
+into a table indexed by the colex rank of the hand's five bits, which holds the index of the
+hand's value among the 2,520 distinct values; those are kept as ready int objects, so
 :func:`evaluate_mask` is a lookup that allocates nothing. Cython code can use the table
 through the ``cdef inline`` function ``_lookup`` (mask -> C ``uint32_t`` value).
+
+Threads: the module declares ``freethreading_compatible`` (a free-threaded CPython keeps the
+GIL off when it imports it). The tables are built once, under a lock, however many threads ask
+at once (see :func:`_build_tables`), and never change after; every other module-level array is
+filled at import. The functions keep no other state between calls. An :class:`Rng` belongs to
+one thread (its docstring); a list passed to :meth:`Rng.shuffle` or :func:`evaluate_codes`
+may be changed by another thread meanwhile without harm to the process (the result is then
+that of some interleaving, as for the same Python code).
 """
 
 import os
+from _thread import RLock as _RLock
 from operator import index as _plain  # an int subclass as an exact int: its lies (comparisons, __int__) ignored
 
 from pokerdraw32.errors import PokerDraw32TypeError, PokerDraw32ValueError
@@ -142,6 +152,27 @@ cdef uint32_t _VALUES[_NVALUES]      # the distinct values (suit tie-break on), 
 cdef PyObject *_VALUE_OBJECTS[_NVALUES]  # _VALUES as int objects, owned by _VALUE_CACHE
 cdef PyObject *_PLAIN_OBJECTS[_NVALUES]  # the same with the suit field cleared (R2.4 off)
 
+cdef extern from *:
+    """
+    /* The flag that says the lookup tables are built (_tables_ready). On a free-threaded
+       CPython a thread that reads it set must also see every table entry written before it
+       was set: a store with release ordering, loads with acquire ordering (CPython's own
+       atomics, in Python.h from 3.13, the first version with a free-threaded build). With
+       the GIL, plain accesses, as before. */
+    #ifdef Py_GIL_DISABLED
+    #define PD32_FREE_THREADED 1
+    #define PD32_LOAD_ACQUIRE(p) _Py_atomic_load_int_acquire(p)
+    #define PD32_STORE_RELEASE(p, v) _Py_atomic_store_int_release((p), (v))
+    #else
+    #define PD32_FREE_THREADED 0
+    #define PD32_LOAD_ACQUIRE(p) (*(p))
+    #define PD32_STORE_RELEASE(p, v) ((void)(*(p) = (v)))
+    #endif
+    """
+    const bint PD32_FREE_THREADED
+    int PD32_LOAD_ACQUIRE(int *p) noexcept nogil
+    void PD32_STORE_RELEASE(int *p, int v) noexcept nogil
+
 
 cdef inline uint32_t _colex(uint32_t mask) noexcept nogil:
     """Colex rank of a 5-bit mask: sum of C(b_i, i) for its bits b_1 < ... < b_5."""
@@ -234,9 +265,8 @@ cdef inline uint32_t _dense_key(uint32_t value) noexcept nogil:
             | ((value >> 10) & 7) << 8 | ((value >> 6) & 7) << 5 | (value & 31))
 
 
-cdef tuple _init_tables():
-    """Fill the lookup tables; return the tuple that owns the cached int objects.  Runs with the
-    GIL held throughout, so two threads can never build the tables at once."""
+cdef int _init_tables() except -1:
+    """Fill _BINOM, _INDEX and _VALUES (C only: no Python code runs meanwhile)."""
     cdef int k, b, c1, c2, c3, c4, c5
     cdef Py_ssize_t i, key, nvalues = 0
     cdef uint32_t *by_hand = <uint32_t *>malloc(_NHANDS * sizeof(uint32_t))
@@ -279,24 +309,46 @@ cdef tuple _init_tables():
         _VALUES[_INDEX[i]] = by_hand[i]
     free(by_hand)
     free(slot)
-    cache = tuple([_VALUES[i] for i in range(_NVALUES)] + [_VALUES[i] & ~3U for i in range(_NVALUES)])
-    for i in range(_NVALUES):
-        _VALUE_OBJECTS[i] = <PyObject *>cache[i]
-        _PLAIN_OBJECTS[i] = <PyObject *>cache[_NVALUES + i]
-    return cache
+    return 0
 
 
-_VALUE_CACHE = None
-cdef bint _tables_ready = False
+_VALUE_CACHE = None               # owns the int objects of _VALUE_OBJECTS and _PLAIN_OBJECTS
+cdef int _tables_ready = 0        # set (PD32_STORE_RELEASE) once every table is complete
+_BUILD_LOCK = _RLock()
+
+
+cdef inline bint _ready() noexcept nogil:
+    """The tables are built (and, on a free-threaded CPython, visible to this thread)."""
+    return PD32_LOAD_ACQUIRE(&_tables_ready) != 0
 
 
 cdef int _build_tables() except -1:
     """Build the lookup tables on first use (about 10 ms), not at import: every function that
-    reads them calls this first, while it still holds the GIL."""
-    global _VALUE_CACHE, _tables_ready
-    _VALUE_CACHE = _init_tables()
-    _init_scores()
-    _tables_ready = True
+    reads them calls this first, unless :func:`_ready`.
+
+    Once, however many threads ask at once: under a lock, checked again inside. The GIL alone
+    would not do: creating the int objects can start the garbage collector, whose finalizers
+    run Python code, during which another thread can take the GIL; and a free-threaded CPython
+    has no GIL. The lock is reentrant because such a finalizer could itself evaluate a hand in
+    this thread: that inner call completes the build (writing the same C tables again while
+    nobody reads them), and the outer one then leaves its own objects unused. Published tables
+    are never written again, so threads already reading them (some without the GIL) are safe.
+    """
+    global _VALUE_CACHE
+    cdef Py_ssize_t i
+    with _BUILD_LOCK:
+        if _ready():
+            return 0
+        _init_tables()
+        cache = tuple([_VALUES[i] for i in range(_NVALUES)] + [_VALUES[i] & ~3U for i in range(_NVALUES)])
+        if _ready():  # built meanwhile by a reentrant call (see above)
+            return 0
+        for i in range(_NVALUES):
+            _VALUE_OBJECTS[i] = <PyObject *>cache[i]
+            _PLAIN_OBJECTS[i] = <PyObject *>cache[_NVALUES + i]
+        _VALUE_CACHE = cache
+        _init_scores()
+        PD32_STORE_RELEASE(&_tables_ready, 1)
     return 0
 
 
@@ -343,7 +395,7 @@ def evaluate_mask(mask, bint suit_tiebreak=True):
     ...
     pokerdraw32.errors.PokerDraw32ValueError: hand mask 0x7 has 3 cards, expected 5
     """
-    if not _tables_ready:
+    if not _ready():
         _build_tables()
     cdef int overflow = 0, n
     cdef long long m
@@ -379,7 +431,7 @@ def evaluate_codes(codes, bint suit_tiebreak=True):
     ...
     pokerdraw32.errors.PokerDraw32ValueError: duplicate card code 4
     """
-    if not _tables_ready:
+    if not _ready():
         _build_tables()
     cdef tuple items
     cdef uint32_t mask = 0, bit
@@ -387,8 +439,12 @@ def evaluate_codes(codes, bint suit_tiebreak=True):
     cdef int overflow = 0, k
     cdef long long c
     cdef PyObject *item
-    # Fast path: a tuple or list of 5 ints 0..31, read without iterating (R2).
-    if (type(codes) is tuple and PyTuple_GET_SIZE(codes) == 5) or (type(codes) is list and PyList_GET_SIZE(codes) == 5):
+    # Fast path: a tuple or list of 5 ints 0..31, read without iterating (R2). Not for a list on a
+    # free-threaded CPython: another thread could replace an item, and free it, between
+    # PyList_GET_ITEM and its use; there a list takes the path below, whose tuple() copies it
+    # atomically.
+    if (type(codes) is tuple and PyTuple_GET_SIZE(codes) == 5) or (
+            not PD32_FREE_THREADED and type(codes) is list and PyList_GET_SIZE(codes) == 5):
         for k in range(5):
             item = PyTuple_GET_ITEM(codes, k) if type(codes) is tuple else PyList_GET_ITEM(codes, k)
             if not PyLong_CheckExact(<object>item):
@@ -942,7 +998,7 @@ def draw_outcomes(hand, discard, excluded, bint suit_tiebreak=True):
     ...
     pokerdraw32.errors.PokerDraw32ValueError: discard mask 0x88808001 has 5 cards; at most 4 may be discarded (R6.1)
     """
-    if not _tables_ready:
+    if not _ready():
         _build_tables()
     cdef uint32_t kept = 0, unseen = 0
     cdef uint32_t count[_NVALUES]
@@ -985,7 +1041,7 @@ def draw_summary(hand, discard, excluded, bint suit_tiebreak=True):
     >>> total, categories
     (27, (8, 12, 0, 0, 3, 0, 3, 0, 1))
     """
-    if not _tables_ready:
+    if not _ready():
         _build_tables()
     cdef uint32_t kept = 0, unseen = 0
     cdef uint32_t count[_NVALUES]
@@ -1024,7 +1080,7 @@ def strength_score(value, bint suit_tiebreak=True):
     >>> strength_score(evaluate_codes([20, 12, 8, 4, 1]))   # Qs Ts 9s 8s 7c: 255 such hands
     255
     """
-    if not _tables_ready:
+    if not _ready():
         _build_tables()
     cdef int overflow = 0
     cdef long long v
@@ -1247,7 +1303,7 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
     ...
     pokerdraw32.errors.PokerDraw32ValueError: row 0: card code 40 is not 0..31
     """
-    if not _tables_ready:
+    if not _ready():
         _build_tables()
     cdef Py_buffer view, target
     cdef bint have_view = False, have_target = False
@@ -1667,7 +1723,7 @@ def rule_discard(hand):
     >>> rule_discard(1 << 31 | 1 << 27 | 1 << 3 | 1 << 7 | 1 << 10) == 1 << 10   # four hearts: throw 9d
     True
     """
-    if not _tables_ready:
+    if not _ready():
         _build_tables()
     cdef uint32_t h = _check_deck_mask(hand, "hand mask")
     cdef int n = _popcount32(h)
@@ -1730,7 +1786,7 @@ def equity_trials(rng, trials, hand, discard, excluded, opponents, policy, posit
     >>> equity_trials(Rng(1), 1000, hand, 0, 0, 4, 1, 0)
     (0, 1000, 0, 0, 0, 0)
     """
-    if not _tables_ready:
+    if not _ready():
         _build_tables()
     cdef uint32_t kept = 0, unseen = 0, h
     cdef int k, n_unseen, dealt, available, need

@@ -26,6 +26,7 @@ import operator
 import os
 import sys
 import zlib
+from _thread import RLock
 from array import array
 from collections import Counter
 from collections.abc import Iterable
@@ -214,13 +215,20 @@ _CODE_BIT = {code: 1 << code for code in range(32)}
 _U32_CODE = "I" if array("I").itemsize == 4 else "L"
 _NATIVE_LITTLE = sys.byteorder == "little"
 _HAND_VALUES_FILE = "_hand_values.zlib"
+# Builds the tables loaded on first use (_BY_MASK, _SCORES, _PLAIN_SCORES) once, however many
+# threads ask at once. Each table is complete before it is published (one global rebinding),
+# so a thread that sees it non-empty reads it without the lock. Reentrant: a finalizer that runs
+# in the middle of a build may itself evaluate a hand.
+_TABLES_LOCK = RLock()
 
 
 def _by_mask() -> dict[int, int]:
     """The mask -> value table, loaded on the first call."""
     global _BY_MASK
     if not _BY_MASK:
-        _BY_MASK = _load_hand_values()
+        with _TABLES_LOCK:
+            if not _BY_MASK:
+                _BY_MASK = _load_hand_values()
     return _BY_MASK
 
 
@@ -681,17 +689,28 @@ _PLAIN_SCORES: dict[int, int] = {}  # the same with R2.4 off
 
 
 def _score_table(suit_tiebreak: object) -> dict[int, int]:
-    """Value -> ``2 * below + equal`` over all hands; counted once from the evaluation table."""
+    """Value -> ``2 * below + equal`` over all hands; counted once from the evaluation table.
+
+    Both tables are filled before either is published (they were filled in place, so another
+    thread could read a part of ``_SCORES`` and miss a value); ``_PLAIN_SCORES`` first, as
+    ``_SCORES`` is the one tested."""
+    global _SCORES, _PLAIN_SCORES
     if not _SCORES:
-        per_value = Counter(_by_mask().values())
-        per_plain: Counter[int] = Counter()
-        for value, n in per_value.items():
-            per_plain[value & ~3] += n
-        for table, counts in ((_PLAIN_SCORES, per_plain), (_SCORES, per_value)):
-            below = 0
-            for value in sorted(counts):
-                table[value] = 2 * below + counts[value]
-                below += counts[value]
+        with _TABLES_LOCK:
+            if not _SCORES:
+                per_value = Counter(_by_mask().values())
+                per_plain: Counter[int] = Counter()
+                for value, n in per_value.items():
+                    per_plain[value & ~3] += n
+                scores: dict[int, int] = {}
+                plain: dict[int, int] = {}
+                for table, counts in ((plain, per_plain), (scores, per_value)):
+                    below = 0
+                    for value in sorted(counts):
+                        table[value] = 2 * below + counts[value]
+                        below += counts[value]
+                _PLAIN_SCORES = plain
+                _SCORES = scores
     return _SCORES if suit_tiebreak else _PLAIN_SCORES
 
 
@@ -1046,7 +1065,9 @@ def deal_many(rng: Rng, n: int, out: Any = None) -> Any:
 __all__ += ["equity_trials", "rule_discard"]
 
 _STRAIGHT_RANK_SETS = (0xF8, 0x7C, 0x3E, 0x1F, 0x8F)  # rank bits of the five straights (R2.2)
-_RULE_DISCARDS: dict[int, int] = {}  # hand mask -> rule_discard, filled as hands are met
+# hand mask -> rule_discard, filled as hands are met. No lock: an entry is the same whichever
+# thread computes it, and one dict get or set is atomic (with or without the GIL).
+_RULE_DISCARDS: dict[int, int] = {}
 _MAX_TRIALS = 1 << 40
 
 

@@ -48,20 +48,24 @@ _COMPLETE = Phase.COMPLETE
 # Each hand's event log as an onlooker sees it, with each seat's own events that it hides, kept
 # up to date incrementally (events are only ever appended): building a view redacts only what
 # was logged since, each event once for all seats.  Held here, weakly, never by a view.
+# Threads: one hand is used by one thread at a time (as a Hand itself); separate hands in
+# separate threads each have their own entry, and the fast path below is one (weak reference,
+# logs) pair, stored and read as one object: two slots written one after the other could pair
+# one thread's hand with another thread's logs.
 _SEAT_LOGS: WeakKeyDictionary[Hand, dict[int | None, list[Event]]] = WeakKeyDictionary()
-_last: list[Any] = [None, None]     # the last hand's (weak reference, logs): the fast path
+_last: list[Any] = [None]     # [(weak reference to the last hand, its logs)]: the fast path
 
 
 def _logs(hand: Hand) -> dict[int | None, list[Event]]:
     """``{None: hand.events_for(None), seat: [the seat's events that log hides], ...}``, caught up."""
     events = hand.events
-    ref = _last[0]
-    if ref is not None and ref() is hand:
-        logs: dict[int | None, list[Event]] = _last[1]
+    last = _last[0]
+    if last is not None and last[0]() is hand:
+        logs: dict[int | None, list[Event]] = last[1]
     else:
         logs = _SEAT_LOGS.get(hand) or {None: []}
         _SEAT_LOGS[hand] = logs
-        _last[0], _last[1] = weakref.ref(hand), logs
+        _last[0] = (weakref.ref(hand), logs)
     public = logs[None]
     k = len(public)
     if k > len(events):                 # not the log these were made from: start again
