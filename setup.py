@@ -54,7 +54,7 @@ def state_extension() -> list[Extension]:
                 f.write(data)
     open(os.path.join(target, "__init__.py"), "a").close()
     return cythonize([Extension("pokerdraw32._state_c", [os.path.join(target, "_state_c.py")])],
-                     compiler_directives={"language_level": 3, "binding": False},
+                     compiler_directives={"language_level": 3, "binding": False, "freethreading_compatible": True},
                      include_path=[os.path.join("build", "cython-src")], quiet=True)
 
 
