@@ -1,0 +1,29 @@
+"""The speed, memory and import targets of issue 11, in one place, and how a figure is judged against one.
+
+The benchmarks that measure them (bench/simulate.py, bench/memory.py, bench/import_time.py; all
+at once: ``python bench/run.py --targets``) print a verdict line per target with :func:`verdict`.
+"""
+
+from __future__ import annotations
+
+PER_ACTION_OF_C = 1 / 20   # the per-action public Hand loop, hands per CPU second, over the plain C loop's
+PER_ACTION_OF_POKERKIT = 100.0   # ... and over PokerKit's (wall clock, with --peers)
+SIMULATE_OF_C = 0.2        # simulate(players=5) hands per CPU second over the C loop's 5p-draw4
+NO_SLOWER = 1.0            # pure engine, and import time, against the baseline revision (ratio)
+MEMORY_MB = 25.0           # 10,000 finished 5-player hands held in memory (2.5 KB a hand)
+TOLERANCE = 0.05           # how far a ratio to the baseline may fall short and still be called noise
+
+
+def verdict(value: float, target: float, *, higher: bool = True, tolerance: float = 0.0) -> str:
+    """``met``, ``met within noise`` (short of ``target`` by at most ``tolerance``, relative) or ``MISSED``."""
+    if (value >= target) if higher else (value <= target):
+        return "met"
+    slack = target * (1 - tolerance) if higher else target * (1 + tolerance)
+    if (value >= slack) if higher else (value <= slack):
+        return f"met within noise (±{tolerance:.0%})"
+    return "MISSED"
+
+
+def line(what: str, value: str, target: str, result: str) -> str:
+    """One verdict line, as every script prints it."""
+    return f"  target: {what}: {value} (target {target}): {result}"
