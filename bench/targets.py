@@ -14,13 +14,23 @@ MEMORY_MB = 25.0           # 10,000 finished 5-player hands held in memory (2.5 
 TOLERANCE = 0.05           # how far a ratio to the baseline may fall short and still be called noise
 
 
-def verdict(value: float, target: float, *, higher: bool = True, tolerance: float = 0.0) -> str:
-    """``met``, ``met within noise`` (short of ``target`` by at most ``tolerance``, relative) or ``MISSED``."""
-    if (value >= target) if higher else (value <= target):
+def verdict(value: float, target: float, *, higher: bool = True, tolerance: float = 0.0,
+            rounds: tuple[float, float] | None = None) -> str:
+    """How ``value`` stands against ``target`` (``higher``: larger is better).
+
+    ``met``; ``met within noise`` (short by at most ``tolerance``, relative); ``unclear`` (short by
+    more, but some of the per-round ratios ``rounds`` = (lowest, highest) reach the target: the
+    machine was too noisy to tell); else ``MISSED``.
+    """
+    def reaches(x: float, goal: float) -> bool:
+        return x >= goal if higher else x <= goal
+
+    if reaches(value, target):
         return "met"
-    slack = target * (1 - tolerance) if higher else target * (1 + tolerance)
-    if (value >= slack) if higher else (value <= slack):
+    if reaches(value, target * (1 - tolerance) if higher else target * (1 + tolerance)):
         return f"met within noise (±{tolerance:.0%})"
+    if rounds is not None and reaches(rounds[1] if higher else rounds[0], target):
+        return "unclear: some rounds reach the target, the machine is too noisy; run more rounds"
     return "MISSED"
 
 
