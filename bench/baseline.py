@@ -2,8 +2,9 @@
 
 bench/simulate.py, bench/memory.py and bench/import_time.py measure the installed pokerdraw32
 next to a baseline revision in the same run.  The baseline is that revision's ``src/``, taken with
-``git archive`` into a temporary directory and imported from there (``PYTHONPATH``) with
-``POKERDRAW32_NO_EXTENSIONS=1``: the pure engine needs no build, so any revision runs as it was.
+``git archive`` into a temporary directory, byte-compiled (as pip does at install time), and
+imported from there (``PYTHONPATH``) with ``POKERDRAW32_NO_EXTENSIONS=1``: the pure engine needs no
+build, so any revision runs as it was.
 
 :data:`DEFAULT_REV` is ``fef819d``, main before the compiled hand state machine of issue 11 (the
 kernels compiled, the hand pure Python): the "today" that issue's targets are measured against.
@@ -13,6 +14,7 @@ clone does not, and the scripts then skip the baseline and say why).
 
 from __future__ import annotations
 
+import compileall
 import io
 import os
 import subprocess
@@ -55,6 +57,9 @@ def extract(rev: str, directory: str | Path) -> Path:
     src = dest / "src"
     if not (src / "pokerdraw32" / "__init__.py").is_file():
         raise BaselineError(f"{short} has no src/pokerdraw32")
+    # byte-compiled, as an installed package is (pip compiles at install time): with
+    # PYTHONDONTWRITEBYTECODE set, every import of the tree would compile it from source again
+    compileall.compile_dir(src, quiet=1)
     return src
 
 

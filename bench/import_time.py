@@ -8,7 +8,9 @@
 Each run is a new interpreter, pinned to CPU 1, that times ``import pokerdraw32`` with
 ``time.perf_counter()`` around it (interpreter start-up is not counted; the standard library
 modules pokerdraw32 imports are).  "Cold" means a fresh process, not a cold disk cache: every
-subject is imported once first, untimed, so its ``.pyc`` files exist.  The runs are interleaved
+subject is imported once first, untimed, so its ``.pyc`` files exist, as they do in an installed
+package (``PYTHONDONTWRITEBYTECODE`` is unset for these processes; the baseline tree is
+byte-compiled when it is extracted).  The runs are interleaved
 (one run of every subject per round, each round starting with the next subject), and the
 figures are the median and the fastest run.
 
@@ -80,7 +82,9 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
                     help=f"the revision whose pure engine is the baseline (default {baseline.DEFAULT_REV})")
     ap.add_argument("--no-baseline", action="store_true", help="no baseline revision")
     args = ap.parse_args(argv)
-    base = {k: v for k, v in os.environ.items() if k != "POKERDRAW32_NO_EXTENSIONS"}
+    # PYTHONDONTWRITEBYTECODE off: the untimed first import writes the .pyc files an installed
+    # package has; with it on, an editable install would compile its sources at every import
+    base = {k: v for k, v in os.environ.items() if k not in ("POKERDRAW32_NO_EXTENSIONS", "PYTHONDONTWRITEBYTECODE")}
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory() as tmp:
         subjects: list[tuple[str, dict[str, str], Path | None]] = [
