@@ -6,6 +6,8 @@ at once: ``python bench/run.py --targets``) print a verdict line per target with
 
 from __future__ import annotations
 
+import os
+
 PER_ACTION_OF_C = 1 / 20   # the per-action public Hand loop, hands per CPU second, over the plain C loop's
 PER_ACTION_OF_POKERKIT = 100.0   # ... and over PokerKit's (wall clock, with --peers)
 SIMULATE_OF_C = 0.2        # simulate(players=5) hands per CPU second over the C loop's 5p-draw4
@@ -15,12 +17,13 @@ TOLERANCE = 0.05           # how far a ratio to the baseline may fall short and 
 
 
 def verdict(value: float, target: float, *, higher: bool = True, tolerance: float = 0.0,
-            rounds: tuple[float, float] | None = None) -> str:
+            noise: float | None = None) -> str:
     """How ``value`` stands against ``target`` (``higher``: larger is better).
 
     ``met``; ``met within noise`` (short by at most ``tolerance``, relative); ``unclear`` (short by
-    more, but some of the per-round ratios ``rounds`` = (lowest, highest) reach the target: the
-    machine was too noisy to tell); else ``MISSED``.
+    more, but by no more than ``noise``, the relative distance from 1 at which a control, the
+    baseline against itself, came out in the same run: the run was too noisy to tell); else
+    ``MISSED``.
     """
     def reaches(x: float, goal: float) -> bool:
         return x >= goal if higher else x <= goal
@@ -29,11 +32,23 @@ def verdict(value: float, target: float, *, higher: bool = True, tolerance: floa
         return "met"
     if reaches(value, target * (1 - tolerance) if higher else target * (1 + tolerance)):
         return f"met within noise (±{tolerance:.0%})"
-    if rounds is not None and reaches(rounds[1] if higher else rounds[0], target):
-        return "unclear: some rounds reach the target, the machine is too noisy; run more rounds"
+    if noise is not None and reaches(value, target * (1 - noise) if higher else target * (1 + noise)):
+        return (f"unclear: within this run's noise (the baseline against itself was {noise:.0%} off); "
+                "rerun with more rounds or on a quieter machine")
     return "MISSED"
 
 
 def line(what: str, value: str, target: str, result: str) -> str:
     """One verdict line, as every script prints it."""
     return f"  target: {what}: {value} (target {target}): {result}"
+
+
+def machine() -> str:
+    """The CPUs and the load average, and a warning when other work is running (every ratio is noisier)."""
+    cpus = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # Windows
+        return f"machine: {cpus} CPUs"
+    busy = " (busy: other work is running; expect noisy ratios, and check the control's line)" if load > 0.5 else ""
+    return f"machine: {cpus} CPUs, load average {load:.1f} over the last minute{busy}"
