@@ -20,21 +20,19 @@ def verdict(value: float, target: float, *, higher: bool = True, tolerance: floa
             noise: float | None = None) -> str:
     """How ``value`` stands against ``target`` (``higher``: larger is better).
 
-    ``met``; ``met within noise`` (short by at most ``tolerance``, relative); ``unclear`` (short by
-    more, but by no more than ``noise``, the relative distance from 1 at which a control, the
-    baseline against itself, came out in the same run: the run was too noisy to tell); else
-    ``MISSED``.
+    ``noise``: how far from 1.00x (relative) a control, the baseline against itself, came out in
+    the same run.  When it exceeds ``tolerance`` and ``value`` is within it of ``target``, either
+    way, the run cannot tell: ``unclear``.  Otherwise ``met``; ``met within noise`` (short by at
+    most ``tolerance``); ``MISSED``.
     """
-    def reaches(x: float, goal: float) -> bool:
-        return x >= goal if higher else x <= goal
-
-    if reaches(value, target):
+    met = value >= target if higher else value <= target
+    if noise is not None and noise > tolerance and abs(value / target - 1) <= noise:
+        return (f"unclear: {'met' if met else 'short'} by this run's figure, but within its noise (±{noise:.0%}, "
+                "the baseline against itself); rerun on a quieter machine or with more rounds")
+    if met:
         return "met"
-    if reaches(value, target * (1 - tolerance) if higher else target * (1 + tolerance)):
+    if value >= target * (1 - tolerance) if higher else value <= target * (1 + tolerance):
         return f"met within noise (±{tolerance:.0%})"
-    if noise is not None and reaches(value, target * (1 - noise) if higher else target * (1 + noise)):
-        return (f"unclear: within this run's noise (the baseline against itself was {noise:.0%} off); "
-                "rerun with more rounds or on a quieter machine")
     return "MISSED"
 
 
