@@ -27,8 +27,8 @@ def verdict(value: float, target: float, *, higher: bool = True, tolerance: floa
     """
     met = value >= target if higher else value <= target
     if noise is not None and noise > tolerance and abs(value / target - 1) <= noise:
-        return (f"unclear: {'met' if met else 'short'} by this run's figure, but within its noise (±{noise:.0%}, "
-                "the baseline against itself); rerun on a quieter machine or with more rounds")
+        return (f"unclear ({'met' if met else 'short'}, but within this run's noise, ±{noise:.0%}: "
+                "rerun on a quieter machine)")
     if met:
         return "met"
     if value >= target * (1 - tolerance) if higher else value <= target * (1 + tolerance):
