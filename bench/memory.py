@@ -180,8 +180,9 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
                            targets.verdict(mb, targets.MEMORY_MB, higher=False)))
         read = results["compiled"]["rss_events_read"] / results["compiled"]["hands"] * 10_000 / 1e6  # type: ignore[index]
         print(f"    (after reading every hand's events: {read:.1f} MB)")
-        if args.players != 5:
-            print("    (not the target's figure: the target is about 5-player hands)")
+        if args.players != 5 or args.hands != 10_000:
+            print(f"    (scaled from {args.hands:,} {args.players}-player hands: the target is about 10,000 "
+                  "5-player hands)")
     return results
 
 
