@@ -15,7 +15,8 @@ byte-compiled when it is extracted).  The runs are interleaved
 figures are the median and the fastest run.  The target's ratio is judged on the fastest runs (a
 busy machine only ever slows an import down), with the median's ratio beside it; a control, the
 baseline timed a second time (``--no-control``: none), measures the noise of the run; when that
-exceeds 5%, a ratio within it of 1.00x, either way, is reported as "unclear": the run cannot tell.
+exceeds 2.5%, a ratio within twice it of 1.00x, either way, is reported as "unclear": the run
+cannot tell.
 
 Subjects: compiled, pure (``POKERDRAW32_NO_EXTENSIONS=1``) and the baseline revision's pure engine
 (default ``fef819d``, main before the compiled hand of issue 11; see bench/baseline.py).  The

@@ -30,8 +30,8 @@ baseline is judged on the best round of each side (the load of a shared machine 
 run down, so the fastest is the nearest to the engine's own speed), with the ratio of the medians
 and the range of the per-round ratios beside it.  A control subject, the baseline run a second time
 (``--no-control``: none), measures the noise of the run: how far from 1.00x two identical engines
-come out, in the best runs, the medians and round by round; when that exceeds 5%, a ratio within it
-of 1.00x, either way, is reported as "unclear": the run cannot tell.
+come out, in the best runs, the medians and round by round; when that exceeds 2.5%, a ratio within
+twice it of 1.00x, either way, is reported as "unclear": the run cannot tell.
 
 The ceiling, when a C compiler is present: bench/c_hand/hand.c, a plain C loop doing the engine's
 work for the same bot (see bench/c_loop.py), compiled with ``-O2``.  Before timing anything it is
@@ -44,8 +44,8 @@ slows wall-clock figures, does not tilt them; the other figures are per wall-clo
 Each issue-11 target measured here ends in a ``target:`` line with its verdict (bench/targets.py):
 the per-action loop >= 1/20 of the C loop (compiled), the simulate path >= 0.2 of the C loop's
 5p-draw4 rate (compiled), and the pure engine no slower than the baseline on both (ratio >= 1;
-within 5% is reported as noise, and a ratio within the control's noise, when that is larger, as
-unclear: rerun with more rounds, or on a quieter machine).
+within 5% is reported as noise, and a ratio within twice the control's noise, when that is
+larger, as unclear: rerun with more rounds, or on a quieter machine).
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ SIMULATE_OF_C = 0.2        # simulate(players=5) hands per CPU second over the C
 NO_SLOWER = 1.0            # pure engine, and import time, against the baseline revision (ratio)
 MEMORY_MB = 25.0           # 10,000 finished 5-player hands held in memory (2.5 KB a hand)
 TOLERANCE = 0.05           # how far a ratio to the baseline may fall short and still be called noise
+NOISE_BAND = 2.0           # a ratio within this many times the control's deviation from 1 is "unclear"
 
 
 def verdict(value: float, target: float, *, higher: bool = True, tolerance: float = 0.0,
@@ -21,13 +22,15 @@ def verdict(value: float, target: float, *, higher: bool = True, tolerance: floa
     """How ``value`` stands against ``target`` (``higher``: larger is better).
 
     ``noise``: how far from 1.00x (relative) a control, the baseline against itself, came out in
-    the same run.  When it exceeds ``tolerance`` and ``value`` is within it of ``target``, either
-    way, the run cannot tell: ``unclear``.  Otherwise ``met``; ``met within noise`` (short by at
-    most ``tolerance``); ``MISSED``.
+    the same run.  That is one draw of the run's noise and ``value`` another, so the band is twice
+    it: when the band exceeds ``tolerance`` and ``value`` is within it of ``target``, either way,
+    the run cannot tell: ``unclear``.  Otherwise ``met``; ``met within noise`` (short by at most
+    ``tolerance``); ``MISSED``.
     """
     met = value >= target if higher else value <= target
-    if noise is not None and noise > tolerance and abs(value / target - 1) <= noise:
-        return (f"unclear ({'met' if met else 'short'}, but within this run's noise, ±{noise:.0%}: "
+    band = None if noise is None else NOISE_BAND * noise
+    if band is not None and band > tolerance and abs(value / target - 1) <= band:
+        return (f"unclear ({'met' if met else 'short'}, but within this run's noise, ±{band:.0%}: "
                 "rerun on a quieter machine)")
     if met:
         return "met"
