@@ -54,7 +54,8 @@ def state_extension() -> list[Extension]:
                 f.write(data)
     open(os.path.join(target, "__init__.py"), "a").close()
     return cythonize([Extension("pokerdraw32._state_c", [os.path.join(target, "_state_c.py")])],
-                     compiler_directives={"language_level": 3, "binding": False, "freethreading_compatible": True},
+                     compiler_directives={"language_level": 3, "binding": False, "infer_types": True,
+                                          "freethreading_compatible": True},
                      include_path=[os.path.join("build", "cython-src")], quiet=True)
 
 

@@ -4,6 +4,7 @@
 
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from libc.string cimport memcpy
 
 ctypedef long long i64
 
@@ -77,6 +78,7 @@ cdef class HandCore:
     cdef object _legal
     cdef object _events_cache
     cdef object _result
+    # Plain C fields from _n to _pot_win, copied in one block by _copy_fields (keep them together)
     # rules, as C values
     cdef int _n, _button, _nblind, _structure, _cap
     cdef bint _parole, _after_button, _suit_tiebreak, _muck_losers, _reshuffle_folded, _auto_deal
@@ -92,19 +94,19 @@ cdef class HandCore:
     cdef bint _folded[5]
     cdef int _discarded[5]
     # cards (codes 0..31)
-    cdef int _hole[25]
+    cdef signed char _hole[25]
     cdef int _hole_n[5]
-    cdef int _stub[32]
+    cdef signed char _stub[32]
     cdef int _stub_n
-    cdef int _pile[32]
+    cdef signed char _pile[32]
     cdef int _pile_n
-    cdef int _muck[32]
+    cdef signed char _muck[32]
     cdef int _muck_n
-    cdef int _own[5]
+    cdef signed char _own[5]
     cdef int _own_n
-    cdef int _rr[25]
+    cdef signed char _rr[25]
     cdef int _rr_n
-    cdef int _deal_order[5]
+    cdef signed char _deal_order[5]
     cdef int _hole_index
     cdef int _pend_seat, _pend_count
     cdef bint _pend_hole
@@ -122,7 +124,7 @@ cdef class HandCore:
     # Parole (R8) and the draw
     cdef bint _offer_open
     cdef int _votes, _voted
-    cdef int _draw_order[5]
+    cdef signed char _draw_order[5]
     cdef int _draw_n, _draw_index
     # the outcome
     cdef int _npots, _pot_shared, _shown, _sd_start
@@ -130,32 +132,32 @@ cdef class HandCore:
     cdef long long _pot_amount[6]
     cdef int _pot_elig[6]
     cdef int _pot_win[6]
-    # the log: two words a record
+    # the log: two words a record (after the block of plain fields)
     cdef long long *_rec
     cdef Py_ssize_t _nrec, _rec_cap
 
-    cpdef _alloc(self)
+    cdef _alloc(self)
     cdef void _copy_fields(self, HandCore other) noexcept
-    cpdef _reserve(self, Py_ssize_t words)
+    cdef _reserve(self, Py_ssize_t words)
     @cython.locals(first=i64)
-    cpdef _log(self, int kind, int seat, long long flags, long long word)
+    cdef _log(self, int kind, int seat, long long flags, long long word)
     cdef void _put(self, int seat, long long chips) noexcept
     cdef bint _active(self, int seat) noexcept
     cdef long long _pot(self) noexcept
     cdef void _stub_take(self, int k) noexcept
-    cpdef _stub_remove(self, cards)
-    cpdef list _stub_list(self)
+    cdef _stub_remove(self, cards)
+    cdef list _stub_list(self)
     cdef void _next_hole_deal(self) noexcept
-    cpdef _run_dealer(self)
+    cdef _run_dealer(self)
     @cython.locals(w=i64, c=i64)
     cdef _deal_all_holes(self)
-    cpdef _deal_from_stub(self)
-    cpdef _give_hole(self, int seat, cards)
+    cdef _deal_from_stub(self)
+    cdef _give_hole(self, int seat, cards)
     @cython.locals(mask=i64)
-    cpdef _reshuffle(self)
-    cpdef _give_draw(self, int seat, cards, bint reshuffled)
+    cdef _reshuffle(self)
+    cdef _give_draw(self, int seat, cards, bint reshuffled)
     cdef _start_round(self, int phase)
-    cpdef long long _unit(self) noexcept
+    cdef long long _unit_c(self) noexcept
     cdef bint _no_actions(self) noexcept
     cdef bint _needs_to_act(self, int seat) noexcept
     cdef _advance(self, int start, bint inclusive)
@@ -163,14 +165,14 @@ cdef class HandCore:
     cdef _end_round(self)
     cdef _start_draw(self)
     cdef _next_drawer(self)
-    cpdef bint _answerable(self, int p) noexcept
+    cdef bint _answerable_c(self, int p) noexcept
     cdef bint _raise_bounds(self, int p) noexcept
     cdef int _kinds(self, int p) noexcept
     cdef _compute_legal(self)
     cdef int _ready(self, seat) except -2
     @cython.locals(seen=i64, c=i64)
     cdef bint _allowed(self, int p, int code, amount, cards) except -1
-    cpdef _act(self, int code, amount, cards, seat, action)
+    cdef _act(self, int code, amount, cards, seat)
     cdef _apply(self, int p, int code, amount, cards)
     cdef void _mark_acted(self, int p) noexcept
     cdef void _withdraw_offer(self) noexcept
@@ -180,6 +182,6 @@ cdef class HandCore:
     cdef int _showdown_start(self) noexcept
     @cython.locals(m=i64)
     cdef _finish(self, bint showdown)
-    cpdef _event_at(self, Py_ssize_t i)
+    cdef _event_at(self, Py_ssize_t i)
     @cython.locals(new=HandCore)
     cpdef _copy(self)

@@ -19,8 +19,8 @@ try:
 except ImportError:   # plain Python without Cython: only cython.compiled is read
     from . import _cython_shim as cython  # type: ignore[no-redef]
 
-from .actions import Action, ActionKind, EventKind, Phase, _event, _legal
-from .cards import DECK
+from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
+from .cards import DECK, Card
 from .errors import DealError, IllegalActionError, integer, shown
 from .rules import SecondRoundFirst, Structure
 
@@ -43,7 +43,6 @@ PHASES = (Phase.DEAL, Phase.FIRST_ROUND, Phase.DRAW, Phase.SECOND_ROUND, Phase.C
 ACTION_CODES = {ActionKind.FOLD: 0, ActionKind.CHECK: 1, ActionKind.CALL: 2, ActionKind.BET: 3, ActionKind.RAISE: 4,
                 ActionKind.SPLIT: 5, ActionKind.DECLINE: 6, ActionKind.DISCARD: 7, ActionKind.TIMEOUT: 8}
 ACTION_KINDS = tuple(ACTION_CODES)
-_STRUCTURES = {Structure.NO_LIMIT: 0, Structure.POT_LIMIT: 1, Structure.FIXED_LIMIT: 2}
 _SEAT_SETS = tuple(tuple(i for i in range(5) if mask >> i & 1) for mask in range(32))
 
 # the C scalars of HandCore (plain Python mode sets them to 0 in _alloc)
@@ -56,6 +55,22 @@ _SCALARS = ('_n', '_button', '_nblind', '_structure', '_cap', '_parole', '_after
 
 # The legal-action sets by kinds bit mask (1 << action code), built on first use.
 _KIND_SETS = {}
+
+
+def make_event(kind, seat, amount, cards, info):
+    """An :class:`Event` from values already checked (as ``actions._event``, without its frame)."""
+    ev = object.__new__(Event)
+    object.__setattr__(ev, "__dict__", {"kind": kind, "seat": seat, "amount": amount, "cards": cards, "info": info})
+    return ev
+
+
+def make_legal(seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards):
+    """A :class:`LegalActions` from values already checked (as ``actions._legal``)."""
+    la = object.__new__(LegalActions)
+    object.__setattr__(la, "__dict__", {"seat": seat, "phase": phase, "kinds": kinds, "call_amount": call_amount,
+                                        "min_to": min_to, "max_to": max_to, "max_discard": max_discard,
+                                        "hole_cards": hole_cards})
+    return la
 
 
 def kind_set(mask):
@@ -95,7 +110,7 @@ def pack_cards(cards):
 _KINDS = tuple(EventKind)
 _BLINDS = ("small", "big", "over", "live", "dead")
 # the events without amount, cards or info (check, fold, ...), immutable, by their first word
-_SIMPLE = {kind | (seat + 1) << 5: _event(_KINDS[kind], seat)
+_SIMPLE = {kind | (seat + 1) << 5: make_event(_KINDS[kind], seat, None, (), ())
            for kind in (2, 3, 7, 8, 17) for seat in range(5)}   # FOLD, CHECK, SPLIT, DECLINE, MUCK
 
 
@@ -126,7 +141,7 @@ def decode(hand, first, word):
             info = (("hand", describe_value(value, suit_tiebreak=tiebreak)), ("value", value))
         if flags & 32768:
             info = (*info, ("hidden", count))
-        return _event(kind, seat, amount, cards, info)
+        return make_event(kind, seat, amount, cards, info)
     amount = word - 1 if word else None
     if code == E_POST_BLIND:
         info = (("blind", _BLINDS[flags & 7]), ("all_in", bool(flags & 8)))
@@ -144,7 +159,7 @@ def decode(hand, first, word):
         info = (("pot", flags & 7), ("winners", _SEAT_SETS[flags >> 8 & 31]), ("shared", bool(flags & 8)))
     elif code == E_HAND_END:
         info = (("stacks", tuple(hand.stacks)),)
-    return _event(kind, None if seat < 0 else seat, amount, (), info)
+    return make_event(kind, None if seat < 0 else seat, amount, (), info)
 
 
 class HandCore:
@@ -202,7 +217,9 @@ class HandCore:
         self.rng = rng
         self._n = n
         self._button = button
-        self._structure = _STRUCTURES[rules.structure]
+        structure = rules.structure
+        self._structure = (POT_LIMIT if structure is Structure.POT_LIMIT else
+                           FIXED_LIMIT if structure is Structure.FIXED_LIMIT else NO_LIMIT)
         self._cap = -1 if rules.cap is None else rules.cap
         self._parole = rules.parole
         self._after_button = rules.second_round_first is SecondRoundFirst.AFTER_BUTTON
@@ -519,7 +536,7 @@ class HandCore:
                 self._bets[i] = 0
             self._to_match = 0
             self._full_level = 0
-            self._raise_size = self._unit()
+            self._raise_size = self._unit_c()
             self._bet_count = 0
             if self._after_button:
                 start = self._button + 1
@@ -539,7 +556,7 @@ class HandCore:
         self._actor = -1
         self._advance(first, True)
 
-    def _unit(self):
+    def _unit_c(self):
         """Fixed-limit bet size, or the minimum bet/raise increment otherwise (R3.4, R7.2)."""
         if self._structure == FIXED_LIMIT and self._phase == PH_SECOND:
             return 2 * self._L
@@ -641,7 +658,7 @@ class HandCore:
             self._start_round(PH_SECOND)
 
     # ------------------------------------------------------------------ legality
-    def _answerable(self, p):
+    def _answerable_c(self, p):
         """R5.5: someone other than ``p``, still in the hand and not all-in, would have chips
         left after matching the current bet, so a bet or raise by ``p`` could be answered."""
         for i in range(self._n):
@@ -656,7 +673,7 @@ class HandCore:
             return False                                  # R7.3
         if self._phase == PH_SECOND and self._no_raise[p]:
             return False                                  # R6.3
-        if not self._answerable(p):
+        if not self._answerable_c(p):
             return False                                  # R5.5: nobody could answer a raise
         if self._acted[p] and self._acted_serial[p] == self._reopen_serial \
                 and self._to_match - self._last_level[p] < self._raise_size:
@@ -667,14 +684,14 @@ class HandCore:
         if self._structure == FIXED_LIMIT:
             if self._cap >= 0 and self._bet_count >= self._cap:
                 return False                              # R3.4 cap
-            target = self._full_level + self._unit()
+            target = self._full_level + self._unit_c()
             if target <= self._to_match:
-                target = self._to_match + self._unit()
+                target = self._to_match + self._unit_c()
             target = min(target, allin)
             self._lo = target
             self._hi = target
             return True
-        lo = self._to_match + self._raise_size if self._to_match else self._unit()
+        lo = self._to_match + self._raise_size if self._to_match else self._unit_c()
         hi = allin
         if self._structure == POT_LIMIT:
             # R3.4: raise by at most the pot after the player's call (the current bet plus the pot
@@ -684,6 +701,14 @@ class HandCore:
         self._lo = min(lo, hi)
         self._hi = hi
         return True
+
+    def _unit(self):
+        """The bet unit now (R3.4, R7.2), for Python (the refusal messages, tests)."""
+        return self._unit_c()
+
+    def _answerable(self, p):
+        """R5.5 for seat ``p`` (see ``_answerable_c``), for Python (the refusal messages)."""
+        return self._answerable_c(p)
 
     def _kinds(self, p):
         """The kinds bit mask (1 << action code) of the player to act ``p``; sets ``_call`` and,
@@ -726,10 +751,10 @@ class HandCore:
         mask = self._kinds(p)
         phase = PHASES[self._phase]
         if self._phase == PH_DRAW:
-            return _legal(p, phase, kind_set(mask), 0, None, None, 4, hole)
+            return make_legal(p, phase, kind_set(mask), 0, None, None, 4, hole)
         if mask & (1 << A_BET | 1 << A_RAISE):
-            return _legal(p, phase, kind_set(mask), self._call, self._lo, self._hi, 0, hole)
-        return _legal(p, phase, kind_set(mask), self._call, None, None, 0, hole)
+            return make_legal(p, phase, kind_set(mask), self._call, self._lo, self._hi, 0, hole)
+        return make_legal(p, phase, kind_set(mask), self._call, None, None, 0, hole)
 
     def _ready(self, seat):
         """The seat to act when ``seat`` (None or the claimed seat) may act now, else -1."""
@@ -780,12 +805,17 @@ class HandCore:
         """
         if isinstance(action, str):
             action = Action.parse(action)
-        if not isinstance(action, Action):
-            return self._refuse(action, seat)
-        code = ACTION_CODES[action.kind]
-        if code == A_DISCARD:
-            return self._act(code, None, [int(c) for c in action.cards], seat, action)
-        return self._act(code, action.amount, None, seat, action)
+        if isinstance(action, Action):
+            code = ACTION_CODES[action.kind]
+            if code == A_DISCARD:
+                ev = self._act(code, None, [int(c) for c in action.cards], seat)
+            else:
+                ev = self._act(code, action.amount, None, seat)
+            if ev is not None:
+                return ev
+        from ._refusal import refuse
+        refuse(self, action, seat)   # names the seat, the amount and the rule
+        raise IllegalActionError(f"{action} is not legal now", seat=seat)
 
     def _legal_now(self, action, seat):
         """True when ``action`` (an Action) from ``seat`` (None: whoever is to act) is legal now."""
@@ -797,18 +827,15 @@ class HandCore:
             return self._allowed(p, code, None, [int(c) for c in action.cards])
         return self._allowed(p, code, action.amount, None)
 
-    def _act(self, code, amount, cards, seat, action):
+    def _act(self, code, amount, cards, seat):
+        """Apply action ``code`` if it is legal and return its main event; None (nothing changed)
+        when it is not (:meth:`act` then says why)."""
         p = self._ready(seat)
         if p < 0 or not self._allowed(p, code, amount, cards):
-            return self._refuse(action, seat)
+            return None
         start = self._nrec
         self._apply(p, code, amount, cards)
         return self._event_at(start if code != A_TIMEOUT else start + 2)   # a timeout: the action it stands for
-
-    def _refuse(self, action, seat):
-        from ._refusal import refuse
-        refuse(self, action, seat)   # names the seat, the amount and the rule
-        raise IllegalActionError(f"{action} is not legal now", seat=seat)
 
     def _apply(self, p, code, amount, cards):
         if code == A_TIMEOUT:
@@ -868,7 +895,7 @@ class HandCore:
     def _raise(self, p, code, to):
         self._withdraw_offer()
         inc = to - self._to_match
-        unit = self._unit()
+        unit = self._unit_c()
         if self._structure == FIXED_LIMIT:
             full = to >= self._full_level + unit or 2 * inc >= unit      # R3.5 fixed-limit half-bet rule
         elif self._to_match == 0:
@@ -951,15 +978,18 @@ class HandCore:
     # shortcuts ---------------------------------------------------------------
     def fold(self, seat=None):
         """Fold (R5.2). See :meth:`act`."""
-        return self._act(A_FOLD, None, None, seat, Action.fold())
+        ev = self._act(A_FOLD, None, None, seat)
+        return ev if ev is not None else self.act(Action.fold(), seat)
 
     def check(self, seat=None):
         """Check (R5.2). See :meth:`act`."""
-        return self._act(A_CHECK, None, None, seat, Action.check())
+        ev = self._act(A_CHECK, None, None, seat)
+        return ev if ev is not None else self.act(Action.check(), seat)
 
     def call(self, seat=None):
         """Call, all-in for less when short (R5.2). See :meth:`act`."""
-        return self._act(A_CALL, None, None, seat, Action.call())
+        ev = self._act(A_CALL, None, None, seat)
+        return ev if ev is not None else self.act(Action.call(), seat)
 
     def bet(self, amount, seat=None):
         """Bet ``amount`` chips in the second round (R7.2). See :meth:`act`."""
@@ -971,24 +1001,38 @@ class HandCore:
 
     def split(self, seat=None):
         """Parole: split (R8.1) or, all-in, accept (R8.2). See :meth:`act`."""
-        return self._act(A_SPLIT, None, None, seat, Action.split())
+        ev = self._act(A_SPLIT, None, None, seat)
+        return ev if ev is not None else self.act(Action.split(), seat)
 
     def decline(self, seat=None):
         """An all-in player declines the Parole offer (R8.2). See :meth:`act`."""
-        return self._act(A_DECLINE, None, None, seat, Action.decline())
+        ev = self._act(A_DECLINE, None, None, seat)
+        return ev if ev is not None else self.act(Action.decline(), seat)
 
     def discard(self, cards=(), seat=None):
         """Discard 0-4 of one's cards in the draw (R6.1); no cards = stand pat. See :meth:`act`."""
+        if type(cards) is tuple or type(cards) is list:     # Card objects, as legal_actions() gives them
+            codes = []
+            for c in cards:
+                if type(c) is not Card:
+                    break
+                codes.append(int(c))
+            else:
+                ev = self._act(A_DISCARD, None, codes, seat)
+                if ev is not None:
+                    return ev
         return self.act(Action.discard(cards), seat)
 
     def stand_pat(self, seat=None):
         """Keep all five cards (R6.1). See :meth:`act`."""
-        return self._act(A_DISCARD, None, [], seat, Action.stand_pat())
+        ev = self._act(A_DISCARD, None, [], seat)
+        return ev if ev is not None else self.act(Action.stand_pat(), seat)
 
     def timeout(self, seat=None):
         """The player to act ran out of time: stand pat and no raising later in the draw (R6.3);
         check or fold in a betting round (R7.3); an all-in player declines the Parole offer."""
-        return self._act(A_TIMEOUT, None, None, seat, Action.timeout())
+        ev = self._act(A_TIMEOUT, None, None, seat)
+        return ev if ev is not None else self.act(Action.timeout(), seat)
 
     # ------------------------------------------------------------------ showdown
     def _showdown_start(self):
@@ -1424,103 +1468,16 @@ class HandCore:
 
     # ------------------------------------------------------------------ copies
     def _copy_fields(self, other):
-        """Copy every field but the log and the Python objects from ``other``."""
+        """Copy every plain field of ``other`` (not the log, not the Python objects but the result)."""
         self._result = other._result
-        self._n = other._n
-        self._button = other._button
-        self._nblind = other._nblind
-        self._structure = other._structure
-        self._cap = other._cap
-        self._parole = other._parole
-        self._after_button = other._after_button
-        self._suit_tiebreak = other._suit_tiebreak
-        self._muck_losers = other._muck_losers
-        self._reshuffle_folded = other._reshuffle_folded
-        self._auto_deal = other._auto_deal
-        self._L = other._L
-        self._dead = other._dead
-        self._stub_n = other._stub_n
-        self._pile_n = other._pile_n
-        self._muck_n = other._muck_n
-        self._own_n = other._own_n
-        self._rr_n = other._rr_n
-        self._hole_index = other._hole_index
-        self._pend_seat = other._pend_seat
-        self._pend_count = other._pend_count
-        self._pend_hole = other._pend_hole
-        self._phase = other._phase
-        self._actor = other._actor
-        self._aggressor = other._aggressor
-        self._withdrawn = other._withdrawn
-        self._redacted_for = other._redacted_for
-        self._to_match = other._to_match
-        self._raise_size = other._raise_size
-        self._full_level = other._full_level
-        self._bet_count = other._bet_count
-        self._reopen_serial = other._reopen_serial
-        self._lo = other._lo
-        self._hi = other._hi
-        self._call = other._call
-        self._offer_open = other._offer_open
-        self._votes = other._votes
-        self._voted = other._voted
-        self._draw_n = other._draw_n
-        self._draw_index = other._draw_index
-        self._npots = other._npots
-        self._pot_shared = other._pot_shared
-        self._shown = other._shown
-        self._sd_start = other._sd_start
-        self._showdown = other._showdown
-        for i in range(3):
-            self._blind_seat[i] = other._blind_seat[i]
-        for i in range(3):
-            self._blind_amt[i] = other._blind_amt[i]
-        for i in range(5):
-            self._start[i] = other._start[i]
-        for i in range(5):
-            self._stacks[i] = other._stacks[i]
-        for i in range(5):
-            self._bets[i] = other._bets[i]
-        for i in range(5):
-            self._contrib[i] = other._contrib[i]
-        for i in range(5):
-            self._folded[i] = other._folded[i]
-        for i in range(5):
-            self._discarded[i] = other._discarded[i]
-        for i in range(25):
-            self._hole[i] = other._hole[i]
-        for i in range(5):
-            self._hole_n[i] = other._hole_n[i]
-        for i in range(32):
-            self._stub[i] = other._stub[i]
-        for i in range(32):
-            self._pile[i] = other._pile[i]
-        for i in range(32):
-            self._muck[i] = other._muck[i]
-        for i in range(5):
-            self._own[i] = other._own[i]
-        for i in range(25):
-            self._rr[i] = other._rr[i]
-        for i in range(5):
-            self._deal_order[i] = other._deal_order[i]
-        for i in range(5):
-            self._acted[i] = other._acted[i]
-        for i in range(5):
-            self._acted_serial[i] = other._acted_serial[i]
-        for i in range(5):
-            self._last_level[i] = other._last_level[i]
-        for i in range(5):
-            self._no_raise[i] = other._no_raise[i]
-        for i in range(5):
-            self._choice[i] = other._choice[i]
-        for i in range(5):
-            self._draw_order[i] = other._draw_order[i]
-        for i in range(6):
-            self._pot_amount[i] = other._pot_amount[i]
-        for i in range(6):
-            self._pot_elig[i] = other._pot_elig[i]
-        for i in range(6):
-            self._pot_win[i] = other._pot_win[i]
+        if cython.compiled:   # the fields _n .. _pot_win, declared together in _state.pxd
+            memcpy(cython.address(self._n), cython.address(other._n),  # noqa: F821 -- cimported in _state.pxd
+                   cython.cast(cython.p_char, cython.address(other._rec))
+                   - cython.cast(cython.p_char, cython.address(other._n)))
+        else:
+            for name, value in other.__dict__.items():
+                if name not in ("rules", "rng", "_legal", "_events_cache", "_rec"):
+                    setattr(self, name, list(value) if type(value) is list else value)
 
     def _set_cards(self, hole, pile, muck, own, stub):
         """Put the cards in other places (determinize): the same counts in each place."""
