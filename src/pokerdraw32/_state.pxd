@@ -182,6 +182,7 @@ cdef class HandCore:
     cdef int _showdown_start(self) noexcept
     @cython.locals(m=i64)
     cdef _finish(self, bint showdown)
+    cdef void _shrink(self) noexcept
     cdef _event_at(self, Py_ssize_t i)
     @cython.locals(new=HandCore)
     cpdef _copy(self)

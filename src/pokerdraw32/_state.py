@@ -20,14 +20,15 @@ except ImportError:   # plain Python without Cython: only cython.compiled is rea
     from . import _cython_shim as cython  # type: ignore[no-redef]
 
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
-from .cards import DECK, Card
-from .errors import DealError, IllegalActionError, integer, shown
-from .rules import SecondRoundFirst, Structure
+from .cards import DECK, FULL_MASK, Card
+from .errors import MAX_CHIPS, DealError, IllegalActionError, integer, shown
+from .results import HandResult, Pot
+from .rules import Rules, SecondRoundFirst, Structure
 
 if cython.compiled:
-    from ._core import evaluate_mask, split_pots
+    from ._core import Rng, evaluate_mask, split_pots
 else:
-    from ._core_py import evaluate_mask, split_pots
+    from ._core_py import Rng, evaluate_mask, split_pots
 
 if not cython.compiled:   # compiled, these are the C enums of _state.pxd (same values)
     PH_DEAL, PH_FIRST, PH_DRAW, PH_SECOND, PH_COMPLETE = 0, 1, 2, 3, 4
@@ -57,20 +58,25 @@ _SCALARS = ('_n', '_button', '_nblind', '_structure', '_cap', '_parole', '_after
 _KIND_SETS = {}
 
 
+def frozen(cls, fields):
+    """An instance of the frozen dataclass ``cls`` with these fields, already checked: the
+    dataclass ``__init__`` sets one field at a time through ``object.__setattr__``; this sets the
+    instance dict at once (the same object: equal, hashable, immutable)."""
+    obj = object.__new__(cls)
+    object.__setattr__(obj, "__dict__", fields)
+    return obj
+
+
 def make_event(kind, seat, amount, cards, info):
     """An :class:`Event` from values already checked (as ``actions._event``, without its frame)."""
-    ev = object.__new__(Event)
-    object.__setattr__(ev, "__dict__", {"kind": kind, "seat": seat, "amount": amount, "cards": cards, "info": info})
-    return ev
+    return frozen(Event, {"kind": kind, "seat": seat, "amount": amount, "cards": cards, "info": info})
 
 
 def make_legal(seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards):
     """A :class:`LegalActions` from values already checked (as ``actions._legal``)."""
-    la = object.__new__(LegalActions)
-    object.__setattr__(la, "__dict__", {"seat": seat, "phase": phase, "kinds": kinds, "call_amount": call_amount,
-                                        "min_to": min_to, "max_to": max_to, "max_discard": max_discard,
-                                        "hole_cards": hole_cards})
-    return la
+    return frozen(LegalActions, {"seat": seat, "phase": phase, "kinds": kinds, "call_amount": call_amount,
+                                 "min_to": min_to, "max_to": max_to, "max_discard": max_discard,
+                                 "hole_cards": hole_cards})
 
 
 def kind_set(mask):
@@ -169,6 +175,29 @@ class HandCore:
     if cython.compiled:
         def __dealloc__(self):
             PyMem_Free(self._rec)   # noqa: F821 -- cimported in _state.pxd
+
+    def __init__(self, rules, stacks, button, *, seed=None, rng=None, deck=None, auto_deal=True, posts=None):
+        # The common call (the engine's deck, no posts) is checked here; any other goes through
+        # every check of pokerdraw32.hand.checked_arguments, whose messages name the problem.
+        if type(rules) is Rules and (type(stacks) is list or type(stacks) is tuple) and type(button) is int \
+                and deck is None and posts is None and auto_deal is True \
+                and (seed is None or (type(seed) is int and rng is None and 0 <= seed < 18446744073709551616)) \
+                and (rng is None or type(rng) is Rng):
+            n = len(stacks)
+            if 2 <= n <= 5 and 0 <= button < n:
+                chips = list(stacks)
+                total = 0
+                for s in chips:
+                    if type(s) is not int or s <= 0:
+                        break
+                    total += s
+                else:
+                    if total <= MAX_CHIPS:
+                        generator = rng if rng is not None else Rng(seed)
+                        self._setup(rules, chips, button, generator, generator.shuffled(FULL_MASK), True, [])
+                        return
+        from .hand import checked_arguments
+        self._setup(rules, *checked_arguments(rules, stacks, button, seed, rng, deck, auto_deal, posts))
 
     def _alloc(self):
         if not cython.compiled:
@@ -1117,6 +1146,18 @@ class HandCore:
         self._phase = PH_COMPLETE
         self._showdown = contested
         self._log(E_HAND_END, -1, 0, 0)
+        self._legal = None                  # nobody acts any more (R9): nothing to keep for legal_actions()
+        self._legal_key = self._nrec
+        self._shrink()
+
+    def _shrink(self):
+        """Give back the log buffer's unused room (a finished hand keeps exactly its records)."""
+        if cython.compiled and self._rec_cap > self._nrec:
+            smaller = cython.cast(cython.p_longlong, PyMem_Realloc(  # noqa: F821 -- cimported in _state.pxd
+                self._rec, self._nrec * cython.sizeof(cython.longlong)))
+            if smaller != cython.NULL:
+                self._rec = smaller
+                self._rec_cap = self._nrec
 
     def set_showdown_choice(self, seat, show):
         """Say in advance whether seat ``seat`` shows or mucks at the showdown (R9.3).
@@ -1394,11 +1435,11 @@ class HandCore:
         if self._phase != PH_COMPLETE:
             return None
         if self._result is None:
-            from .results import HandResult, Pot
             n = self._n
             stacks = tuple([self._stacks[i] for i in range(n)])
-            pots = tuple([Pot(self._pot_amount[i], _SEAT_SETS[self._pot_elig[i]], _SEAT_SETS[self._pot_win[i]],
-                              bool(self._pot_shared >> i & 1)) for i in range(self._npots)])
+            pots = tuple([frozen(Pot, {"amount": self._pot_amount[i], "eligible": _SEAT_SETS[self._pot_elig[i]],
+                                       "winners": _SEAT_SETS[self._pot_win[i]],
+                                       "shared": bool(self._pot_shared >> i & 1)}) for i in range(self._npots)])
             shown_cards = {}
             start = self._sd_start
             for i in range(n):    # in the order of the showdown (R9.3), as they were shown
@@ -1407,7 +1448,8 @@ class HandCore:
                     shown_cards[s] = tuple([DECK[c] for c in sorted(
                         [self._hole[5 * s + j] for j in range(self._hole_n[s])], reverse=True)])
             net = tuple([stacks[i] - self._start[i] for i in range(n)])
-            self._result = HandResult(stacks, net, pots, shown_cards, bool(self._showdown))
+            self._result = frozen(HandResult, {"stacks": stacks, "net": net, "pots": pots, "shown": shown_cards,
+                                               "showdown": bool(self._showdown)})
         return self._result
 
     @property

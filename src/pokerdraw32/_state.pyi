@@ -1,5 +1,6 @@
 # Types of pokerdraw32._state (and of its compiled build pokerdraw32._state_c): the .py is written in
 # Cython's pure-Python mode without annotations (Cython would read them as C types).
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._core_py import Rng
@@ -19,6 +20,9 @@ def kind_set(mask: int) -> frozenset[Any]: ...
 class HandCore:
     rules: Rules
     rng: Rng
+    def __init__(self, rules: Rules, stacks: Sequence[int], button: int, *, seed: int | None = None,
+                 rng: Rng | None = None, deck: CardsLike | None = None, auto_deal: bool = True,
+                 posts: Mapping[int, tuple[int, int]] | None = None) -> None: ...
     def _alloc(self) -> None: ...
     def _setup(self, rules: Rules, stacks: list[int], button: int, rng: Rng, stub: list[int], auto_deal: bool,
                extra: list[tuple[int, int, int]]) -> None: ...
