@@ -17,6 +17,11 @@ cpdef i64 pack_cards(cards) except? -1
 @cython.locals(first=i64, word=i64, code=int, seat=int, flags=i64, count=int)
 cpdef decode(hand, i64 first, i64 word)
 
+cpdef frozen(cls, dict fields)
+cpdef make_event(kind, seat, amount, cards, info)
+cpdef make_legal(seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards)
+cpdef kind_set(int mask)
+
 cpdef enum:
     PH_DEAL = 0
     PH_FIRST = 1
@@ -168,6 +173,7 @@ cdef class HandCore:
     cdef bint _answerable_c(self, int p) noexcept
     cdef bint _raise_bounds(self, int p) noexcept
     cdef int _kinds(self, int p) noexcept
+    @cython.locals(deck=tuple, phases=tuple)
     cdef _compute_legal(self)
     cdef int _ready(self, seat) except -2
     @cython.locals(seen=i64, c=i64)

@@ -62,9 +62,13 @@ def frozen(cls, fields):
     """An instance of the frozen dataclass ``cls`` with these fields, already checked: the
     dataclass ``__init__`` sets one field at a time through ``object.__setattr__``; this sets the
     instance dict at once (the same object: equal, hashable, immutable)."""
-    obj = object.__new__(cls)
-    object.__setattr__(obj, "__dict__", fields)
+    obj = _NEW(cls)
+    _SETATTR(obj, "__dict__", fields)
     return obj
+
+
+_NEW = object.__new__
+_SETATTR = object.__setattr__
 
 
 def make_event(kind, seat, amount, cards, info):
@@ -83,7 +87,11 @@ def kind_set(mask):
     """The frozenset of ActionKind of a kinds bit mask (1 << action code)."""
     found = _KIND_SETS.get(mask)
     if found is None:
-        found = frozenset(k for i, k in enumerate(ACTION_KINDS) if mask >> i & 1)
+        kinds = []
+        for i in range(len(ACTION_KINDS)):
+            if mask >> i & 1:
+                kinds.append(ACTION_KINDS[i])
+        found = frozenset(kinds)
         _KIND_SETS[mask] = found
     return found
 
@@ -776,9 +784,11 @@ class HandCore:
         p = self._actor
         if p < 0 or self._pend_seat >= 0:
             return None
-        hole = tuple([DECK[self._hole[5 * p + j]] for j in range(self._hole_n[p])])
+        deck = DECK
+        hole = tuple([deck[self._hole[5 * p + j]] for j in range(self._hole_n[p])])
         mask = self._kinds(p)
-        phase = PHASES[self._phase]
+        phases = PHASES
+        phase = phases[self._phase]
         if self._phase == PH_DRAW:
             return make_legal(p, phase, kind_set(mask), 0, None, None, 4, hole)
         if mask & (1 << A_BET | 1 << A_RAISE):

@@ -1,0 +1,116 @@
+"""The hand's core is one source, ``pokerdraw32/_state.py``, built twice: compiled by Cython as
+``pokerdraw32._state_c`` and run as plain Python as ``pokerdraw32._state`` (issue 11).  Both builds,
+in one process, play the same seeded hands with the same actions, legal ones and refused ones, and
+must agree at every step: every field of the state, the compact log's records, the events, the
+legal actions, each refusal's exception and message, and the result.
+
+The rest of the suite runs against whichever build ``pokerdraw32._kernels`` picked; this test
+compares the two directly, so it needs the compiled build (skipped without it, an error when the
+extensions are required, as the kernel fixtures of conftest.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from types import ModuleType
+from typing import Any
+
+import pytest
+from conftest import NO_EXTENSIONS, REQUIRE_EXTENSIONS
+
+from pokerdraw32 import Rules
+from pokerdraw32.actions import Action, ActionKind
+from pokerdraw32.errors import PokerDraw32Error
+
+
+@pytest.fixture(scope="module")
+def compiled() -> ModuleType:
+    if NO_EXTENSIONS:
+        if REQUIRE_EXTENSIONS:
+            pytest.fail("POKERDRAW32_NO_EXTENSIONS and POKERDRAW32_REQUIRE_EXTENSIONS are both set")
+        pytest.skip("POKERDRAW32_NO_EXTENSIONS is set")
+    try:
+        return importlib.import_module("pokerdraw32._state_c")
+    except ImportError as exc:
+        if REQUIRE_EXTENSIONS:
+            raise
+        pytest.skip(f"pokerdraw32._state_c is not available: {exc}")
+
+
+def state(h: Any) -> dict[str, Any]:
+    """Everything about the hand that both builds must agree on."""
+    out = {k: v for k, v in h._export().items() if k != "rng"}
+    out["rng"] = tuple(h.rng.getstate())
+    out["log"] = h._records(0)
+    out["legal"] = h.legal_actions()
+    out["pot"] = h.pot
+    out["posted_extras"] = h.posted_extras
+    return out
+
+
+RULES = [
+    Rules(),
+    Rules.preset("two-blind"),
+    Rules(structure="pot-limit"),
+    Rules(structure="fixed-limit", cap=None),
+    Rules(structure="fixed-limit", over_blind=False, reshuffle_folded=True),
+    Rules(parole=False, muck_losers=False, second_round_first="after_button"),
+    Rules(suit_tiebreak=False, heads_up_button_posts_small=True),
+]
+
+
+def candidates(h: Any, rnd: random.Random) -> list[Action]:
+    """Some actions to try now: legal ones and a few that must be refused."""
+    legal = h.legal_actions()
+    out: list[Action] = []
+    if legal is None:
+        return out
+    for kind in legal.kinds:
+        if kind is ActionKind.DISCARD:
+            cards = list(legal.hole_cards)
+            rnd.shuffle(cards)
+            out.append(Action.discard(cards[:rnd.randrange(5)]))
+        elif kind in (ActionKind.BET, ActionKind.RAISE):
+            lo, hi = legal.min_to, legal.max_to
+            out.append(Action(kind, rnd.choice([lo, hi, rnd.randint(lo, hi)])))
+        else:
+            out.append(Action(kind))
+    out.append(rnd.choice([Action.check(), Action.call(), Action.fold(), Action.raise_to(rnd.randint(0, 500)),
+                           Action.bet(rnd.randint(0, 500)), Action.split(), Action.decline(), Action.stand_pat(),
+                           Action.timeout()]))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_compiled_and_plain_python_builds_agree_at_every_step(compiled: ModuleType, seed: int) -> None:
+    plain = importlib.import_module("pokerdraw32._state")
+    assert compiled.HandCore is not plain.HandCore
+    rnd = random.Random(seed)
+    hands = decisions = refusals = 0
+    for _ in range(40):
+        rules = rnd.choice(RULES)
+        n = rnd.randint(2, 5)
+        stacks = [rnd.choice([1, 2, 3, 5, 8, 40, 200, 1000]) for _ in range(n)]
+        button, hand_seed = rnd.randrange(n), rnd.getrandbits(64)
+        a = compiled.HandCore(rules, stacks, button, seed=hand_seed)
+        b = plain.HandCore(rules, stacks, button, seed=hand_seed)
+        assert state(a) == state(b)
+        hands += 1
+        while a.actor is not None:
+            action = rnd.choice(candidates(a, rnd))
+            seat = rnd.choice([None, None, a.actor, rnd.randrange(n)])
+            outcomes = []
+            for h in (a, b):
+                try:
+                    outcomes.append(("event", h.act(action, seat)))
+                except PokerDraw32Error as exc:
+                    outcomes.append((type(exc), str(exc)))
+            assert outcomes[0] == outcomes[1], (action, seat)
+            refusals += outcomes[0][0] != "event"
+            decisions += 1
+            assert state(a) == state(b), (action, seat)
+        assert a.events == b.events
+        assert a.result == b.result
+        assert sum(a.result.stacks) == sum(stacks)                       # R9.5
+    assert hands == 40 and decisions > 200 and refusals > 20
