@@ -55,6 +55,7 @@ if TYPE_CHECKING or NO_EXTENSIONS:
 else:
     try:
         from ._core import Rng, evaluate_codes, evaluate_mask, split_pots
+        from ._state_c import HandCore as _compiled_hand_core  # noqa: F401 -- built with _core: both or neither
 
         IMPLEMENTATION = "cython"
     except ImportError as exc:

@@ -117,7 +117,8 @@ cdef class HandCore:
     cdef bint _pend_hole
     # where the hand stands
     cdef int _phase, _actor, _aggressor, _withdrawn, _redacted_for
-    cdef Py_ssize_t _legal_key
+    cdef Py_ssize_t _legal_key, _kinds_key
+    cdef int _kinds_mask
     # betting round
     cdef long long _to_match, _raise_size, _full_level, _bet_count, _reopen_serial
     cdef long long _lo, _hi, _call
@@ -142,6 +143,7 @@ cdef class HandCore:
     cdef Py_ssize_t _nrec, _rec_cap
 
     cdef _alloc(self)
+    cdef _setup(self, rules, stacks, int button, rng, stub, bint auto_deal, extra)
     cdef void _copy_fields(self, HandCore other) noexcept
     cdef _reserve(self, Py_ssize_t words)
     @cython.locals(first=i64)
@@ -173,6 +175,7 @@ cdef class HandCore:
     cdef bint _answerable_c(self, int p) noexcept
     cdef bint _raise_bounds(self, int p) noexcept
     cdef int _kinds(self, int p) noexcept
+    cdef int _kinds_now(self, int p) noexcept
     @cython.locals(deck=tuple, phases=tuple)
     cdef _compute_legal(self)
     cdef int _ready(self, seat) except -2

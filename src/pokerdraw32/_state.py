@@ -14,10 +14,10 @@ compact record of two integers an event (see :mod:`pokerdraw32._events`, which t
 into :class:`~pokerdraw32.actions.Event` objects on request).
 """
 
-try:
+if __name__ == "pokerdraw32._state_c":   # compiled (setup.py): Cython reads this import at compile time
     import cython
-except ImportError:   # plain Python without Cython: only cython.compiled is read
-    from . import _cython_shim as cython  # type: ignore[no-redef]
+else:                                     # this file as plain Python: only cython.compiled is read, so
+    from . import _cython_shim as cython  # the Cython package is not imported (nor needed) at run time
 
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
 from .cards import DECK, FULL_MASK, Card
@@ -94,6 +94,15 @@ def kind_set(mask):
         found = frozenset(kinds)
         _KIND_SETS[mask] = found
     return found
+
+
+def checked_codes(cards, most, what):
+    """``cards`` as a list of card codes 0..31, at most ``most`` of them: the internal setters write
+    into fixed C arrays and must never be handed more (or other) values than those hold."""
+    codes = [integer(c) for c in cards]
+    if len(codes) > most or any(c is None or not 0 <= c < 32 for c in codes):
+        raise IllegalActionError(f"{what}: expected at most {most} card codes 0..31, got {shown(cards)}")
+    return codes
 
 
 def blind_seats(rules, n, button):
@@ -205,7 +214,9 @@ class HandCore:
                         self._setup(rules, chips, button, generator, generator.shuffled(FULL_MASK), True, [])
                         return
         from .hand import checked_arguments
-        self._setup(rules, *checked_arguments(rules, stacks, button, seed, rng, deck, auto_deal, posts))
+        chips, seat, generator, stub, deals, extra = checked_arguments(rules, stacks, button, seed, rng, deck,
+                                                                      auto_deal, posts)
+        self._setup(rules, chips, seat, generator, stub, deals, extra)
 
     def _alloc(self):
         if not cython.compiled:
@@ -287,6 +298,7 @@ class HandCore:
         self._pend_seat = -1
         self._redacted_for = -1
         self._legal_key = -1
+        self._kinds_key = -1
         self._events_cache = None
         self._result = None
         self._post_blinds()
@@ -745,11 +757,27 @@ class HandCore:
 
     def _answerable(self, p):
         """R5.5 for seat ``p`` (see ``_answerable_c``), for Python (the refusal messages)."""
-        return self._answerable_c(p)
+        return self._answerable_c(self._seat_index(p))
+
+    def _seat_index(self, seat):
+        """``seat`` checked as a seat of this hand, for the internal calls Python may make."""
+        number = integer(seat)
+        if number is None or not 0 <= number < self._n:
+            raise IllegalActionError(f"no seat {shown(seat)} at this table (seats 0..{self._n - 1})")
+        return number
 
     def _kinds(self, p):
         """The kinds bit mask (1 << action code) of the player to act ``p``; sets ``_call`` and,
-        with BET or RAISE in it, ``_lo``/``_hi``."""
+        with BET or RAISE in it, ``_lo``/``_hi``.  Worked out once per decision point: every change
+        of state logs a record, so the log's length identifies it (as for legal_actions())."""
+        if self._kinds_key == self._nrec:
+            return self._kinds_mask
+        mask = self._kinds_now(p)
+        self._kinds_mask = mask
+        self._kinds_key = self._nrec
+        return mask
+
+    def _kinds_now(self, p):
         self._call = 0
         if self._phase == PH_DRAW:
             return 1 << A_DISCARD
@@ -1211,16 +1239,12 @@ class HandCore:
 
     def _drop_choice(self, seat):
         """Forget ``seat``'s showdown choice (determinize: another seat's choice is private)."""
-        self._choice[seat] = -1
+        self._choice[self._seat_index(seat)] = -1
 
     # ------------------------------------------------------------------ the log
-    def _record(self, i):
-        """The two words of record ``i`` (an even index into the record buffer)."""
-        return (self._rec[i], self._rec[i + 1])
-
     def _records(self, start):
-        """Every record word from ``start`` (even) on, as a list."""
-        return [self._rec[i] for i in range(start, self._nrec)]
+        """Every record word from ``start`` on, as a list (two words an event)."""
+        return [self._rec[i] for i in range(max(0, start), self._nrec)]
 
     def _event_at(self, i):
         return decode(self, self._rec[i], self._rec[i + 1])
@@ -1321,6 +1345,7 @@ class HandCore:
 
     @stub.setter
     def stub(self, cards):
+        cards = checked_codes(cards, 32, "stub")
         for i in range(len(cards)):
             self._stub[i] = cards[i]
         self._stub_n = len(cards)
@@ -1349,6 +1374,8 @@ class HandCore:
 
     @auto_deal.setter
     def auto_deal(self, value):
+        if not isinstance(value, bool):
+            raise IllegalActionError(f"auto_deal must be True or False, got {shown(value)}")
         self._auto_deal = value
 
     @property
@@ -1488,6 +1515,9 @@ class HandCore:
 
     @_round_robin.setter
     def _round_robin(self, cards):
+        cards = [checked_codes(hand, 5, "round_robin") for hand in cards]
+        if len(cards) > self._n or any(len(hand) != 5 for hand in cards):
+            raise IllegalActionError(f"round_robin: expected at most {self._n} hands of 5 cards")
         for k in range(len(cards)):
             for j in range(5):
                 self._rr[5 * k + j] = cards[k][j]
@@ -1533,6 +1563,11 @@ class HandCore:
 
     def _set_cards(self, hole, pile, muck, own, stub):
         """Put the cards in other places (determinize): the same counts in each place."""
+        if len(hole) != self._n:
+            raise IllegalActionError(f"hole: expected {self._n} hands")
+        hole = [checked_codes(cards, 5, "hole") for cards in hole]
+        pile, muck = checked_codes(pile, 32, "pile"), checked_codes(muck, 32, "muck")
+        own = checked_codes(own, 4, "own discards")
         for s in range(self._n):
             for j in range(len(hole[s])):
                 self._hole[5 * s + j] = hole[s][j]
@@ -1554,6 +1589,7 @@ class HandCore:
     def _redact(self, seat):
         """Make the log the one ``seat`` sees (:meth:`events_for`): other seats' deals, discards
         and draws lose their cards (their number stays)."""
+        seat = self._seat_index(seat)
         for i in range(0, self._nrec, 2):
             w = self._rec[i]
             kind = w & 31
