@@ -388,7 +388,9 @@ class HandCore:
         self._stub_n = m
 
     def _stub_list(self):
-        return [self._stub[i] for i in range(self._stub_n)]
+        if cython.compiled:
+            return [self._stub[i] for i in range(self._stub_n)]
+        return self._stub[:self._stub_n]   # plain Python: a list slice
 
     # ------------------------------------------------------------------ dealing
     def _next_hole_deal(self):
@@ -1247,7 +1249,33 @@ class HandCore:
         return [self._rec[i] for i in range(max(0, start), self._nrec)]
 
     def _event_at(self, i):
-        return decode(self, self._rec[i], self._rec[i + 1])
+        """The event of the record at word ``i``; kept in the events list when that list has
+        been read up to it (so each event is built once)."""
+        ev = decode(self, self._rec[i], self._rec[i + 1])
+        cache = self._events_cache
+        if cache is not None and 2 * len(cache) == i:
+            cache.append(ev)
+        return ev
+
+    def _public_state(self):
+        """What every seat may see, in one call (for the bots' SeatView): ``(n, button, blind seats,
+        phase, seat to act or None, pot, stacks, bets, folded, discarded, Parole offer open, rules,
+        starting stacks)``, the lists as tuples."""
+        n = self._n
+        if cython.compiled:
+            return (n, self._button, self.blind_seats, PHASES[self._phase],
+                    None if self._actor < 0 or self._pend_seat >= 0 else self._actor, self.pot,
+                    tuple(self.stacks), tuple(self.bets), tuple(self.folded),
+                    tuple([None if self._discarded[i] < 0 else self._discarded[i] for i in range(n)]),
+                    bool(self._offer_open), self.rules, self.starting_stacks)
+        # plain Python: the same values, by slices of the lists instead of property calls
+        discarded = self._discarded[:n]
+        return (n, self._button, tuple(self._blind_seat[:self._nblind]), PHASES[self._phase],
+                None if self._actor < 0 or self._pend_seat >= 0 else self._actor,
+                0 if self._phase == PH_COMPLETE else sum(self._contrib[:n]) + self._dead,
+                tuple(self._stacks[:n]), tuple(self._bets[:n]), tuple(self._folded[:n]),
+                tuple([None if d < 0 else d for d in discarded]) if -1 in discarded else tuple(discarded),
+                self._offer_open, self.rules, tuple(self._start[:n]))
 
     @property
     def events(self):
@@ -1297,21 +1325,29 @@ class HandCore:
     @property
     def stacks(self):
         """Each seat's chips behind (not yet bet), a new list."""
-        return [self._stacks[i] for i in range(self._n)]
+        if cython.compiled:
+            return [self._stacks[i] for i in range(self._n)]
+        return self._stacks[:self._n]   # plain Python: a list slice
 
     @property
     def bets(self):
         """Each seat's bet in the current betting round, in chips."""
-        return [self._bets[i] for i in range(self._n)]
+        if cython.compiled:
+            return [self._bets[i] for i in range(self._n)]
+        return self._bets[:self._n]   # plain Python: a list slice
 
     @property
     def contrib(self):
         """Each seat's chips put in the pot this hand (bets included)."""
-        return [self._contrib[i] for i in range(self._n)]
+        if cython.compiled:
+            return [self._contrib[i] for i in range(self._n)]
+        return self._contrib[:self._n]   # plain Python: a list slice
 
     @property
     def folded(self):
-        return [bool(self._folded[i]) for i in range(self._n)]
+        if cython.compiled:
+            return [self._folded[i] for i in range(self._n)]
+        return self._folded[:self._n]   # plain Python: a list slice
 
     @property
     def discarded(self):
@@ -1321,7 +1357,9 @@ class HandCore:
     @property
     def hole(self):
         """Each seat's cards as codes, in the order received (the dealer's record)."""
-        return [[self._hole[5 * s + j] for j in range(self._hole_n[s])] for s in range(self._n)]
+        if cython.compiled:
+            return [[self._hole[5 * s + j] for j in range(self._hole_n[s])] for s in range(self._n)]
+        return [self._hole[5 * s:5 * s + self._hole_n[s]] for s in range(self._n)]   # plain Python: slices
 
     @property
     def dead(self):
@@ -1331,12 +1369,16 @@ class HandCore:
     @property
     def pile(self):
         """The discard pile for R6.2, as codes."""
-        return [self._pile[i] for i in range(self._pile_n)]
+        if cython.compiled:
+            return [self._pile[i] for i in range(self._pile_n)]
+        return self._pile[:self._pile_n]   # plain Python: a list slice
 
     @property
     def muck(self):
         """The dead cards, as codes."""
-        return [self._muck[i] for i in range(self._muck_n)]
+        if cython.compiled:
+            return [self._muck[i] for i in range(self._muck_n)]
+        return self._muck[:self._muck_n]   # plain Python: a list slice
 
     @property
     def stub(self):
@@ -1400,15 +1442,21 @@ class HandCore:
 
     @property
     def acted(self):
-        return [bool(self._acted[i]) for i in range(self._n)]
+        if cython.compiled:
+            return [self._acted[i] for i in range(self._n)]
+        return self._acted[:self._n]   # plain Python: a list slice
 
     @property
     def acted_serial(self):
-        return [self._acted_serial[i] for i in range(self._n)]
+        if cython.compiled:
+            return [self._acted_serial[i] for i in range(self._n)]
+        return self._acted_serial[:self._n]   # plain Python: a list slice
 
     @property
     def last_level(self):
-        return [self._last_level[i] for i in range(self._n)]
+        if cython.compiled:
+            return [self._last_level[i] for i in range(self._n)]
+        return self._last_level[:self._n]   # plain Python: a list slice
 
     @property
     def aggressor(self):
@@ -1423,7 +1471,9 @@ class HandCore:
     @property
     def no_raise(self):
         """R6.3: the seats that timed out in the draw."""
-        return [bool(self._no_raise[i]) for i in range(self._n)]
+        if cython.compiled:
+            return [self._no_raise[i] for i in range(self._n)]
+        return self._no_raise[:self._n]   # plain Python: a list slice
 
     @property
     def showdown_choices(self):
@@ -1446,7 +1496,9 @@ class HandCore:
 
     @property
     def draw_order(self):
-        return [self._draw_order[i] for i in range(self._draw_n)]
+        if cython.compiled:
+            return [self._draw_order[i] for i in range(self._draw_n)]
+        return self._draw_order[:self._draw_n]   # plain Python: a list slice
 
     @property
     def draw_index(self):
@@ -1473,7 +1525,7 @@ class HandCore:
             return None
         if self._result is None:
             n = self._n
-            stacks = tuple([self._stacks[i] for i in range(n)])
+            stacks = tuple(self.stacks)
             pots = tuple([frozen(Pot, {"amount": self._pot_amount[i], "eligible": _SEAT_SETS[self._pot_elig[i]],
                                        "winners": _SEAT_SETS[self._pot_win[i]],
                                        "shared": bool(self._pot_shared >> i & 1)}) for i in range(self._npots)])
@@ -1546,7 +1598,9 @@ class HandCore:
     @property
     def _own_discards(self):
         """The drawing player's discards, set aside until served (R6.2)."""
-        return [self._own[j] for j in range(self._own_n)]
+        if cython.compiled:
+            return [self._own[i] for i in range(self._own_n)]
+        return self._own[:self._own_n]   # plain Python: a list slice
 
     # ------------------------------------------------------------------ copies
     def _copy_fields(self, other):

@@ -43,7 +43,6 @@ _PLAYER_ACTIONS = frozenset({EventKind.FOLD, EventKind.CHECK, EventKind.CALL, Ev
 
 _CARD = DECK.__getitem__
 _new_tuple = tuple.__new__
-_COMPLETE = Phase.COMPLETE
 
 # Each hand's event log as an onlooker sees it, with each seat's own events that it hides, kept
 # up to date incrementally (events are only ever appended): building a view redacts only what
@@ -150,13 +149,10 @@ class SeatView(NamedTuple):
         else:
             legal = None
             hole = tuple(map(_CARD, hand.hole[seat]))
-        phase = hand.phase
-        pot = 0 if phase is _COMPLETE else sum(hand.contrib) + hand.dead     # Hand.pot, without its lookups
-        return _new_tuple(cls, (seat, hand.n, hand.button, hand.blind_seats, phase,
-                                hand.actor if hand.pending_deal is None else None, hole, pot,
-                                tuple(hand.stacks), tuple(hand.bets), tuple(hand.folded), tuple(hand.discarded),
-                                hand.offer_open, legal, hand.rules, tuple(logs[None]), tuple(logs.get(seat, ())),
-                                hand.starting_stacks))
+        n, button, blinds, phase, to_act, pot, stacks, bets, folded, discarded, offer, rules, start = \
+            hand._public_state()
+        return _new_tuple(cls, (seat, n, button, blinds, phase, to_act, hole, pot, stacks, bets, folded, discarded,
+                                offer, legal, rules, tuple(logs[None]), tuple(logs.get(seat, ())), start))
 
     @property
     def all_in(self) -> tuple[bool, ...]:
