@@ -76,3 +76,24 @@ def check_origin(module_file: str, src: Path | None) -> None:
     inside = src is not None and Path(module_file).resolve().is_relative_to(src.resolve())
     if src is not None and not inside:
         raise BaselineError(f"the baseline subject imported {module_file}, not the tree in {src}")
+
+
+def subjects(base: dict[str, str], directory: str | Path, rev: str | None, control: bool = False,
+             again: str = "(control)") -> list[tuple[str, dict[str, str], Path | None]]:
+    """The subjects of a comparison: ``(label, environment, baseline src or None)`` for the installed
+    engine compiled and pure, then, unless ``rev`` is None, the pure engine of revision ``rev``
+    (extracted into ``directory``) and, with ``control``, the same again (how far apart two
+    identical subjects come out in this run).  A baseline that cannot be had is said and left out."""
+    out: list[tuple[str, dict[str, str], Path | None]] = [("compiled", base, None), ("pure", pure_env(base), None)]
+    if rev is None:
+        return out
+    try:
+        short = describe(rev)
+        src = extract(short, directory)
+    except BaselineError as e:
+        print(f"(no baseline: {e})")
+        return out
+    out.append((f"baseline {short} pure", pure_env(base, src), src))
+    if control:
+        out.append((f"baseline {short} pure {again}", pure_env(base, src), src))
+    return out

@@ -95,17 +95,8 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     print(targets.machine())
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        subjects: list[tuple[str, dict[str, str], Path | None]] = [
-            ("compiled", base, None), ("pure", baseline.pure_env(base), None)]
-        if not args.no_baseline:
-            try:
-                short = baseline.describe(args.baseline)
-                src = baseline.extract(short, tmp)
-                subjects.append((f"baseline {short} pure", baseline.pure_env(base, src), src))
-                if not args.no_control:  # the same again: how far apart two identical subjects come out
-                    subjects.append((f"baseline {short} pure {AGAIN}", baseline.pure_env(base, src), src))
-            except baseline.BaselineError as e:
-                print(f"(no baseline: {e})")
+        subjects = baseline.subjects(base, tmp, None if args.no_baseline else args.baseline,
+                                     control=not args.no_control, again=AGAIN)
         labels: list[str] = []
         for i, (label, env, src) in enumerate(subjects):
             first = once(env)  # untimed: writes the .pyc files (the baseline tree has none)

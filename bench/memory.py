@@ -125,15 +125,7 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     common = {"PLAYERS": args.players, "DISCARD": args.discard, "SEED": args.seed, "TOP": args.top}
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        subjects: list[tuple[str, dict[str, str], Path | None]] = [
-            ("compiled", base, None), ("pure", baseline.pure_env(base), None)]
-        if not args.no_baseline:
-            try:
-                short = baseline.describe(args.baseline)
-                src = baseline.extract(short, tmp)
-                subjects.append((f"baseline {short} pure", baseline.pure_env(base, src), src))
-            except baseline.BaselineError as e:
-                print(f"(no baseline: {e})")
+        subjects = baseline.subjects(base, tmp, None if args.no_baseline else args.baseline)
         print(f"memory: finished {args.players}-player hands held in a list (check/call, each discards "
               f"{args.discard}, seed {args.seed}); per hand and in all")
         print(f"  (RSS over {args.hands:,} hands a subject"

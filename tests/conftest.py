@@ -27,17 +27,23 @@ REQUIRE_EXTENSIONS = env_flag("POKERDRAW32_REQUIRE_EXTENSIONS") or os.environ.ge
 NO_EXTENSIONS = env_flag("POKERDRAW32_NO_EXTENSIONS")
 
 
-def _compiled_core() -> ModuleType:
+def compiled_module(name: str = "pokerdraw32._core") -> ModuleType:
+    """A compiled module of the package (the kernels, or ``pokerdraw32._state_c``, the hand's core):
+    skipped or an error as the module docstring says."""
     if NO_EXTENSIONS:
         if REQUIRE_EXTENSIONS:
             pytest.fail("POKERDRAW32_NO_EXTENSIONS and POKERDRAW32_REQUIRE_EXTENSIONS are both set")
         pytest.skip("POKERDRAW32_NO_EXTENSIONS is set")
     try:
-        return importlib.import_module("pokerdraw32._core")
+        return importlib.import_module(name)
     except ImportError as exc:
         if REQUIRE_EXTENSIONS:
             raise
-        pytest.skip(f"pokerdraw32._core is not available: {exc}")
+        pytest.skip(f"{name} is not available: {exc}")
+
+
+def _compiled_core() -> ModuleType:
+    return compiled_module()
 
 
 @pytest.fixture(scope="session", params=["cython", "python"], ids=["cython", "python"])

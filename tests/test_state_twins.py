@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import NO_EXTENSIONS, REQUIRE_EXTENSIONS
+from conftest import compiled_module
 
 from pokerdraw32 import Rules
 from pokerdraw32.actions import Action, ActionKind
@@ -26,16 +26,7 @@ from pokerdraw32.errors import PokerDraw32Error
 
 @pytest.fixture(scope="module")
 def compiled() -> ModuleType:
-    if NO_EXTENSIONS:
-        if REQUIRE_EXTENSIONS:
-            pytest.fail("POKERDRAW32_NO_EXTENSIONS and POKERDRAW32_REQUIRE_EXTENSIONS are both set")
-        pytest.skip("POKERDRAW32_NO_EXTENSIONS is set")
-    try:
-        return importlib.import_module("pokerdraw32._state_c")
-    except ImportError as exc:
-        if REQUIRE_EXTENSIONS:
-            raise
-        pytest.skip(f"pokerdraw32._state_c is not available: {exc}")
+    return compiled_module("pokerdraw32._state_c")
 
 
 def state(h: Any) -> dict[str, Any]:
