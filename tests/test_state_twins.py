@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from conftest import compiled_module
 
-from pokerdraw32 import Rules
+from pokerdraw32 import Hand, Rules
 from pokerdraw32.actions import Action, ActionKind
 from pokerdraw32.errors import PokerDraw32Error
 
@@ -105,3 +105,34 @@ def test_compiled_and_plain_python_builds_agree_at_every_step(compiled: ModuleTy
         assert a.result == b.result
         assert sum(a.result.stacks) == sum(stacks)                       # R9.5
     assert hands == 40 and decisions > 200 and refusals > 20
+
+
+class Mine(Hand):
+    """A user's subclass of Hand (pickled by name: at module level)."""
+
+
+@pytest.mark.parametrize("module", ["pokerdraw32._state_c", "pokerdraw32._state"])
+def test_pickle_and_copies_of_a_hand_continue_identically(module: str) -> None:
+    """``pickle`` (by the snapshot), ``copy.copy`` and ``copy.deepcopy`` (by clone) of a hand in
+    play, of a subclass of Hand too, give a hand that continues exactly as the original."""
+    import copy
+    import pickle
+
+    if module.endswith("_c"):
+        compiled_module(module)
+    elif Hand.__mro__[1].__module__ != module:
+        pytest.skip("the plain-Python build is tested where pokerdraw32._kernels chose it")
+
+    h = Mine(Rules(), [100, 80, 60, 40], 1, seed=11)
+    h.call()
+    h.raise_to(12)
+    for other in (pickle.loads(pickle.dumps(h)), copy.copy(h), copy.deepcopy(h)):
+        assert type(other) is Mine and other.snapshot() == h.snapshot()
+        while h.actor is not None:
+            legal = h.legal_actions()
+            action = "d" if legal.max_discard else ("c" if "call" in legal else "k")
+            assert str(h.act(action)) == str(other.act(action))
+        assert other.result == h.result and other.events == h.events
+        h = Mine(Rules(), [100, 80, 60, 40], 1, seed=11)
+        h.call()
+        h.raise_to(12)

@@ -194,4 +194,4 @@ cdef class HandCore:
     cdef void _shrink(self) noexcept
     cdef _event_at(self, Py_ssize_t i)
     @cython.locals(new=HandCore)
-    cpdef _copy(self)
+    cpdef _copy(self, cls=*)

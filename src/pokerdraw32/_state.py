@@ -218,6 +218,18 @@ class HandCore:
                                                                       auto_deal, posts)
         self._setup(rules, chips, seat, generator, stub, deals, extra)
 
+    def __cinit__(self):
+        # Compiled only (plain Python never calls it): a hand made without __init__ (Hand.__new__)
+        # is an empty one that nobody acts in and nothing is dealt to, not zeroed C state that
+        # names seat 0 as the actor.
+        self._actor = -1
+        self._pend_seat = -1
+        self._aggressor = -1
+        self._withdrawn = -1
+        self._redacted_for = -1
+        self._legal_key = -1
+        self._kinds_key = -1
+
     def _alloc(self):
         if not cython.compiled:
             self._blind_seat = [0] * 3
@@ -250,6 +262,7 @@ class HandCore:
                 setattr(self, name, 0)
             self._result = self._legal = self._events_cache = None
         else:
+            PyMem_Free(self._rec)   # noqa: F821 -- cimported in _state.pxd (a second __init__: no leak)
             self._rec_cap = 64
             self._rec = cython.cast(cython.p_longlong, PyMem_Malloc(  # noqa: F821 -- cimported in _state.pxd
                 64 * cython.sizeof(cython.longlong)))
@@ -331,7 +344,7 @@ class HandCore:
     def _reserve(self, words):
         """Room for ``words`` record words in the compiled buffer (a list grows by itself)."""
         if cython.compiled:
-            cap = self._rec_cap
+            cap = max(self._rec_cap, 16)
             while cap < words:
                 cap *= 2
             if cap != self._rec_cap:
@@ -1655,10 +1668,13 @@ class HandCore:
         self._events_cache = None
         self._legal_key = -1
 
-    def _copy(self):
-        """An independent copy (same stub, pile and generator state; the generator is copied)."""
+    def _copy(self, cls=None):
+        """An independent copy (same stub, pile and generator state; the generator is copied), of
+        class ``cls`` (a subclass of HandCore; default: this hand's class)."""
         import copy
-        new = type(self).__new__(type(self))
+        if cls is None:
+            cls = type(self)
+        new = cls.__new__(cls)
         new._alloc()
         new._copy_fields(self)
         new._reserve(self._nrec)

@@ -160,6 +160,12 @@ def checked_arguments(rules: object, stacks: object, button: object, seed: objec
     return stacks, button, generator, stub, auto_deal, extra
 
 
+def _unpickle(cls: type[Hand], data: dict[str, Any]) -> Hand:
+    """The hand of a pickle (:meth:`Hand.__reduce__`), of class ``cls``."""
+    restored: Hand = Hand.restore(data)._copy(cls)
+    return restored
+
+
 class Hand(HandCore):
     """One hand of 32-Card Draw.
 
@@ -339,6 +345,21 @@ class Hand(HandCore):
         for search.  Immutable parts (rules, cards) are shared; a few microseconds."""
         new: Hand = self._copy()
         return new
+
+    def __copy__(self) -> Hand:
+        """``copy.copy(hand)``: :meth:`clone` (the rules and cards are immutable; nothing is shared
+        that changes)."""
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Hand:
+        """``copy.deepcopy(hand)``: :meth:`clone`, whose copy shares nothing that changes."""
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling: by :meth:`snapshot` (the versioned format; unpickling restores and checks it,
+        so unpickling a :meth:`determinize` copy, which is not a hand that was played, raises
+        :class:`~pokerdraw32.snapshot.SnapshotError`)."""
+        return (_unpickle, (type(self), self.snapshot()))
 
     def determinize(self, seat: int, seed: int | None = None) -> Hand:
         """A clone in which every card ``seat`` cannot see is dealt again at random: the other
