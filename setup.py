@@ -39,8 +39,6 @@ def state_extension() -> list[Extension]:
     declarations of _state.pxd), compiled as pokerdraw32._state_c so that the .py stays importable
     as plain Python beside it (POKERDRAW32_NO_EXTENSIONS=1 at run time). Cython finds an augmenting
     .pxd by the module's name, so both files are copied under that name into build/cython-src."""
-    from Cython.Build import cythonize
-
     here = os.path.dirname(os.path.abspath(__file__))
     target = os.path.join("build", "cython-src", "pokerdraw32")
     os.makedirs(target, exist_ok=True)
@@ -53,8 +51,12 @@ def state_extension() -> list[Extension]:
             with open(dest, "wb") as f:
                 f.write(data)
     open(os.path.join(target, "__init__.py"), "a").close()
+    try:
+        from Cython.Build import cythonize
+    except ImportError:   # only without the build requirements (setup.py run by hand): the C compile says so
+        return [Extension("pokerdraw32._state_c", [os.path.join(target, "_state_c.c")])]
     return cythonize([Extension("pokerdraw32._state_c", [os.path.join(target, "_state_c.py")])],
-                     compiler_directives={"language_level": 3, "binding": False, "infer_types": True,
+                     compiler_directives={"language_level": 3, "binding": False, "infer_types": True, "warn.unreachable": False,
                                           "freethreading_compatible": True},
                      include_path=[os.path.join("build", "cython-src")], quiet=True)
 

@@ -94,9 +94,9 @@ else:
 
 # The hand state machine's core (issue 11): pokerdraw32._state compiled as pokerdraw32._state_c, or the
 # same file as plain Python, following the kernels chosen above.
-__all__ += ["HandCore", "blind_seats"]
+__all__ += ["HandCore", "blind_seats", "checked_shuffle"]
 
 if TYPE_CHECKING or IMPLEMENTATION == "python":
-    from ._state import HandCore, blind_seats
+    from ._state import HandCore, blind_seats, checked_shuffle
 else:
-    from ._state_c import HandCore, blind_seats
+    from ._state_c import HandCore, blind_seats, checked_shuffle

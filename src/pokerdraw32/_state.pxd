@@ -4,7 +4,8 @@
 
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
+from cpython.object cimport PyObject_GenericSetAttr
 
 ctypedef long long i64
 
@@ -78,8 +79,8 @@ cpdef enum:
 
 
 cdef class HandCore:
-    cdef public object rules
-    cdef public object rng
+    cdef object _rules
+    cdef object _rng
     cdef object _legal
     cdef object _events_cache
     cdef object _result

@@ -21,7 +21,15 @@ else:                                     # this file as plain Python: only cyth
 
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
 from .cards import DECK, FULL_MASK, Card
-from .errors import MAX_CHIPS, DealError, IllegalActionError, integer, shown
+from .errors import (
+    MAX_CHIPS,
+    DealError,
+    IllegalActionError,
+    PokerDraw32TypeError,
+    PokerDraw32ValueError,
+    integer,
+    shown,
+)
 from .results import HandResult, Pot
 from .rules import Rules, SecondRoundFirst, Structure
 
@@ -63,7 +71,10 @@ def frozen(cls, fields):
     dataclass ``__init__`` sets one field at a time through ``object.__setattr__``; this sets the
     instance dict at once (the same object: equal, hashable, immutable)."""
     obj = _NEW(cls)
-    _SETATTR(obj, "__dict__", fields)
+    if cython.compiled:   # the C function behind object.__setattr__, without the Python call
+        PyObject_GenericSetAttr(obj, "__dict__", fields)  # noqa: F821 -- cimported in _state.pxd
+    else:
+        _SETATTR(obj, "__dict__", fields)
     return obj
 
 
@@ -96,6 +107,19 @@ def kind_set(mask):
     return found
 
 
+def card_codes(cards):
+    """The codes of a discard's cards, or None when they are not all cards of the deck (the
+    refusal then names the problem, as for any illegal discard)."""
+    try:
+        codes = [int(c) for c in cards]
+    except (TypeError, ValueError):
+        return None
+    for c in codes:
+        if not 0 <= c < 32:
+            return None
+    return codes
+
+
 def checked_codes(cards, most, what):
     """``cards`` as a list of card codes 0..31, at most ``most`` of them: the internal setters write
     into fixed C arrays and must never be handed more (or other) values than those hold."""
@@ -103,6 +127,24 @@ def checked_codes(cards, most, what):
     if len(codes) > most or any(c is None or not 0 <= c < 32 for c in codes):
         raise IllegalActionError(f"{what}: expected at most {most} card codes 0..31, got {shown(cards)}")
     return codes
+
+
+def checked_shuffle(rng, mask):
+    """``rng.shuffled(mask)``, checked to hold each card of ``mask`` once: a generator subclass
+    that returns anything else is refused before any of it reaches the hand (R6.2, R11.1)."""
+    fresh = rng.shuffled(mask)
+    seen = 0
+    good = type(fresh) is list and len(fresh) <= 32
+    if good:
+        for c in fresh:
+            if type(c) is not int or not 0 <= c < 32 or not mask >> c & 1 or seen >> c & 1:
+                good = False
+                break
+            seen |= 1 << c
+    if not good or seen != mask:
+        raise PokerDraw32ValueError(f"the generator's shuffle of the cards {mask:#x} gave {shown(fresh)}, not "
+                                    "each of those cards once [R11.1]")
+    return fresh
 
 
 def blind_seats(rules, n, button):
@@ -272,10 +314,14 @@ class HandCore:
 
     def _setup(self, rules, stacks, button, rng, stub, auto_deal, extra):
         """A new hand: ``stacks`` and ``extra`` ([(seat, live, dead)]) are checked by Hand."""
+        if cython.compiled:   # a second __init__ starts from nothing too (plain Python: _alloc does it)
+            memset(cython.address(self._n), 0,  # noqa: F821 -- cimported in _state.pxd
+                   cython.cast(cython.p_char, cython.address(self._rec)) - cython.cast(cython.p_char,
+                                                                                   cython.address(self._n)))
         self._alloc()
         n = len(stacks)
-        self.rules = rules
-        self.rng = rng
+        self._rules = rules
+        self._rng = rng
         self._n = n
         self._button = button
         structure = rules.structure
@@ -552,7 +598,7 @@ class HandCore:
         mask = 0
         for i in range(self._pile_n):
             mask |= bit(self._pile[i])
-        fresh = self.rng.shuffled(mask)
+        fresh = checked_shuffle(self._rng, mask)
         self._log(E_RESHUFFLE, -1, 0, len(fresh) + 1)
         m = self._stub_n
         for c in fresh:
@@ -858,7 +904,7 @@ class HandCore:
         if not mask >> code & 1:
             return False
         if code == A_BET or code == A_RAISE:
-            if type(amount) is not int:
+            if type(amount) is not int and (isinstance(amount, bool) or not isinstance(amount, int)):
                 return False
             return self._lo <= amount <= self._hi
         if code == A_DISCARD:
@@ -888,10 +934,13 @@ class HandCore:
         if isinstance(action, str):
             action = Action.parse(action)
         if isinstance(action, Action):
-            code = ACTION_CODES[action.kind]
+            code = ACTION_CODES.get(action.kind, -1)
+            ev = None
             if code == A_DISCARD:
-                ev = self._act(code, None, [int(c) for c in action.cards], seat)
-            else:
+                codes = card_codes(action.cards)
+                if codes is not None:
+                    ev = self._act(code, None, codes, seat)
+            elif code >= 0:
                 ev = self._act(code, action.amount, None, seat)
             if ev is not None:
                 return ev
@@ -904,10 +953,11 @@ class HandCore:
         p = self._ready(seat)
         if p < 0:
             return False
-        code = ACTION_CODES[action.kind]
+        code = ACTION_CODES.get(action.kind, -1)
         if code == A_DISCARD:
-            return self._allowed(p, code, None, [int(c) for c in action.cards])
-        return self._allowed(p, code, action.amount, None)
+            codes = card_codes(action.cards)
+            return codes is not None and self._allowed(p, code, None, codes)
+        return code >= 0 and self._allowed(p, code, action.amount, None)
 
     def _act(self, code, amount, cards, seat):
         """Apply action ``code`` if it is legal and return its main event; None (nothing changed)
@@ -1276,11 +1326,13 @@ class HandCore:
         starting stacks)``, the lists as tuples."""
         n = self._n
         if cython.compiled:
-            return (n, self._button, self.blind_seats, PHASES[self._phase],
-                    None if self._actor < 0 or self._pend_seat >= 0 else self._actor, self.pot,
-                    tuple(self.stacks), tuple(self.bets), tuple(self.folded),
+            return (n, self._button, tuple([self._blind_seat[i] for i in range(self._nblind)]), PHASES[self._phase],
+                    None if self._actor < 0 or self._pend_seat >= 0 else self._actor,
+                    0 if self._phase == PH_COMPLETE else self._pot(),
+                    tuple([self._stacks[i] for i in range(n)]), tuple([self._bets[i] for i in range(n)]),
+                    tuple([self._folded[i] for i in range(n)]),
                     tuple([None if self._discarded[i] < 0 else self._discarded[i] for i in range(n)]),
-                    bool(self._offer_open), self.rules, self.starting_stacks)
+                    bool(self._offer_open), self._rules, tuple([self._start[i] for i in range(n)]))
         # plain Python: the same values, by slices of the lists instead of property calls
         discarded = self._discarded[:n]
         return (n, self._button, tuple(self._blind_seat[:self._nblind]), PHASES[self._phase],
@@ -1288,7 +1340,7 @@ class HandCore:
                 0 if self._phase == PH_COMPLETE else sum(self._contrib[:n]) + self._dead,
                 tuple(self._stacks[:n]), tuple(self._bets[:n]), tuple(self._folded[:n]),
                 tuple([None if d < 0 else d for d in discarded]) if -1 in discarded else tuple(discarded),
-                self._offer_open, self.rules, tuple(self._start[:n]))
+                self._offer_open, self._rules, tuple(self._start[:n]))
 
     @property
     def events(self):
@@ -1401,6 +1453,8 @@ class HandCore:
     @stub.setter
     def stub(self, cards):
         cards = checked_codes(cards, 32, "stub")
+        if sorted(cards) != sorted(self._stub_list()):
+            raise IllegalActionError("stub: the new order must hold the stub's cards, each once")
         for i in range(len(cards)):
             self._stub[i] = cards[i]
         self._stub_n = len(cards)
@@ -1588,6 +1642,23 @@ class HandCore:
                 self._rr[5 * k + j] = cards[k][j]
         self._rr_n = len(cards)
 
+    @property
+    def rules(self):
+        """The :class:`~pokerdraw32.rules.Rules` of the hand (fixed when it is dealt)."""
+        return self._rules
+
+    @property
+    def rng(self):
+        """The hand's generator (:class:`~pokerdraw32.Rng`): it shuffles the discard pile when the
+        stub runs out (R6.2).  Another generator may be given (a search re-seeding a copy)."""
+        return self._rng
+
+    @rng.setter
+    def rng(self, generator):
+        if not isinstance(generator, Rng):
+            raise PokerDraw32TypeError(f"rng must be a pokerdraw32.Rng, got {shown(generator)}")
+        self._rng = generator
+
     def _export(self):
         """The state by the attribute names of the snapshot format (:mod:`pokerdraw32.snapshot`)."""
         return {
@@ -1634,7 +1705,12 @@ class HandCore:
             raise IllegalActionError(f"hole: expected {self._n} hands")
         hole = [checked_codes(cards, 5, "hole") for cards in hole]
         pile, muck = checked_codes(pile, 32, "pile"), checked_codes(muck, 32, "muck")
-        own = checked_codes(own, 4, "own discards")
+        own, stub = checked_codes(own, 4, "own discards"), checked_codes(stub, 32, "stub")
+        counts = [len(cards) for cards in hole] + [len(pile), len(muck), len(own), len(stub)]
+        held = [self._hole_n[s] for s in range(self._n)] + [self._pile_n, self._muck_n, self._own_n, self._stub_n]
+        every = sorted([c for cards in hole for c in cards] + pile + muck + own + stub)
+        if counts != held or every != list(range(32)):
+            raise IllegalActionError("cards: each place must keep its number of cards, and the deck each card once")
         for s in range(self._n):
             for j in range(len(hole[s])):
                 self._hole[5 * s + j] = hole[s][j]
@@ -1648,7 +1724,8 @@ class HandCore:
         for i in range(len(own)):
             self._own[i] = own[i]
         self._own_n = len(own)
-        self.stub = stub
+        for i in range(len(stub)):
+            self._stub[i] = stub[i]
         self._rr_n = 0
         self._events_cache = None
         self._legal_key = -1
@@ -1684,8 +1761,12 @@ class HandCore:
         else:
             new._rec = list(self._rec)
         new._nrec = self._nrec
-        new.rules = self.rules
-        new.rng = copy.copy(self.rng)
+        if cython.compiled:   # a subclass's own attributes (plain Python: _copy_fields has them)
+            mine = getattr(self, "__dict__", None)
+            if mine:
+                new.__dict__.update(mine)
+        new._rules = self._rules
+        new._rng = copy.copy(self._rng)
         new._events_cache = None
         new._legal = None
         new._legal_key = -1

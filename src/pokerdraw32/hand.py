@@ -53,7 +53,7 @@ from collections.abc import Mapping
 
 from ._events import PRIVATE_EVENTS as _PRIVATE_EVENTS
 from ._events import events_for as _events_for
-from ._kernels import HandCore, Rng, blind_seats
+from ._kernels import HandCore, Rng, blind_seats, checked_shuffle
 from ._refusal import check_seat
 from .actions import Action, ActionKind, Event
 from .cards import DECK, FULL_MASK, Card, parse_cards
@@ -151,7 +151,7 @@ def checked_arguments(rules: object, stacks: object, button: object, seed: objec
                              f"largest blind {largest} [R10.2, R10.3]")
     generator: Rng = rng if rng is not None else Rng(seed)
     if deck is None:
-        stub = generator.shuffled(FULL_MASK)
+        stub = checked_shuffle(generator, FULL_MASK)     # a generator subclass's shuffle is checked
     else:
         cards = parse_cards(deck)  # type: ignore[arg-type]  # checked there: R1.3
         if len(cards) != 32:
