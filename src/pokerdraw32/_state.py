@@ -874,7 +874,10 @@ class HandCore:
         if p < 0 or self._pend_seat >= 0:
             return None
         deck = DECK
-        hole = tuple([deck[self._hole[5 * p + j]] for j in range(self._hole_n[p])])
+        if cython.compiled:
+            hole = tuple([deck[self._hole[5 * p + j]] for j in range(self._hole_n[p])])
+        else:   # plain Python: a slice of the list
+            hole = tuple([deck[c] for c in self._hole[5 * p:5 * p + self._hole_n[p]]])
         mask = self._kinds(p)
         phases = PHASES
         phase = phases[self._phase]
@@ -890,7 +893,7 @@ class HandCore:
         if p < 0 or self._pend_seat >= 0 or self._phase == PH_COMPLETE:
             return -1
         if seat is not None:
-            claimed = integer(seat)
+            claimed = seat if type(seat) is int else integer(seat)   # a plain int is the common case
             if claimed is None or claimed != p:
                 return -1
         return p
