@@ -36,7 +36,6 @@ def state(h: Any) -> dict[str, Any]:
     out["log"] = h._records(0)
     out["legal"] = h.legal_actions()
     out["pot"] = h.pot
-    out["posted_extras"] = h.posted_extras
     return out
 
 

@@ -23,6 +23,19 @@ PRIVATE_EVENTS = frozenset({EventKind.DEAL_HOLE, EventKind.DEAL_DRAW, EventKind.
 """The events whose cards only their seat may see (a deal, a discard, a draw)."""
 
 
+def posted_extras(events: list[Event]) -> dict[int, tuple[int, int]]:
+    """What entry bets and missed blinds took before the deal, beyond the blinds, by seat:
+    ``{seat: (live, dead)}`` in chips, read from the log (R4.5, R10.2, R10.3)."""
+    out: dict[int, tuple[int, int]] = {}
+    for ev in events:
+        if ev.kind is EventKind.POST_BLIND and ev.seat is not None and ev.amount:
+            what = ev.get("blind")
+            if what in ("live", "dead"):
+                live, dead = out.get(ev.seat, (0, 0))
+                out[ev.seat] = (live + ev.amount, dead) if what == "live" else (live, dead + ev.amount)
+    return out
+
+
 def hidden(ev: Event) -> Event:
     """A private event (a deal, discard or draw) as others see it: without its cards, their number
     in ``info["hidden"]`` (:meth:`Hand.events_for`; also the bots' views)."""

@@ -6,22 +6,12 @@ from __future__ import annotations
 
 from .actions import Action, ActionKind, LegalActions, Phase
 from .cards import format_cards
-from .errors import IllegalActionError, integer, shown
+from .errors import IllegalActionError
 from .rules import Structure
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .hand import Hand
-
-
-def check_seat(hand: Hand, seat: object) -> int:
-    """``seat`` as a seat number of ``hand``.
-
-    :raises IllegalActionError: no such seat."""
-    number = integer(seat)
-    if number is None or not 0 <= number < hand.n:
-        raise IllegalActionError(f"no seat {shown(seat)} at this table (seats 0..{hand.n - 1})")
-    return number
 
 
 def refuse(hand: Hand, action: object, seat: int | None) -> None:
@@ -37,7 +27,7 @@ def refuse(hand: Hand, action: object, seat: int | None) -> None:
     assert legal is not None
     p = legal.seat
     if seat is not None:
-        seat = check_seat(hand, seat)
+        seat = hand._seat_index(seat)
         if seat != p:
             raise IllegalActionError(f"seat {seat} acted out of turn: seat {p} is to act", seat=seat,
                                      rule="R5.2" if hand.phase is not Phase.DRAW else "R6.1")

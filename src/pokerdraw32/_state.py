@@ -1612,24 +1612,6 @@ class HandCore:
         return self._result
 
     @property
-    def posted_extras(self):
-        """What ``posts`` actually took before the deal, beyond the blinds: ``{seat: (live, dead)}``
-        in chips, read from the log (a short stack posts less than asked, R4.5; R10.2, R10.3)."""
-        out = {}
-        for i in range(0, self._nrec, 2):
-            w = self._rec[i]
-            if w & 31 != E_POST_BLIND:
-                break
-            what = w >> 8 & 7
-            if what >= 3:
-                seat = (w >> 5 & 7) - 1
-                amount = self._rec[i + 1] - 1
-                if amount:
-                    live, dead = out.get(seat, (0, 0))
-                    out[seat] = (live + amount, dead) if what == 3 else (live, dead + amount)
-        return out
-
-    @property
     def _round_robin(self):
         """The hole cards of an untouched stub dealt one at a time (R5.1), by deal order; empty
         once a deal took explicit cards (``auto_deal=False``) or when all were dealt at once."""

@@ -385,10 +385,11 @@ def _tupled(value: Any, kind: EventKind, depth: int = 0) -> Any:
 _MAX_INFO_DEPTH = 8
 
 
-# Fast constructors for the hand state machine, which builds these records at every step.  They
-# skip the dataclass __init__ (one object.__setattr__ per field) and set the instance dict in one
-# step; the hand passes values that are already validated.  Same objects as the public
-# constructors: equal, hashable, immutable.
+# A fast constructor for events built from values already validated (a private event as others see
+# it, pokerdraw32._events.hidden).  It skips the dataclass __init__ (one object.__setattr__ per field)
+# and sets the instance dict in one step; the same object as the public constructor: equal,
+# hashable, immutable.  The hand's core builds its events and legal actions the same way
+# (pokerdraw32._state.frozen, a C call when compiled).
 _new = object.__new__
 _set = object.__setattr__
 
@@ -398,11 +399,3 @@ def _event(kind: EventKind, seat: int | None = None, amount: int | None = None, 
     ev = _new(Event)
     _set(ev, "__dict__", {"kind": kind, "seat": seat, "amount": amount, "cards": cards, "info": info})
     return ev
-
-
-def _legal(seat: int, phase: Phase, kinds: frozenset[ActionKind], call_amount: int = 0, min_to: int | None = None,
-           max_to: int | None = None, max_discard: int = 0, hole_cards: tuple[Card, ...] = ()) -> LegalActions:
-    la = _new(LegalActions)
-    _set(la, "__dict__", {"seat": seat, "phase": phase, "kinds": kinds, "call_amount": call_amount,
-                          "min_to": min_to, "max_to": max_to, "max_discard": max_discard, "hole_cards": hole_cards})
-    return la

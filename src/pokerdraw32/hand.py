@@ -53,8 +53,8 @@ from collections.abc import Mapping
 
 from ._events import PRIVATE_EVENTS as _PRIVATE_EVENTS
 from ._events import events_for as _events_for
+from ._events import posted_extras
 from ._kernels import HandCore, Rng, blind_seats, checked_shuffle
-from ._refusal import check_seat
 from .actions import Action, ActionKind, Event
 from .cards import DECK, FULL_MASK, Card, parse_cards
 from .errors import MAX_CHIPS, DealError, IllegalActionError, PokerDraw32Error, RulesError, integer, shown
@@ -139,11 +139,11 @@ def checked_arguments(rules: object, stacks: object, button: object, seed: objec
         seed = seed_value
     if not isinstance(auto_deal, bool):
         raise RulesError(f"auto_deal must be True or False, got {shown(auto_deal)}")
-    extra = _check_posts(posts, n, rules.largest_blind(n))
+    largest = rules.largest_blind(n)
+    extra = _check_posts(posts, n, largest)
     # seats by role; every check is done before the generator is touched (a refused hand
     # leaves the caller's rng as it was)
     seats = blind_seats(rules, n, button)
-    largest = rules.largest_blind(n)
     due = dict(zip(seats, rules.blinds(n), strict=False))
     for seat, live, _dead in extra:
         if due.get(seat, 0) + live > largest:
@@ -195,7 +195,13 @@ class Hand(HandCore):
         return tuple(DECK[c] for c in self.hole[seat])
 
     def _check_seat(self, seat: object) -> int:
-        return check_seat(self, seat)
+        return self._seat_index(seat)
+
+    @property
+    def posted_extras(self) -> dict[int, tuple[int, int]]:
+        """What ``posts`` actually took before the deal, beyond the blinds: ``{seat: (live, dead)}``
+        in chips, read from the log (a short stack posts less than asked, R4.5; R10.2, R10.3)."""
+        return posted_extras(self.events)
 
     def can(self, action: Action | str, seat: int | None = None) -> bool:
         """True when :meth:`act` would accept ``action`` (an Action or its short text such as

@@ -176,9 +176,7 @@ class Rules:
         count = integer(players)
         if count is None or not 2 <= count <= 5:
             raise RulesError(f"a hand needs 2 to 5 players, got {shown(players)} [R3.1]")
-        if count >= 4 and self.over_blind:
-            return (self.sb, self.big_blind, self.over_blind_amount)
-        return (self.sb, self.big_blind)
+        return self._blinds_by_players[count]  # type: ignore[attr-defined,no-any-return]
 
     def largest_blind(self, players: int) -> int:
         """L, the largest blind with ``players`` dealt in (R3.3)."""

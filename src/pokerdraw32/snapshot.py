@@ -43,6 +43,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
+from ._events import posted_extras
 from ._kernels import Rng
 from .actions import Event, EventKind, Phase
 from .cards import DECK, parse_card
@@ -312,14 +313,7 @@ class _Saved:
     @property
     def posted_extras(self) -> dict[int, tuple[int, int]]:
         """What ``posts`` took before the deal, read from the log, as :attr:`Hand.posted_extras`."""
-        out: dict[int, tuple[int, int]] = {}
-        for ev in self.events:
-            if ev.kind is EventKind.POST_BLIND and ev.seat is not None and ev.amount:
-                what = ev.get("blind")
-                if what in ("live", "dead"):
-                    live, dead = out.get(ev.seat, (0, 0))
-                    out[ev.seat] = (live + ev.amount, dead) if what == "live" else (live, dead + ev.amount)
-        return out
+        return posted_extras(self.events)
 
 
 def _verify_by_replay(hand: _Saved, data: dict[str, Any]) -> Hand:
@@ -390,7 +384,7 @@ def _replay(hand: _Saved, rng_state: tuple[int, int, int, int] | None,
     :param masks: when given, receives for each reshuffle the discard pile shuffled (a card mask),
         the index of its event and the number of stub cards dealt before the reshuffled ones.
     """
-    from .actions import Action, ActionKind, EventKind
+    from .actions import Action, ActionKind
     from .errors import DealError, IllegalActionError, RulesError
     from .hand import Hand
 
@@ -494,7 +488,6 @@ def _reshuffle_chain(hand: _Saved, masks: list[tuple[int, int, int]]) -> tuple[i
     draws a shuffle rejects differ), so each is tried, and it must give the order the hand shows:
     for a hand that deals itself, every card of each reshuffle in the order dealt (then the stub);
     for a hand dealt explicitly, the order of the stub left by the last reshuffle."""
-    from .actions import EventKind
 
     events = hand.events
     observed: list[list[int] | None] = []
@@ -559,7 +552,6 @@ def _check_round_robin(h: Hand, rr: list[list[int]]) -> None:
     flat = [c for cards in rr for c in cards]
     if h.auto_deal or len(rr) != n or any(len(cards) != 5 for cards in rr) or len(set(flat)) != 5 * n:
         raise SnapshotError("snapshot field 'round_robin' is not a round-robin deal of this hand [R5.1]")
-    from .actions import EventKind
 
     dealt = [[int(c) for c in ev.cards] for ev in h.events if ev.kind is EventKind.DEAL_HOLE]
     if rr[:len(dealt)] != dealt:
