@@ -34,40 +34,51 @@ if sys.implementation.name != "cpython":
 
 
 
-def state_extension() -> list[Extension]:
-    """The hand's core, one source in Cython's pure-Python mode (src/pokerdraw32/_state.py with the
-    declarations of _state.pxd), compiled as pokerdraw32._state_c so that the .py stays importable
-    as plain Python beside it (POKERDRAW32_NO_EXTENSIONS=1 at run time). Cython finds an augmenting
-    .pxd by the module's name, so both files are copied under that name into build/cython-src."""
+def pure_mode_extensions() -> list[Extension]:
+    """The hand's core and the built-in bots' play, each one source in Cython's pure-Python mode
+    (src/pokerdraw32/_state.py with the declarations of _state.pxd; _play.py with _play.pxd),
+    compiled as pokerdraw32._state_c and pokerdraw32._play_c so that each .py stays importable as
+    plain Python beside it (POKERDRAW32_NO_EXTENSIONS=1 at run time). Cython finds an augmenting
+    .pxd by the module's name, so both files are copied under that name into build/cython-src,
+    with _core.pxd (the C interface of _core that _play cimports, and which Cython reads when it
+    compiles src/_core.pyx as pokerdraw32._core: it looks the .pxd up by the module's name)."""
     here = os.path.dirname(os.path.abspath(__file__))
     target = os.path.join("build", "cython-src", "pokerdraw32")
     os.makedirs(target, exist_ok=True)
-    for ext in (".py", ".pxd"):
-        source = os.path.join(here, "src", "pokerdraw32", "_state" + ext)
-        dest = os.path.join(target, "_state_c" + ext)
-        with open(source, "rb") as f:
+    copies = [(os.path.join("src", "_core.pxd"), "_core.pxd")]
+    for module in ("_state", "_play"):
+        for ext in (".py", ".pxd"):
+            copies.append((os.path.join("src", "pokerdraw32", module + ext), module + "_c" + ext))
+    for source, name in copies:
+        dest = os.path.join(target, name)
+        with open(os.path.join(here, source), "rb") as f:
             data = f.read()
         if not os.path.exists(dest) or open(dest, "rb").read() != data:
             with open(dest, "wb") as f:
                 f.write(data)
     open(os.path.join(target, "__init__.py"), "a").close()
+    modules = [Extension(f"pokerdraw32.{m}_c", [os.path.join(target, m + "_c.py")]) for m in ("_state", "_play")]
+    core = Extension("pokerdraw32._core", ["src/_core.pyx"])   # directives in its header
     try:
         from Cython.Build import cythonize
     except ImportError:   # only without the build requirements (setup.py run by hand): the C compile says so
-        return [Extension("pokerdraw32._state_c", [os.path.join(target, "_state_c.c")])]
-    return cythonize([Extension("pokerdraw32._state_c", [os.path.join(target, "_state_c.py")])],
-                     compiler_directives={"language_level": 3, "binding": False, "infer_types": True, "warn.unreachable": False,
-                                          "freethreading_compatible": True},
-                     include_path=[os.path.join("build", "cython-src")], quiet=True)
+        for ext in (core, *modules):
+            ext.sources = [ext.sources[0].rsplit(".", 1)[0] + ".c"]
+        return [core, *modules]
+    include = [os.path.join("build", "cython-src")]   # where Cython finds pokerdraw32/_core.pxd for all three
+    return cythonize([core], include_path=include, quiet=True) + cythonize(modules,
+                     compiler_directives={"language_level": 3, "binding": False, "infer_types": True,
+                                          "warn.unreachable": False, "freethreading_compatible": True},
+                     include_path=include, quiet=True)
 
 
 ext_modules = []
 if not no_extensions:
-    # setuptools cythonizes the .pyx (Cython is a build requirement) and keeps the .pyx,
-    # not a generated .c, in the sdist. Cython directives are in the .pyx header.
-    print("pokerdraw32: compiling pokerdraw32._core and pokerdraw32._state_c; set POKERDRAW32_NO_EXTENSIONS=1 to skip "
-          "it")
-    ext_modules = [Extension("pokerdraw32._core", ["src/_core.pyx"]), *state_extension()]
+    # Cython (a build requirement) compiles the .pyx and the pure-mode .py files at build time; the
+    # sdist keeps them, not generated .c files.
+    print("pokerdraw32: compiling pokerdraw32._core, pokerdraw32._state_c and pokerdraw32._play_c; set "
+          "POKERDRAW32_NO_EXTENSIONS=1 to skip it")
+    ext_modules = pure_mode_extensions()
 
 class BuildExt(build_ext):
     """build_ext whose failure ends with one line naming POKERDRAW32_NO_EXTENSIONS=1 (a missing or

@@ -352,6 +352,14 @@ cdef int _build_tables() except -1:
     return 0
 
 
+cdef uint32_t value_of(uint32_t mask) except? 0xFFFFFFFF:
+    """Packed value (suit tie-break on) of a mask with exactly 5 bits set, for the package's other
+    compiled modules (declared in _core.pxd); builds the tables on first use. No checks."""
+    if not _ready():
+        _build_tables()
+    return _lookup(mask)
+
+
 def evaluate_mask(mask, bint suit_tiebreak=True):
     """Strength of the 5-card hand whose cards are the set bits of ``mask`` (R2).
 
@@ -514,7 +522,7 @@ cdef class Rng:
     [5, 2, 0, 0, 3]
     """
 
-    cdef uint64_t _s0, _s1, _s2, _s3
+    # state: _s0.._s3 (uint64_t), declared in _core.pxd
 
     def __init__(self, seed=None):
         cdef uint64_t x
@@ -536,7 +544,7 @@ cdef class Rng:
         self._s2 = _splitmix64(&x)
         self._s3 = _splitmix64(&x)
 
-    cdef inline uint64_t _next(self) noexcept:
+    cdef uint64_t _next(self) noexcept:
         cdef uint64_t s0 = self._s0, s1 = self._s1, s2 = self._s2, s3 = self._s3
         cdef uint64_t r = s1 * 5
         cdef uint64_t result = ((r << 7) | (r >> 57)) * 9
@@ -552,7 +560,7 @@ cdef class Rng:
         self._s3 = (s3 << 45) | (s3 >> 19)
         return result
 
-    cdef inline uint64_t _below(self, uint64_t n) noexcept:
+    cdef uint64_t _below(self, uint64_t n) noexcept:
         """Uniform in [0, n) for 2 <= n <= 2**32 (bitmask rejection)."""
         cdef int shift = 64 - _bit_length64(n - 1)
         cdef uint64_t r

@@ -21,9 +21,11 @@ def test_failed_compile_ends_with_the_no_extensions_hint(tmp_path: Path) -> None
     shutil.copy(SETUP, tmp_path / "setup.py")
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "_core.pyx").write_text("x = 1\n", encoding="utf-8")   # a stub: the compiler fails anyway
+    (tmp_path / "src" / "_core.pxd").write_text("", encoding="utf-8")
     (tmp_path / "src" / "pokerdraw32").mkdir()
-    (tmp_path / "src" / "pokerdraw32" / "_state.py").write_text("x = 1\n", encoding="utf-8")   # the hand's core
-    (tmp_path / "src" / "pokerdraw32" / "_state.pxd").write_text("", encoding="utf-8")
+    for module in ("_state", "_play"):     # the hand's core, the bots' sessions (pure-mode sources)
+        (tmp_path / "src" / "pokerdraw32" / f"{module}.py").write_text("x = 1\n", encoding="utf-8")
+        (tmp_path / "src" / "pokerdraw32" / f"{module}.pxd").write_text("", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("POKERDRAW32_")}
     env["CC"] = "/bin/false"                                                  # a C compiler that always fails
     proc = subprocess.run([sys.executable, "setup.py", "build_ext", "--force"], cwd=tmp_path, env=env,

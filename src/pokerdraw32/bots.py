@@ -28,7 +28,7 @@ from weakref import WeakKeyDictionary
 
 from ._events import PRIVATE_EVENTS as _PRIVATE_EVENTS
 from ._events import hidden as _hidden
-from ._kernels import Rng, evaluate_mask
+from ._kernels import ACTION_CODES, Rng, evaluate_mask, play
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
 from .cards import DECK, Card
 from .errors import PokerDraw32TypeError
@@ -42,6 +42,7 @@ _PLAYER_ACTIONS = frozenset({EventKind.FOLD, EventKind.CHECK, EventKind.CALL, Ev
                              EventKind.DISCARD})
 
 _CARD = DECK.__getitem__
+A_BET, A_RAISE, A_DISCARD = (ACTION_CODES[k] for k in (ActionKind.BET, ActionKind.RAISE, ActionKind.DISCARD))
 _new_tuple = tuple.__new__
 
 # Each hand's event log as an onlooker sees it, with each seat's own events that it hides, kept
@@ -222,33 +223,51 @@ def _legal_of(view: SeatView | Hand | None, hand: Hand | None) -> tuple[SeatView
     return view, legal
 
 
-def _uniform(rng: Rng, n: int) -> int:
-    """Unbiased integer in ``[0, n)`` for any ``n >= 1`` (``Rng.below`` stops at 2**32)."""
-    if n <= 2**32:
-        return rng.below(n)
-    bits = (n - 1).bit_length()
-    while True:
-        r = rng.next_u64() >> (64 - bits)
-        if r < n:
-            return r
+_PHASE_CODE = {Phase.DEAL: 0, Phase.FIRST_ROUND: 1, Phase.DRAW: 2, Phase.SECOND_ROUND: 3, Phase.COMPLETE: 4}
+_CONSTANTS = {code: Action(kind) for kind, code in ACTION_CODES.items()
+              if kind not in (ActionKind.DISCARD, ActionKind.BET, ActionKind.RAISE)}
+
+
+def _packed(cards: tuple[Card, ...]) -> int:
+    """Five card codes in order, 5 bits each (the policies' form of a hand, :mod:`pokerdraw32._play`)."""
+    packed = 0
+    for i, c in enumerate(cards):
+        packed |= c << 5 * i
+    return packed
+
+
+def _kinds_mask(legal: LegalActions) -> int:
+    mask = 0
+    for kind in legal.kinds:
+        mask |= 1 << ACTION_CODES[kind]
+    return mask
+
+
+def _action(decision: int) -> Action:
+    """The :class:`Action` of a policy's packed decision."""
+    code = decision & 255
+    if code == A_DISCARD:
+        return Action.discard(tuple(_CARD(c) for c in play.discard_cards(decision)))
+    if code in (A_BET, A_RAISE):
+        return Action(ActionKind.BET if code == A_BET else ActionKind.RAISE, decision >> 8)
+    return _CONSTANTS[code]
 
 
 class RandomBot(Bot):
     """Picks uniformly among the legal action kinds; amounts uniform over the legal range; in the
-    draw, a uniformly random subset of 0-4 cards."""
+    draw, a uniformly random subset of 0-4 cards.
+
+    Exactly: the legal kinds sorted by name, one by ``rng.below(count)``; a bet or raise to
+    ``min_to + below(max_to - min_to + 1)``; a discard of the first ``rng.below(5)`` cards of the
+    hole cards shuffled by ``rng.shuffle`` (the policy of :func:`pokerdraw32._play.random_action`,
+    which :func:`~pokerdraw32.simulate.simulate` also plays in compiled code).
+    """
 
     def decide(self, view: SeatView | Hand | None = None, *, hand: Hand | None = None) -> Action:
         _, legal = _legal_of(view, hand)
-        kinds = sorted(legal.kinds, key=lambda k: k.value)
-        kind = kinds[self.rng.below(len(kinds))]
-        if kind is ActionKind.DISCARD:
-            cards = list(legal.hole_cards)
-            self.rng.shuffle(cards)
-            return Action.discard(cards[: self.rng.below(5)])
-        if kind in (ActionKind.BET, ActionKind.RAISE):
-            assert legal.min_to is not None and legal.max_to is not None
-            return Action(kind, legal.min_to + _uniform(self.rng, legal.max_to - legal.min_to + 1))
-        return Action(kind)
+        lo = legal.min_to if legal.min_to is not None else 0
+        hi = legal.max_to if legal.max_to is not None else 0
+        return _action(play.random_action(self.rng, _packed(legal.hole_cards), _kinds_mask(legal), lo, hi))
 
 
 # -- drawing by hand pattern -------------------------------------------------------------------
@@ -259,8 +278,13 @@ def choose_discards(cards: tuple[Card, ...]) -> tuple[Card, ...]:
     * a straight or better, or a flush: stand pat;
     * four of a kind: keep all; full house: stand pat;
     * three of a kind: keep the three;  two pair: keep both pairs;  one pair: keep the pair;
-    * four to a flush: draw one;  four to an open straight: draw one;
+    * four to a flush: draw one;  four to an open straight: draw one (of two straight draws, the
+      first card in ``cards`` whose removal leaves four to a straight);
     * otherwise keep the highest card and draw four.
+
+    :param cards: five cards (R3.1), in the order that decides between two straight draws.
+    :returns: the cards to throw, in the order of ``cards``.
+    :raises PokerDraw32ValueError: not five different cards.
 
     >>> from pokerdraw32 import parse_cards
     >>> choose_discards(parse_cards("Ah Ad 7c 8s 9d"))
@@ -271,27 +295,9 @@ def choose_discards(cards: tuple[Card, ...]) -> tuple[Card, ...]:
     mask = 0
     for c in cards:
         mask |= 1 << c
-    cat = evaluate_mask(mask) >> 22
-    if cat >= 4:                                     # straight or better: stand pat
-        return ()
-    ranks = [c >> 2 for c in cards]
-    if cat >= 1:                                     # pairs / trips: keep the matched cards
-        return tuple(c for c, r in zip(cards, ranks, strict=False) if ranks.count(r) == 1)
-    suits = [c & 3 for c in cards]
-    for suit in range(4):
-        if suits.count(suit) == 4:                   # four to a flush
-            return tuple(c for c in cards if c & 3 != suit)
-    rank_set = set(ranks)                            # five distinct ranks here
-    for c in cards:                                  # four to a straight (ace low included)
-        rest = rank_set - {c >> 2}
-        if any(rest <= s for s in _STRAIGHTS):
-            return (c,)
-    best = max(cards)
-    return tuple(c for c in cards if c != best)
-
-
-_STRAIGHTS = [frozenset({7, 0, 1, 2, 3})] + [frozenset(range(top - 4, top + 1)) for top in range(4, 8)]
-"""Rank-index sets of the five straights (R2.2: A-7-8-9-T, then 7-J .. T-A)."""
+    evaluate_mask(mask)                              # five different cards, or the kernel's error
+    thrown = play.rule_discards(_packed(cards))
+    return tuple(c for c in cards if thrown >> c & 1)
 
 
 class RuleBot(Bot):
@@ -301,36 +307,15 @@ class RuleBot(Bot):
     promise).  Strong hands bet or raise (about half the pot, within the legal range), medium
     hands call, weak hands check or fold; a small random share of bluffs and calls keeps it
     from being trivially exploitable.  In the second round it accepts a Parole split with a
-    weak hand and declines it with a strong one.
+    weak hand and declines it with a strong one.  One ``rng.below(100)`` per betting decision.
+    The policy is :func:`pokerdraw32._play.rule_action`, which
+    :func:`~pokerdraw32.simulate.simulate` also plays in compiled code.
     """
 
     def decide(self, view: SeatView | Hand | None = None, *, hand: Hand | None = None) -> Action:
         seen, legal = _legal_of(view, hand)
-        cards = legal.hole_cards
-        if legal.phase is Phase.DRAW:
-            return Action.discard(choose_discards(cards))
-        mask = 0
-        for c in cards:
-            mask |= 1 << c
-        value = evaluate_mask(mask)
-        cat = value >> 22
-        top = (value >> 18) & 15
-        kinds = legal.kinds
-        if kinds == {ActionKind.SPLIT, ActionKind.DECLINE}:           # all-in, asked about Parole
-            return Action.decline() if cat >= 2 else Action.split()
-        roll = self.rng.below(100)
-        first = legal.phase is Phase.FIRST_ROUND
-        strong = cat >= 3 or (cat == 2 and top >= 4) or (first and cat == 1 and top >= 6 and roll < 30)
-        medium = cat >= 1 or (first and len(choose_discards(cards)) == 1)
-        if (strong or roll < 5) and legal.min_to is not None and legal.max_to is not None:
-            kind = ActionKind.BET if ActionKind.BET in kinds else ActionKind.RAISE
-            target = seen.bets[legal.seat] + legal.call_amount + max(1, seen.pot // 2)
-            target = max(legal.min_to, min(legal.max_to, target))
-            return Action(kind, target)
-        if ActionKind.SPLIT in kinds and not strong and cat <= 1:
-            return Action.split()
-        if ActionKind.CHECK in kinds:
-            return Action.check()
-        if medium or strong or roll < 10:
-            return Action.call()
-        return Action.fold()
+        lo = legal.min_to if legal.min_to is not None else 0
+        hi = legal.max_to if legal.max_to is not None else 0
+        return _action(play.rule_action(self.rng, _packed(legal.hole_cards), _PHASE_CODE[legal.phase],
+                                        _kinds_mask(legal), seen.bets[legal.seat], legal.call_amount, lo, hi,
+                                        seen.pot))

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TextIO
 
-from ._kernels import IMPLEMENTATION, Rng, evaluate_mask
+from ._kernels import IMPLEMENTATION, Rng, evaluate_mask, play
 from .actions import Action
 from .bots import Bot, Policy, RandomBot, RuleBot, SeatView
 from .errors import IllegalActionError, InvalidCardError, PokerDraw32TypeError, PokerDraw32ValueError
@@ -175,8 +175,10 @@ def simulate(
     labels: list[str] = []          # SimulationResult.bots
     names: list[str] = []
     user = [False] * players
+    bot_seeds: list[int] = []
     for i, spec in enumerate(specs):
         seed_i = rng.next_u64()     # one per seat, whatever the bot (same cards for any line-up)
+        bot_seeds.append(seed_i)
         if isinstance(spec, str):
             kind: type[Bot] | None = {"rule": RuleBot, "random": RandomBot}.get(spec)
             if kind is None:
@@ -208,6 +210,11 @@ def simulate(
         table.join(i, names[i], stack)
     writer = HistoryWriter(history) if history is not None else None
     threshold = int(sit_out * 1_000_000)
+    if not threshold and not any(user):
+        # every seat a built-in bot, everyone dealt in every hand: whole hands in compiled code
+        policies = [play.RULE if spec == "rule" else play.RANDOM for spec in specs]
+        return _simulate_session(table, policies, bot_seeds, hands, seed, players, rules, stack, labels, names,
+                                 progress, on_hand, writer)
     categories: Counter[str] = Counter()
     showdowns = parole = dead = 0
     start = time.perf_counter()
@@ -279,3 +286,45 @@ def _act_for(table: Table, seat: int, name: str, action: object) -> None:
     except (IllegalActionError, InvalidCardError) as e:
         raise IllegalActionError(f"seat {seat} ({name}): the bot chose {str(action)!r}, which is not legal: {e}",
                                  seat=seat) from e
+
+
+_CHUNK = 256
+"""Hands the compiled session plays between two calls back to Python (progress, Ctrl-C)."""
+
+
+def _simulate_session(table: Table, policies: list[int], bot_seeds: list[int], hands: int, seed: int, players: int,
+                      rules: Rules, stack: int, labels: list[str], names: list[str],
+                      progress: Callable[[int], None] | None, on_hand: Callable[[Hand], None] | None,
+                      writer: HistoryWriter | None) -> SimulationResult:
+    """:func:`simulate` with built-in bots only and no ``sit_out``: the hands are played by
+    :class:`pokerdraw32._play.Session` (compiled code when extensions are on), which applies the
+    table's rules for this case, with the generators the table and bots would use, so that the
+    result is exactly the one :class:`~pokerdraw32.table.Table` and the bots give (the suite
+    compares them hand by hand).  ``on_hand`` and ``history`` get a new :class:`Hand` each hand."""
+    keep = on_hand is not None or writer is not None
+    session = play.Session(Hand, rules, stack, policies, [Rng(s) for s in bot_seeds] + [table.rng],
+                           keep_hands=keep)
+    seats = list(range(1, players + 1))
+    start = time.perf_counter()
+    done = 0
+    while done < hands:
+        k = 1 if keep else min(_CHUNK, hands - done)
+        session.play(k)
+        done += k
+        if keep:
+            h = session.hand
+            if on_hand is not None:
+                on_hand(h)
+            if writer is not None:
+                writer.write(HandHistory.from_hand(h, number=done, seats=seats, players=names))
+        if progress is not None:
+            progress(done)
+    seconds = time.perf_counter() - start
+    final, bought, rebuys = session.stacks, session.bought_in, session.rebuys
+    if sum(final) != sum(bought):     # the session checks every hand; this is the ledger's own audit
+        raise AssertionError(f"chips not conserved: {sum(bought)} bought in, {sum(final)} on the table [R9.5]")
+    counts = session.categories
+    ordered = {c.name: counts[c.value] for c in sorted(HandCategory, reverse=True)}
+    entries = players + sum(rebuys) + hands * players     # buy-ins, re-buys, one line per seat per hand
+    return SimulationResult(hands, seed, players, rules, final, bought, rebuys, ordered, session.showdowns,
+                            session.parole_splits, seconds, stack, labels, names, 0, entries)

@@ -1,0 +1,56 @@
+# Declarations that make _play.py C when compiled (Cython pure-Python mode, augmenting .pxd), as
+# _state.pxd does for _state.py: setup.py compiles _play.py + this file as pokerdraw32._play_c.
+# Every name here must agree with _play.py (Cython checks it when compiling).
+
+cimport cython
+from pokerdraw32._core cimport Rng, value_of
+from pokerdraw32._state_c cimport (HandCore, A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_SPLIT, A_DECLINE,
+                                   A_DISCARD, PH_FIRST, PH_DRAW, PH_COMPLETE, bit)
+
+ctypedef long long i64
+
+cdef int _BY_NAME[8]
+cdef i64 _STRAIGHT_RANKS[5]
+
+cpdef i64 _value(i64 mask) except -1
+cpdef i64 below(rng, i64 n) except -1
+@cython.locals(bits=int, r=i64)
+cpdef i64 uniform(rng, i64 n) except -1
+@cython.locals(mask=i64, i=int)
+cpdef i64 card_mask(i64 packed) noexcept
+@cython.locals(mask=i64, cat=i64, out=i64, c=i64, suits=i64, suit=int, count=int, ranks=i64, rest=i64,
+               s=i64, best=i64, i=int)
+cpdef i64 rule_discards(i64 packed) except -1
+@cython.locals(k=int, cards=i64, c=i64, i=int)
+cdef i64 _in_order(i64 packed, i64 discards) noexcept
+@cython.locals(value=i64, cat=i64, top=i64, roll=i64, first=bint, strong=bint, medium=bint, d=i64, half=i64,
+               target=i64)
+cpdef i64 rule_action(rng, i64 packed, int phase, int kinds, i64 bet, i64 call, i64 lo, i64 hi, i64 pot) except -1
+@cython.locals(count=int, pick=i64, code=int, i=int, j=i64, a=i64, b=i64, k=i64)
+cpdef i64 random_action(rng, i64 packed, int kinds, i64 lo, i64 hi) except -1
+@cython.locals(amount=i64, i=int)
+cpdef list discard_cards(i64 decision)
+@cython.locals(decisions=i64, p=int, kinds=int, packed=i64, j=int, policy=int, decision=i64, code=int)
+cpdef i64 play_hand(HandCore hand, policies, list rngs) except -1
+
+
+cdef class Session:
+    cdef int _n
+    cdef int _policy[5]
+    cdef long long _stacks[5]
+    cdef long long _bought[5]
+    cdef long long _rebuys[5]
+    cdef long long _categories[9]
+    cdef long long _played, _showdowns, _parole, _decisions, _stack
+    cdef int _button
+    cdef bint _keep, _record
+    cdef object _hand_class, _rules, _table_rng
+    cdef list _rngs, _rows
+    cdef HandCore _hand
+    cdef public object hand
+
+    cdef _alloc(self)
+    cdef _deal(self, HandCore h, list stacks)
+    cdef list _policies(self)
+    @cython.locals(total=i64, s=int, m=i64, j=int)
+    cdef _settle(self, HandCore h)

@@ -1,0 +1,426 @@
+"""The built-in policies and whole simulated sessions, in compiled code when extensions are on.
+
+Written in Cython's pure-Python mode, as :mod:`pokerdraw32._state`: ``_play.py`` with the
+declarations of ``_play.pxd``, compiled by setup.py as ``pokerdraw32._play_c``, or this very
+file as plain Python; :mod:`pokerdraw32._kernels` picks one, together with the hand's core.
+
+One statement of each policy, used by both doors:
+
+* :class:`pokerdraw32.bots.RuleBot` and :class:`~pokerdraw32.bots.RandomBot` decide a
+  :class:`~pokerdraw32.bots.SeatView` by calling :func:`rule_action` / :func:`random_action`
+  with what the view shows (so a user who seats them beside their own bots gets the same play);
+* :class:`Session` plays whole hands with them, reading the same values from the hand's C
+  fields, with no Python object per decision: :func:`pokerdraw32.simulate.simulate` uses it
+  when every seat is a built-in bot.
+
+A hand in order is *packed*: card ``i`` of the seat's hole cards in bits ``5i .. 5i+4``.  A
+decision is packed too: ``code | amount << 8`` (action codes of :mod:`pokerdraw32._state`; for a
+discard, the amount is the number of cards, bits 0-2, then the cards in order, 5 bits each).
+"""
+
+if __name__ == "pokerdraw32._play_c":   # compiled (setup.py); see _state.py
+    import cython
+else:
+    from . import _cython_shim as cython
+
+from .cards import FULL_MASK
+from .errors import MAX_CHIPS, PokerDraw32ValueError
+
+if not cython.compiled:   # compiled, _play.pxd cimports value_of and Rng from _core
+    from ._core_py import evaluate_mask
+
+if not cython.compiled:   # compiled, these are C enums of _state.pxd (same values)
+    from ._state import (  # and bit(card): 1 << card as a 64-bit integer
+        A_BET,
+        A_CALL,
+        A_CHECK,
+        A_DECLINE,
+        A_DISCARD,
+        A_FOLD,
+        A_RAISE,
+        A_SPLIT,
+        PH_COMPLETE,
+        PH_DRAW,
+        PH_FIRST,
+        bit,
+    )
+
+RULE = 0
+"""Policy code of the rule-based bot (:class:`pokerdraw32.bots.RuleBot`)."""
+RANDOM = 1
+"""Policy code of the random bot (:class:`pokerdraw32.bots.RandomBot`)."""
+
+_STRAIGHT_RANKS = (0x8F, 0x1F, 0x3E, 0x7C, 0xF8)
+"""Rank-index masks of the five straights (R2.2: A-7-8-9-T, then 7-J .. T-A)."""
+
+# RandomBot picks among the legal kinds sorted by their value's text (bet, call, check, decline,
+# discard, fold, raise, split): action codes in that order.
+_BY_NAME = (A_BET, A_CALL, A_CHECK, A_DECLINE, A_DISCARD, A_FOLD, A_RAISE, A_SPLIT)
+
+
+# -- the generator and the evaluator, from C when compiled ----------------------------------------
+
+def _value(mask):
+    """The packed value of a 5-card mask (R2; suit tie-break on)."""
+    if cython.compiled:
+        return value_of(mask)  # noqa: F821 -- cimported from _core in _play.pxd
+    return evaluate_mask(mask)
+
+
+def below(rng, n):
+    """``rng.below(n)`` for ``1 <= n <= 2**32`` (``n == 1``: 0, nothing drawn)."""
+    if n == 1:
+        return 0
+    if cython.compiled and type(rng) is Rng:  # noqa: F821 -- Rng: cimported from _core in _play.pxd
+        return cython.cast(Rng, rng)._below(n)  # noqa: F821
+    return rng.below(n)
+
+
+def uniform(rng, n):
+    """Unbiased integer in ``[0, n)`` for any ``n >= 1`` (``Rng.below`` stops at 2**32)."""
+    if n <= 4294967296:
+        return below(rng, n)
+    bits = 0
+    while (n - 1) >> bits:
+        bits += 1
+    while True:
+        if cython.compiled and type(rng) is Rng:  # noqa: F821
+            r = cython.cast(Rng, rng)._next() >> (64 - bits)  # noqa: F821
+        else:
+            r = rng.next_u64() >> (64 - bits)
+        if r < n:
+            return r
+
+
+# -- the policies --------------------------------------------------------------------------------
+
+def card_mask(packed):
+    """The card mask of a packed 5-card hand."""
+    mask = 0
+    for i in range(5):
+        mask |= bit(packed >> 5 * i & 31)
+    return mask
+
+
+def rule_discards(packed):
+    """The mask of the cards :func:`pokerdraw32.bots.choose_discards` throws from a packed 5-card
+    hand (R6.1: 0 to 4 cards); the order of the cards decides between two straight draws."""
+    mask = card_mask(packed)
+    cat = _value(mask) >> 22
+    if cat >= 4:                                   # straight or better: stand pat
+        return 0
+    if cat >= 1:                                   # pairs, trips: throw every unmatched card
+        out = 0
+        for i in range(5):
+            c = packed >> 5 * i & 31
+            suits = mask >> (c & 28) & 15            # the card's rank, in every suit
+            if suits & (suits - 1) == 0:
+                out |= bit(c)
+        return out
+    for suit in range(4):                          # four to a flush: throw the fifth card
+        count = 0
+        for i in range(5):
+            if (packed >> 5 * i & 3) == suit:
+                count += 1
+        if count == 4:
+            out = 0
+            for i in range(5):
+                c = packed >> 5 * i & 31
+                if (c & 3) != suit:
+                    out |= bit(c)
+            return out
+    ranks = 0
+    for i in range(5):
+        ranks |= 1 << (packed >> 5 * i + 2 & 7)
+    for i in range(5):                             # four to a straight, in the hand's order
+        c = packed >> 5 * i & 31
+        rest = ranks & ~(1 << (c >> 2))
+        for s in _STRAIGHT_RANKS:
+            if rest & ~s == 0:
+                return bit(c)
+    best = 0
+    for i in range(5):
+        best = max(best, packed >> 5 * i & 31)
+    return mask & ~bit(best)                     # keep the highest card, draw four
+
+
+def _in_order(packed, discards):
+    """A discard decision: the cards of mask ``discards`` in the hand's order."""
+    k = 0
+    cards = 0
+    for i in range(5):
+        c = packed >> 5 * i & 31
+        if discards >> c & 1:
+            cards |= c << (3 + 5 * k)
+            k += 1
+    return A_DISCARD | (k | cards) << 8
+
+
+def rule_action(rng, packed, phase, kinds, bet, call, lo, hi, pot):
+    """The rule-based bot's decision (see :class:`pokerdraw32.bots.RuleBot`), packed.
+
+    :param rng: the bot's generator (one ``below(100)`` per betting decision, none in the draw).
+    :param packed: the seat's five cards, in order.  :param phase: a phase code (PH_*).
+    :param kinds: the legal action kinds, ``1 << code`` each.  :param bet: the seat's bet in the
+        round; ``call``: chips to call; ``lo``/``hi``: the bet or raise bounds (with BET or RAISE in
+        ``kinds``); ``pot``: chips in the pot, bets included.
+    """
+    if phase == PH_DRAW:
+        return _in_order(packed, rule_discards(packed))
+    value = _value(card_mask(packed))
+    cat = value >> 22
+    top = (value >> 18) & 15
+    if kinds == (1 << A_SPLIT | 1 << A_DECLINE):                  # all-in, asked about Parole (R8.2)
+        return A_DECLINE if cat >= 2 else A_SPLIT
+    roll = below(rng, 100)
+    first = phase == PH_FIRST
+    strong = cat >= 3 or (cat == 2 and top >= 4) or (first and cat == 1 and top >= 6 and roll < 30)
+    medium = False
+    if cat >= 1:
+        medium = True
+    elif first:
+        d = rule_discards(packed)
+        medium = d != 0 and d & (d - 1) == 0                     # one card to a flush or straight
+    if (strong or roll < 5) and kinds & (1 << A_BET | 1 << A_RAISE):
+        half = pot // 2
+        target = bet + call + (half if half > 1 else 1)
+        target = max(lo, min(hi, target))
+        return (A_BET if kinds >> A_BET & 1 else A_RAISE) | target << 8
+    if kinds >> A_SPLIT & 1 and not strong and cat <= 1:
+        return A_SPLIT
+    if kinds >> A_CHECK & 1:
+        return A_CHECK
+    if medium or strong or roll < 10:
+        return A_CALL
+    return A_FOLD
+
+
+def random_action(rng, packed, kinds, lo, hi):
+    """The random bot's decision (see :class:`pokerdraw32.bots.RandomBot`), packed: a legal kind
+    uniformly (``below`` of their number), then a bet uniformly in ``[lo, hi]``, or a discard: the
+    hand shuffled (Fisher-Yates as ``Rng.shuffle``) and its first ``below(5)`` cards."""
+    count = 0
+    for i in range(8):
+        if kinds >> _BY_NAME[i] & 1:
+            count += 1
+    pick = below(rng, count)
+    code = -1
+    for i in range(8):
+        if kinds >> _BY_NAME[i] & 1:
+            if pick == 0:
+                code = _BY_NAME[i]
+                break
+            pick -= 1
+    if code == A_DISCARD:
+        for i in range(4, 0, -1):
+            j = below(rng, i + 1)
+            a = packed >> 5 * i & 31
+            b = packed >> 5 * j & 31
+            packed = packed & ~(31 << 5 * i) & ~(31 << 5 * j) | b << 5 * i | a << 5 * j
+        k = below(rng, 5)
+        return A_DISCARD | (k | (packed & ((1 << 5 * k) - 1)) << 3) << 8
+    if code == A_BET or code == A_RAISE:
+        return code | (lo + uniform(rng, hi - lo + 1)) << 8
+    return code
+
+
+def discard_cards(decision):
+    """The card codes of a packed discard decision, in order."""
+    amount = decision >> 8
+    return [amount >> 3 + 5 * i & 31 for i in range(amount & 7)]
+
+
+# -- whole hands and sessions --------------------------------------------------------------------
+
+def play_hand(hand, policies, rngs):
+    """Play ``hand`` (a :class:`~pokerdraw32._state.HandCore` dealing from its stub) to the end:
+    seat ``s`` by policy ``policies[s]`` (RULE or RANDOM) with generator ``rngs[s]``.
+
+    :returns: the number of decisions made.
+    :raises PokerDraw32ValueError: a policy code is unknown, or the hand waits for a deal.
+    """
+    decisions = 0
+    while hand._actor >= 0 and hand._phase != PH_COMPLETE:
+        if hand._pend_seat >= 0:
+            raise PokerDraw32ValueError("play_hand: the hand waits for a deal (auto_deal is off)")
+        p = hand._actor
+        kinds = hand._kinds(p)
+        packed = 0
+        for j in range(5):
+            packed |= hand._hole[5 * p + j] << 5 * j
+        policy = policies[p]
+        if policy == RULE:
+            decision = rule_action(rngs[p], packed, hand._phase, kinds, hand._bets[p], hand._call, hand._lo,
+                                   hand._hi, hand._pot())
+        elif policy == RANDOM:
+            decision = random_action(rngs[p], packed, kinds, hand._lo, hand._hi)
+        else:
+            raise PokerDraw32ValueError(f"play_hand: unknown policy {policy!r} for seat {p}")
+        code = decision & 255
+        cards = None
+        amount = None
+        if code == A_DISCARD:
+            cards = discard_cards(decision)
+        elif code == A_BET or code == A_RAISE:
+            amount = decision >> 8
+        if not hand._allowed(p, code, amount, cards):           # a bug in a policy, never the rules'
+            raise AssertionError(f"policy {policy} chose action {code} ({amount}, {cards}) for seat {p}, "
+                                 "which is not legal")
+        hand._apply(p, code, amount, cards)
+        decisions += 1
+    return decisions
+
+
+class Session:
+    """A table session in which every seat is a built-in bot and every player is dealt in every
+    hand: the simulation of :func:`pokerdraw32.simulate.simulate` without ``sit_out``, played in
+    compiled code.  It applies the :class:`~pokerdraw32.table.Table` rules of that case exactly
+    (the suite compares it with a Table, hand by hand): the button starts at seat 0 and moves one
+    seat clockwise each hand (R4.1), table seats are hand seats, the blinds follow the rules
+    (R4.2, R4.3), a seat with no chips before a hand buys in again for ``stack`` (R10.1, R10.4),
+    each hand's shuffle comes from the table's generator (R11.1), and chips are conserved (R9.5,
+    checked after every hand).
+
+    :param hand_class: the class of the hands (:class:`pokerdraw32.hand.Hand`); one hand object
+        is reused from hand to hand unless ``keep_hands`` (then each hand is a new object, for
+        ``on_hand`` and histories).
+    :param rules: the table's :class:`~pokerdraw32.rules.Rules`.
+    :param stack: buy-in and re-buy, in chips.
+    :param policies: one policy code per seat (RULE or RANDOM); 2 to 5 seats (R3.1).
+    :param rngs: one generator per seat (the bots'), then the table's.
+    :param ledger: record each hand's result per seat (:meth:`ledger_rows`).
+    """
+
+    def __init__(self, hand_class, rules, stack, policies, rngs, ledger=False, keep_hands=False):
+        n = len(policies)
+        if not 2 <= n <= 5 or len(rngs) != n + 1:
+            raise PokerDraw32ValueError(f"a session seats 2 to 5 bots with one generator each and the "
+                                        f"table's: got {n} policies and {len(rngs)} generators [R3.1]")
+        if type(stack) is not int or not 0 < stack <= MAX_CHIPS // 5:
+            raise PokerDraw32ValueError(f"stack={stack!r} must be a positive number of chips")
+        self._alloc()
+        self._n = n
+        for s in range(n):
+            if policies[s] != RULE and policies[s] != RANDOM:
+                raise PokerDraw32ValueError(f"policies[{s}]={policies[s]!r}: use RULE or RANDOM")
+            self._policy[s] = policies[s]
+            self._stacks[s] = stack
+            self._bought[s] = stack
+        self._hand_class = hand_class
+        self._rules = rules
+        self._stack = stack
+        self._rngs = list(rngs[:n])
+        self._table_rng = rngs[n]
+        self._button = -1
+        self._keep = keep_hands
+        self._record = ledger
+        self._rows = []
+        self._hand = None
+        self.hand = None
+
+    def _alloc(self):
+        if not cython.compiled:
+            self._policy = [0] * 5
+            self._stacks = [0] * 5
+            self._bought = [0] * 5
+            self._rebuys = [0] * 5
+            self._categories = [0] * 9
+            self._played = self._showdowns = self._parole = self._decisions = 0
+
+    def play(self, hands):
+        """Play ``hands`` more hands; :attr:`hand` is the last one (a new object each hand when the
+        session keeps hands, else the one reused).
+
+        :raises AssertionError: chips were not conserved (a bug: please report it).
+        """
+        n = self._n
+        for _ in range(hands):
+            for s in range(n):
+                if self._stacks[s] == 0:                           # busted: re-buy (R10.1, R10.4)
+                    self._stacks[s] = self._stack
+                    self._bought[s] += self._stack
+                    self._rebuys[s] += 1
+                    if self._record:
+                        self._rows.append(("add", s, self._stack, self._played))
+            self._button = 0 if self._button < 0 else (self._button + 1) % n   # R4.1
+            h = self._hand
+            if h is None or self._keep:
+                h = self._hand_class.__new__(self._hand_class)
+                self._hand = h
+            stacks = [self._stacks[s] for s in range(n)]
+            self._deal(h, stacks)
+            self._decisions += play_hand(h, self._policies(), self._rngs)
+            self._settle(h)
+        self.hand = self._hand
+
+    def _deal(self, h, stacks):
+        rng = self._table_rng
+        h._setup(self._rules, stacks, self._button, rng, rng.shuffled(FULL_MASK), True, [])
+
+    def _policies(self):
+        return [self._policy[s] for s in range(self._n)]
+
+    def _settle(self, h):
+        n = self._n
+        total = 0
+        for s in range(n):
+            self._stacks[s] = h._stacks[s]
+            total += h._stacks[s] - h._start[s]
+        if total != 0:
+            raise AssertionError(f"hand {self._played + 1}: results do not sum to zero [R9.5]")
+        self._played += 1
+        if self._record:
+            for s in range(n):
+                self._rows.append(("hand", s, h._stacks[s] - h._start[s], self._played))
+        if h._showdown:
+            self._showdowns += 1
+            for s in range(n):
+                if not h._folded[s]:
+                    m = 0
+                    for j in range(h._hole_n[s]):
+                        m |= bit(h._hole[5 * s + j])
+                    self._categories[_value(m) >> 22] += 1
+        if h._pot_shared:
+            self._parole += 1
+
+    # -- what the session produced (Python values) ----------------------------------------------
+    @property
+    def hands_played(self):
+        return self._played
+
+    @property
+    def stacks(self):
+        """Each seat's chips now."""
+        return [self._stacks[s] for s in range(self._n)]
+
+    @property
+    def bought_in(self):
+        """Chips each seat bought in for: the first buy-in plus re-buys."""
+        return [self._bought[s] for s in range(self._n)]
+
+    @property
+    def rebuys(self):
+        return [self._rebuys[s] for s in range(self._n)]
+
+    @property
+    def categories(self):
+        """Showdown hand categories, counted by category index (0 high card .. 8)."""
+        return [self._categories[i] for i in range(9)]
+
+    @property
+    def showdowns(self):
+        return self._showdowns
+
+    @property
+    def parole_splits(self):
+        return self._parole
+
+    @property
+    def decisions(self):
+        return self._decisions
+
+    def ledger_rows(self):
+        """With ``ledger``: the table ledger's lines after the buy-ins, as ``(kind, seat, chips,
+        hand)``: ``("add", ...)`` for a re-buy before hand ``hand + 1``, ``("hand", ...)`` for a
+        seat's result in hand ``hand``."""
+        return list(self._rows)
