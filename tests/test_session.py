@@ -130,6 +130,20 @@ def test_simulate_compiled_session_equals_per_action_path(players: int, lineup: 
         assert result_fields(plain) == result_fields(fast)         # no history, no on_hand: same play
 
 
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_simulate_with_sit_out_plays_compiled_hands_at_the_table(players: int) -> None:
+    """With ``sit_out`` the Table plans each hand (missed blinds, R10.3) and the bots' hands are
+    played by ``play_hand`` in compiled code: the same as the per-action path."""
+    classes: list[Any] = [RuleBot if i % 2 == 0 else RandomBot for i in range(players)]
+    for rules in (Rules(), Rules(structure="fixed-limit")):
+        hist = [io.StringIO(), io.StringIO()]
+        fast = simulate(players=players, hands=150, seed=3, rules=rules, bots="mixed", sit_out=0.3, history=hist[0])
+        slow = simulate(players=players, hands=150, seed=3, rules=rules, bots=classes, sit_out=0.3, history=hist[1])
+        assert result_fields(fast) == result_fields(slow)
+        assert hist[0].getvalue() == hist[1].getvalue()
+        assert fast.dead_chips > 0 or players == 2
+
+
 def test_simulate_progress_counts_every_hand() -> None:
     seen: list[int] = []
     simulate(players=3, hands=700, seed=1, bots="rule", progress=seen.append)

@@ -176,6 +176,7 @@ def simulate(
     names: list[str] = []
     user = [False] * players
     bot_seeds: list[int] = []
+    bot_rngs: list[Rng] = []        # the built-in bots' generators (all seats built-in: every seat's)
     for i, spec in enumerate(specs):
         seed_i = rng.next_u64()     # one per seat, whatever the bot (same cards for any line-up)
         bot_seeds.append(seed_i)
@@ -183,7 +184,9 @@ def simulate(
             kind: type[Bot] | None = {"rule": RuleBot, "random": RandomBot}.get(spec)
             if kind is None:
                 raise PokerDraw32ValueError(f"bots[{i}]={spec!r}: use 'rule', 'random' or a bot object")
-            seats.append(kind(seed_i).decide)
+            builtin = kind(seed_i)
+            seats.append(builtin.decide)
+            bot_rngs.append(builtin.rng)
             labels.append(kind.__name__)
         else:
             bot: Any = spec
@@ -210,9 +213,9 @@ def simulate(
         table.join(i, names[i], stack)
     writer = HistoryWriter(history) if history is not None else None
     threshold = int(sit_out * 1_000_000)
-    if not threshold and not any(user):
-        # every seat a built-in bot, everyone dealt in every hand: whole hands in compiled code
-        policies = [play.RULE if spec == "rule" else play.RANDOM for spec in specs]
+    policies = None if any(user) else [play.RULE if spec == "rule" else play.RANDOM for spec in specs]
+    if policies is not None and not threshold:
+        # every seat a built-in bot, everyone dealt in every hand: whole sessions in compiled code
         return _simulate_session(table, policies, bot_seeds, hands, seed, players, rules, stack, labels, names,
                                  progress, on_hand, writer)
     categories: Counter[str] = Counter()
@@ -238,6 +241,9 @@ def simulate(
                     present.append(s)
         h = table.start_hand()
         seat_of = table.hand_seats
+        if policies is not None:            # built-in bots only: the whole hand in compiled code
+            play.play_hand(h, [policies[t] for t in seat_of], [bot_rngs[t] for t in seat_of])
+            table._after_step(table._now())     # the hand is over: the table settles it
         while h.actor is not None:
             t = seat_of[h.actor]
             action = seats[t](SeatView.of(h))
