@@ -26,11 +26,11 @@ import pytest
 from conftest import compiled_module
 
 from pokerdraw32 import Hand, Rules
-from pokerdraw32.simulate import simulate
 from pokerdraw32._kernels import Rng, play
 from pokerdraw32.bots import RandomBot, RuleBot, SeatView, choose_discards
 from pokerdraw32.cards import DECK
 from pokerdraw32.errors import PokerDraw32ValueError
+from pokerdraw32.simulate import simulate
 from pokerdraw32.table import Table, default_buy_ins
 
 RULES = [
