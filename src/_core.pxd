@@ -1,5 +1,5 @@
 # The C-level interface of pokerdraw32._core for other compiled modules of the package
-# (pokerdraw32._play_c cimports it: the built-in bots draw from a Rng and evaluate hands in C).
+# (pokerdraw32._play_c and pokerdraw32._state_c cimport it: the generator, the evaluator and the pots).
 # Cython reads this file when it compiles src/_core.pyx (every name here must agree with it);
 # setup.py copies it to build/cython-src/pokerdraw32/_core.pxd for the modules that cimport it.
 
@@ -13,3 +13,8 @@ cdef class Rng:
 
 
 cdef uint32_t value_of(uint32_t mask) except? 0xFFFFFFFF
+
+cdef int split_pots_c(int n, long long *chips, const long long *strength, uint32_t live_m, uint32_t sharers_m,
+                      int first_seat, long long dead_chips, int *top_out, long long *returned_top,
+                      long long *won, long long *amounts, uint32_t *eligibles, uint32_t *winners_out,
+                      bint *shared_out) noexcept nogil

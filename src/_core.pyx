@@ -734,18 +734,18 @@ def split_pots(contributions, strengths, live, sharers, first, dead=0):
     """
     cdef tuple contribs = _tuple_of(contributions, "contributions")
     cdef Py_ssize_t n = len(contribs)
-    cdef Py_ssize_t seat, top, j, k, npots = 0, nlevels = 0
+    cdef Py_ssize_t seat, k, npots
     cdef long long chips[32]
-    cdef long long levels[32]
+    cdef long long ranks[32]
     cdef long long amounts[32]
     cdef uint32_t eligibles[32]
+    cdef uint32_t winners[32]
+    cdef bint shared[32]
     cdef long long won[32]
-    cdef long long returned_top = 0, second, level, below, amount, total, extra, share, odd
-    cdef long long dead_chips
-    cdef uint32_t live_m, sharers_m, eligible, winners
-    cdef Py_ssize_t first_seat
+    cdef long long returned_top = 0, dead_chips
+    cdef int top = 0, overflow = 0
+    cdef uint32_t live_m, sharers_m
     cdef tuple power
-    cdef int nwinners
     if n < 2 or n > 32:
         raise PokerDraw32ValueError(f"contributions must have 2 to 32 entries, got {n}")
     for seat in range(n):
@@ -772,8 +772,42 @@ def split_pots(contributions, strengths, live, sharers, first, dead=0):
     first = _plain(first)
     if first < 0 or first >= n:
         raise PokerDraw32ValueError(f"first seat {first} is outside 0..{n - 1}")
-    first_seat = first
     dead_chips = _check_amount(dead, -1)
+    # the live seats' strengths as C integers that compare as the ints do: the ints themselves when
+    # they fit, else their ranks among the live strengths
+    for seat in range(n):
+        ranks[seat] = 0
+        if live_m >> seat & 1:
+            ranks[seat] = PyLong_AsLongLongAndOverflow(power[seat], &overflow)
+            if overflow:
+                break
+    if overflow:
+        order = sorted({power[seat] for seat in range(n) if live_m >> seat & 1})
+        where = {value: i for i, value in enumerate(order)}
+        for seat in range(n):
+            ranks[seat] = where[power[seat]] if live_m >> seat & 1 else 0
+    npots = split_pots_c(<int>n, chips, ranks, live_m, sharers_m, <int>first, dead_chips, &top, &returned_top,
+                         won, amounts, eligibles, winners, shared)
+    pots = [(amounts[k], eligibles[k], winners[k], shared[k]) for k in range(npots)]
+    returned = [0] * n
+    returned[top] = returned_top
+    return returned, pots, [won[seat] for seat in range(n)]
+
+
+cdef int split_pots_c(int n, long long *chips, const long long *strength, uint32_t live_m, uint32_t sharers_m,
+                      int first_seat, long long dead_chips, int *top_out, long long *returned_top,
+                      long long *won, long long *amounts, uint32_t *eligibles, uint32_t *winners_out,
+                      bint *shared_out) noexcept nogil:
+    """:func:`split_pots` on checked C arrays (declared in _core.pxd for the hand's core): ``chips``
+    (changed: the uncalled part taken off), ``strength`` of the live seats (larger wins), seats
+    ``0 .. n-1`` (2 to 32). Writes the seat given back its uncalled chips and how many, each seat's
+    winnings, and per pot its amount, eligible seats, winners and whether it is shared by
+    agreement; returns the number of pots (at most ``n``)."""
+    cdef int seat, top, j, k, npots = 0, nlevels = 0, nwinners
+    cdef long long levels[32]
+    cdef long long second, level, below, amount, total, extra, share, odd, best = 0
+    cdef uint32_t eligible, winners
+    cdef bint shared, found
 
     # R9.2: the uncalled part of the largest contribution goes back.
     top = 0
@@ -784,8 +818,10 @@ def split_pots(contributions, strengths, live, sharers, first, dead=0):
     for seat in range(n):
         if seat != top and chips[seat] > second:
             second = chips[seat]
+    top_out[0] = top
+    returned_top[0] = 0
     if chips[top] > second:
-        returned_top = chips[top] - second
+        returned_top[0] = chips[top] - second
         chips[top] = second
 
     # R9.1: one pot per distinct live contribution (insertion sort of at most 32 levels).
@@ -834,7 +870,6 @@ def split_pots(contributions, strengths, live, sharers, first, dead=0):
     # R8.3, R9.4: award each pot.
     for seat in range(n):
         won[seat] = 0
-    pots = []
     for k in range(npots):
         eligible = eligibles[k]
         shared = False
@@ -844,15 +879,15 @@ def split_pots(contributions, strengths, live, sharers, first, dead=0):
             winners = eligible
             shared = True
         else:
-            best = None
+            found = False
             winners = 0
             for seat in range(n):
                 if eligible >> seat & 1:
-                    strength = power[seat]
-                    if best is None or strength > best:
-                        best = strength
+                    if not found or strength[seat] > best:
+                        found = True
+                        best = strength[seat]
                         winners = 1U << seat
-                    elif strength == best:
+                    elif strength[seat] == best:
                         winners |= 1U << seat
         nwinners = _popcount32(winners)
         share = amounts[k] // nwinners
@@ -866,10 +901,9 @@ def split_pots(contributions, strengths, live, sharers, first, dead=0):
                 won[seat] += 1
                 odd -= 1
             seat = seat + 1 if seat + 1 < n else 0
-        pots.append((amounts[k], eligible, winners, shared))
-    returned = [0] * n
-    returned[top] = returned_top
-    return returned, pots, [won[seat] for seat in range(n)]
+        winners_out[k] = winners
+        shared_out[k] = shared
+    return npots
 
 
 # --------------------------------------------------------------------------------------

@@ -26,11 +26,11 @@ cdef i64 _in_order(i64 packed, i64 discards) noexcept
 @cython.locals(value=i64, cat=i64, top=i64, roll=i64, first=bint, strong=bint, medium=bint, d=i64, half=i64,
                target=i64)
 cpdef i64 rule_action(rng, i64 packed, int phase, int kinds, i64 bet, i64 call, i64 lo, i64 hi, i64 pot) except -1
-@cython.locals(count=int, pick=i64, code=int, i=int, j=i64, a=i64, b=i64, k=i64)
+@cython.locals(count=int, pick=i64, code=int, i=int, j=i64, a=i64, b=i64, k=i64, word=i64)
 cpdef i64 random_action(rng, i64 packed, int kinds, i64 lo, i64 hi) except -1
 @cython.locals(amount=i64, i=int)
 cpdef list discard_cards(i64 decision)
-@cython.locals(decisions=i64, p=int, kinds=int, packed=i64, j=int, policy=int, decision=i64, code=int)
+@cython.locals(decisions=i64, p=int, kinds=int, packed=i64, j=int, policy=int, decision=i64, code=int, cards=i64)
 cpdef i64 play_hand(HandCore hand, policies, list rngs) except -1
 
 

@@ -15,7 +15,8 @@ One statement of each policy, used by both doors:
 
 A hand in order is *packed*: card ``i`` of the seat's hole cards in bits ``5i .. 5i+4``.  A
 decision is packed too: ``code | amount << 8`` (action codes of :mod:`pokerdraw32._state`; for a
-discard, the amount is the number of cards, bits 0-2, then the cards in order, 5 bits each).
+discard, the amount is the card word the hand's core takes: the number of cards in bits 0-2, then
+the cards in order, 6 bits each).
 """
 
 if __name__ == "pokerdraw32._play_c":   # compiled (setup.py); see _state.py
@@ -151,7 +152,7 @@ def _in_order(packed, discards):
     for i in range(5):
         c = packed >> 5 * i & 31
         if discards >> c & 1:
-            cards |= c << (3 + 5 * k)
+            cards |= c << (3 + 6 * k)
             k += 1
     return A_DISCARD | (k | cards) << 8
 
@@ -218,7 +219,10 @@ def random_action(rng, packed, kinds, lo, hi):
             b = packed >> 5 * j & 31
             packed = packed & ~(31 << 5 * i) & ~(31 << 5 * j) | b << 5 * i | a << 5 * j
         k = below(rng, 5)
-        return A_DISCARD | (k | (packed & ((1 << 5 * k) - 1)) << 3) << 8
+        word = k
+        for i in range(k):
+            word |= (packed >> 5 * i & 31) << (3 + 6 * i)
+        return A_DISCARD | word << 8
     if code == A_BET or code == A_RAISE:
         return code | (lo + uniform(rng, hi - lo + 1)) << 8
     return code
@@ -227,7 +231,7 @@ def random_action(rng, packed, kinds, lo, hi):
 def discard_cards(decision):
     """The card codes of a packed discard decision, in order."""
     amount = decision >> 8
-    return [amount >> 3 + 5 * i & 31 for i in range(amount & 7)]
+    return [amount >> 3 + 6 * i & 63 for i in range(amount & 7)]
 
 
 # -- whole hands and sessions --------------------------------------------------------------------
@@ -257,14 +261,14 @@ def play_hand(hand, policies, rngs):
         else:
             raise PokerDraw32ValueError(f"play_hand: unknown policy {policy!r} for seat {p}")
         code = decision & 255
-        cards = None
+        cards = 0
         amount = None
         if code == A_DISCARD:
-            cards = discard_cards(decision)
+            cards = decision >> 8                                  # the card word
         elif code == A_BET or code == A_RAISE:
             amount = decision >> 8
         if not hand._allowed(p, code, amount, cards):           # a bug in a policy, never the rules'
-            raise AssertionError(f"policy {policy} chose action {code} ({amount}, {cards}) for seat {p}, "
+            raise AssertionError(f"policy {policy} chose action {code} ({amount}, {cards:#x}) for seat {p}, "
                                  "which is not legal")
         hand._apply(p, code, amount, cards)
         decisions += 1

@@ -6,14 +6,16 @@ cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.string cimport memcpy, memset
 from cpython.object cimport PyObject_GenericSetAttr
+from pokerdraw32._core cimport split_pots_c, value_of
 
 ctypedef long long i64
 
 @cython.locals(one=i64)
 cpdef i64 bit(i64 c) noexcept
 
-@cython.locals(w=i64)
+@cython.locals(w=i64, c=i64, j=int)
 cpdef i64 pack_cards(cards) except? -1
+cpdef i64 discard_word(list codes) except? -2
 
 @cython.locals(first=i64, word=i64, code=int, seat=int, flags=i64, count=int)
 cpdef decode(hand, i64 first, i64 word)
@@ -84,7 +86,7 @@ cdef class HandCore:
     cdef object _legal
     cdef object _events_cache
     cdef object _result
-    # Plain C fields from _n to _pot_win, copied in one block by _copy_fields (keep them together)
+    # Plain C fields from _n to _won, copied in one block by _copy_fields (keep them together)
     # rules, as C values
     cdef int _n, _button, _nblind, _structure, _cap
     cdef bint _parole, _after_button, _suit_tiebreak, _muck_losers, _reshuffle_folded, _auto_deal
@@ -139,6 +141,8 @@ cdef class HandCore:
     cdef long long _pot_amount[6]
     cdef int _pot_elig[6]
     cdef int _pot_win[6]
+    cdef long long _strength[5]
+    cdef long long _won[5]
     # the log: two words a record (after the block of plain fields)
     cdef long long *_rec
     cdef Py_ssize_t _nrec, _rec_cap
@@ -159,11 +163,13 @@ cdef class HandCore:
     cdef _run_dealer(self)
     @cython.locals(w=i64, c=i64)
     cdef _deal_all_holes(self)
+    @cython.locals(w=i64, k=int, have=int, rest=int, j=int)
     cdef _deal_from_stub(self)
     cdef _give_hole(self, int seat, cards)
     @cython.locals(mask=i64)
     cdef _reshuffle(self)
-    cdef _give_draw(self, int seat, cards, bint reshuffled)
+    @cython.locals(m=int, j=int)
+    cdef _give_draw(self, int seat, i64 w, bint reshuffled)
     cdef _start_round(self, int phase)
     cdef long long _unit_c(self) noexcept
     cdef bint _no_actions(self) noexcept
@@ -180,18 +186,26 @@ cdef class HandCore:
     @cython.locals(deck=tuple, phases=tuple)
     cdef _compute_legal(self)
     cdef int _ready(self, seat) except -2
-    @cython.locals(seen=i64, c=i64)
-    cdef bint _allowed(self, int p, int code, amount, cards) except -1
-    cdef _act(self, int code, amount, cards, seat)
-    cdef _apply(self, int p, int code, amount, cards)
+    @cython.locals(seen=i64, c=i64, j=int, i=int, held=bint)
+    cdef bint _allowed(self, int p, int code, amount, i64 cards) except -1
+    cdef _act(self, int code, amount, i64 cards, seat)
+    cdef _apply(self, int p, int code, amount, i64 cards)
     cdef void _mark_acted(self, int p) noexcept
     cdef void _withdraw_offer(self) noexcept
     cdef _raise(self, int p, int code, long long to)
     cdef _timeout(self, int p)
-    cdef _discard(self, int p, cards)
+    @cython.locals(k=int, thrown=i64, c=i64, m=int, j=int)
+    cdef _discard(self, int p, i64 w)
     cdef int _showdown_start(self) noexcept
-    @cython.locals(m=i64)
+    @cython.locals(live=int, elig=int, best_shown=int, start=int, s=int, o=int, k=int, i=int, can_win=bint,
+                   mine=bint, beats_all=bint, back=i64, choice=int, contested=bint)
     cdef _finish(self, bint showdown)
+    @cython.locals(m=i64, value=i64)
+    cdef long long _hand_value(self, int s) except? -2
+    @cython.locals(m=i64, w=i64, k=int, c=i64)
+    cdef long long _highest_first(self, int s) noexcept
+    @cython.locals(first=int, npots=int, k=int, s=int, top=int, back=i64)
+    cdef long long _split(self, int live, int sharers) except -1
     cdef void _shrink(self) noexcept
     cdef _event_at(self, Py_ssize_t i)
     @cython.locals(new=HandCore)

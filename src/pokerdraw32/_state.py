@@ -33,7 +33,7 @@ from .errors import (
 from .results import HandResult, Pot
 from .rules import Rules, SecondRoundFirst, Structure
 
-if cython.compiled:
+if cython.compiled:   # and value_of, split_pots_c: cimported from _core in _state.pxd
     from ._core import Rng, evaluate_mask, split_pots
 else:
     from ._core_py import Rng, evaluate_mask, split_pots
@@ -165,11 +165,19 @@ def bit(c):
 
 
 def pack_cards(cards):
-    """A record's card word: the count in bits 0-2, then 6 bits a card in order."""
+    """A record's card word: the count in bits 0-2, then 6 bits a card in order.  The hand's core
+    passes discards and replacement cards around in this form too."""
     w = len(cards)
-    for j, c in enumerate(cards):
+    for j in range(len(cards)):
+        c = cards[j]
         w |= c << (3 + 6 * j)
     return w
+
+
+def discard_word(codes):
+    """The card word of a discard's card codes (:func:`card_codes`), or -1 for more than 4 cards
+    (never legal, R6.1)."""
+    return pack_cards(codes) if len(codes) <= 4 else -1
 
 
 _KINDS = tuple(EventKind)
@@ -299,6 +307,8 @@ class HandCore:
             self._pot_amount = [0] * 6
             self._pot_elig = [0] * 6
             self._pot_win = [0] * 6
+            self._strength = [-1] * 5
+            self._won = [0] * 5
             self._rec = []
             for name in _SCALARS:
                 setattr(self, name, 0)
@@ -506,16 +516,18 @@ class HandCore:
             return
         k = self._pend_count
         have = min(k, self._stub_n)
-        cards = [self._stub[j] for j in range(have)]
+        w = k
+        for j in range(have):
+            w |= self._stub[j] << (3 + 6 * j)
         reshuffled = have < k
         self._stub_take(have)
         if reshuffled:
             self._reshuffle()
             rest = k - have
             for j in range(rest):
-                cards.append(self._stub[j])
+                w |= self._stub[j] << (3 + 6 * (have + j))
             self._stub_take(rest)
-        self._give_draw(seat, cards, reshuffled)
+        self._give_draw(seat, w, reshuffled)
 
     def deal(self, cards=None):
         """Make the pending deal (:attr:`pending_deal`), with explicit ``cards`` or from the stub.
@@ -576,7 +588,7 @@ class HandCore:
             if reshuffled:
                 self._reshuffle()
                 self._stub_remove([c for c in codes if c not in stub])
-            self._give_draw(seat, codes, reshuffled)
+            self._give_draw(seat, pack_cards(codes), reshuffled)
         ev = self._event_at(self._nrec - 2)
         self._run_dealer()
         return ev
@@ -607,13 +619,14 @@ class HandCore:
         self._stub_n = m
         self._pile_n = 0
 
-    def _give_draw(self, seat, cards, reshuffled):
+    def _give_draw(self, seat, w, reshuffled):
+        """Deal seat ``seat`` the cards of card word ``w`` (R6.2)."""
         m = self._hole_n[seat]
-        for c in cards:
-            self._hole[5 * seat + m] = c
+        for j in range(w & 7):
+            self._hole[5 * seat + m] = w >> (3 + 6 * j) & 63
             m += 1
         self._hole_n[seat] = m
-        self._log(E_DEAL_DRAW, seat, F_RESHUFFLED if reshuffled else 0, pack_cards(cards))
+        self._log(E_DEAL_DRAW, seat, F_RESHUFFLED if reshuffled else 0, w)
         # the player's discards join the pile only now (R6.2)
         for j in range(self._own_n):
             self._pile[self._pile_n] = self._own[j]
@@ -899,8 +912,8 @@ class HandCore:
         return p
 
     def _allowed(self, p, code, amount, cards):
-        """True when action ``code`` (amount for BET/RAISE, card codes for DISCARD) is legal for
-        the player to act ``p``; sets ``_call``."""
+        """True when action ``code`` (amount for BET/RAISE, the card word of the cards for DISCARD,
+        -1 for more than four) is legal for the player to act ``p``; sets ``_call``."""
         mask = self._kinds(p)
         if code == A_TIMEOUT:
             return True
@@ -911,13 +924,14 @@ class HandCore:
                 return False
             return self._lo <= amount <= self._hi
         if code == A_DISCARD:
-            if len(cards) > 4:
+            if cards < 0 or cards & 7 > 4:
                 return False
             seen = 0
-            for c in cards:
+            for j in range(cards & 7):
+                c = cards >> (3 + 6 * j) & 63
                 held = False
-                for j in range(self._hole_n[p]):
-                    if self._hole[5 * p + j] == c:
+                for i in range(self._hole_n[p]):
+                    if self._hole[5 * p + i] == c:
                         held = True
                 if not held or seen & bit(c):
                     return False
@@ -942,9 +956,9 @@ class HandCore:
             if code == A_DISCARD:
                 codes = card_codes(action.cards)
                 if codes is not None:
-                    ev = self._act(code, None, codes, seat)
+                    ev = self._act(code, None, discard_word(codes), seat)
             elif code >= 0:
-                ev = self._act(code, action.amount, None, seat)
+                ev = self._act(code, action.amount, 0, seat)
             if ev is not None:
                 return ev
         from ._refusal import refuse
@@ -959,8 +973,8 @@ class HandCore:
         code = ACTION_CODES.get(action.kind, -1)
         if code == A_DISCARD:
             codes = card_codes(action.cards)
-            return codes is not None and self._allowed(p, code, None, codes)
-        return code >= 0 and self._allowed(p, code, action.amount, None)
+            return codes is not None and self._allowed(p, code, None, discard_word(codes))
+        return code >= 0 and self._allowed(p, code, action.amount, 0)
 
     def _act(self, code, amount, cards, seat):
         """Apply action ``code`` if it is legal and return its main event; None (nothing changed)
@@ -1055,16 +1069,16 @@ class HandCore:
             self._log(E_TIMEOUT, p, F_R63, 0)
             self._no_raise[p] = True
             self._withdrawn = -1
-            self._discard(p, [])
+            self._discard(p, 0)
             return
         self._log(E_TIMEOUT, p, 0, 0)
         self._withdrawn = -1
         if self._stacks[p] == 0:
-            self._apply(p, A_DECLINE, None, None)                  # an all-in voter who times out declines
+            self._apply(p, A_DECLINE, None, 0)                  # an all-in voter who times out declines
         elif self._kinds(p) >> A_CHECK & 1:
-            self._apply(p, A_CHECK, None, None)                    # R7.3
+            self._apply(p, A_CHECK, None, 0)                    # R7.3
         else:
-            self._apply(p, A_FOLD, None, None)
+            self._apply(p, A_FOLD, None, 0)
 
     def withdraw_raise(self):
         """R7.3: the server withdraws the right to raise of the player to act, for this turn only;
@@ -1087,20 +1101,24 @@ class HandCore:
         self._log(E_RAISE_WITHDRAWN, p, 0, 0)
         return self._event_at(self._nrec - 2)
 
-    def _discard(self, p, cards):
+    def _discard(self, p, w):
+        """Seat ``p`` throws the cards of card word ``w`` (R6.1)."""
+        k = w & 7
+        thrown = 0
+        for j in range(k):
+            c = w >> (3 + 6 * j) & 63
+            thrown |= bit(c)
+            self._own[j] = c
         m = 0
         for j in range(self._hole_n[p]):
             c = self._hole[5 * p + j]
-            if c not in cards:
+            if not thrown >> c & 1:
                 self._hole[5 * p + m] = c
                 m += 1
         self._hole_n[p] = m
-        k = len(cards)
         self._discarded[p] = k
-        for j in range(k):
-            self._own[j] = cards[j]
         self._own_n = k
-        self._log(E_DISCARD, p, 0, pack_cards(cards))
+        self._log(E_DISCARD, p, 0, w)
         if k:
             self._actor = -1
             self._pend_seat = p
@@ -1113,17 +1131,17 @@ class HandCore:
     # shortcuts ---------------------------------------------------------------
     def fold(self, seat=None):
         """Fold (R5.2). See :meth:`act`."""
-        ev = self._act(A_FOLD, None, None, seat)
+        ev = self._act(A_FOLD, None, 0, seat)
         return ev if ev is not None else self.act(Action.fold(), seat)
 
     def check(self, seat=None):
         """Check (R5.2). See :meth:`act`."""
-        ev = self._act(A_CHECK, None, None, seat)
+        ev = self._act(A_CHECK, None, 0, seat)
         return ev if ev is not None else self.act(Action.check(), seat)
 
     def call(self, seat=None):
         """Call, all-in for less when short (R5.2). See :meth:`act`."""
-        ev = self._act(A_CALL, None, None, seat)
+        ev = self._act(A_CALL, None, 0, seat)
         return ev if ev is not None else self.act(Action.call(), seat)
 
     def bet(self, amount, seat=None):
@@ -1136,12 +1154,12 @@ class HandCore:
 
     def split(self, seat=None):
         """Parole: split (R8.1) or, all-in, accept (R8.2). See :meth:`act`."""
-        ev = self._act(A_SPLIT, None, None, seat)
+        ev = self._act(A_SPLIT, None, 0, seat)
         return ev if ev is not None else self.act(Action.split(), seat)
 
     def decline(self, seat=None):
         """An all-in player declines the Parole offer (R8.2). See :meth:`act`."""
-        ev = self._act(A_DECLINE, None, None, seat)
+        ev = self._act(A_DECLINE, None, 0, seat)
         return ev if ev is not None else self.act(Action.decline(), seat)
 
     def discard(self, cards=(), seat=None):
@@ -1153,20 +1171,20 @@ class HandCore:
                     break
                 codes.append(int(c))
             else:
-                ev = self._act(A_DISCARD, None, codes, seat)
+                ev = self._act(A_DISCARD, None, discard_word(codes), seat)
                 if ev is not None:
                     return ev
         return self.act(Action.discard(cards), seat)
 
     def stand_pat(self, seat=None):
         """Keep all five cards (R6.1). See :meth:`act`."""
-        ev = self._act(A_DISCARD, None, [], seat)
+        ev = self._act(A_DISCARD, None, 0, seat)
         return ev if ev is not None else self.act(Action.stand_pat(), seat)
 
     def timeout(self, seat=None):
         """The player to act ran out of time: stand pat and no raising later in the draw (R6.3);
         check or fold in a betting round (R7.3); an all-in player declines the Parole offer."""
-        ev = self._act(A_TIMEOUT, None, None, seat)
+        ev = self._act(A_TIMEOUT, None, 0, seat)
         return ev if ev is not None else self.act(Action.timeout(), seat)
 
     # ------------------------------------------------------------------ showdown
@@ -1186,25 +1204,22 @@ class HandCore:
         self._sd_start = self._showdown_start()
         n = self._n
         live = 0
-        strengths = [-1] * n
         for s in range(n):
+            self._strength[s] = -1
             if not self._folded[s]:
                 live |= 1 << s
                 if showdown:
-                    m = 0
-                    for j in range(self._hole_n[s]):
-                        m |= bit(self._hole[5 * s + j])
-                    strengths[s] = evaluate_mask(m, self._suit_tiebreak)
-        sharers = self._votes if (showdown and self._votes) else 0
-        contrib = [self._contrib[s] for s in range(n)]
-        returned, pots, winnings = split_pots(contrib, strengths, live, sharers, (self._button + 1) % n, self._dead)
+                    self._strength[s] = self._hand_value(s)
+        back = self._split(live, self._votes if (showdown and self._votes) else 0)
         contested = False
         self._shown = 0
         if showdown:
             # R9.3: show in order; a player who cannot win any contested pot may muck: as they chose
             # (set_showdown_choice), else as muck_losers says
-            contested_pots = [(elig, win) for (_, elig, win, shared) in pots if not shared and elig & (elig - 1)]
-            contested = len(contested_pots) > 0
+            for k in range(self._npots):
+                elig = self._pot_elig[k]
+                if not self._pot_shared >> k & 1 and elig & (elig - 1):
+                    contested = True
             best_shown = 0
             start = self._sd_start
             for i in range(n):
@@ -1213,41 +1228,36 @@ class HandCore:
                     continue
                 can_win = False
                 mine = False
-                for elig, _win in contested_pots:
-                    if elig >> s & 1:
-                        mine = True
-                        beats_all = True
-                        for o in range(n):
-                            if best_shown >> o & 1 and elig >> o & 1 and strengths[o] > strengths[s]:
-                                beats_all = False
-                        if beats_all:
-                            can_win = True
+                for k in range(self._npots):
+                    elig = self._pot_elig[k]
+                    if self._pot_shared >> k & 1 or not elig & (elig - 1) or not elig >> s & 1:
+                        continue                                    # not a contested pot of this seat
+                    mine = True
+                    beats_all = True
+                    for o in range(n):
+                        if best_shown >> o & 1 and elig >> o & 1 and self._strength[o] > self._strength[s]:
+                            beats_all = False
+                    if beats_all:
+                        can_win = True
                 if not mine:
                     continue
                 choice = self._choice[s]
                 if can_win or (not self._muck_losers if choice < 0 else choice == 1):
                     self._shown |= 1 << s
                     best_shown |= 1 << s
-                    self._log(E_SHOW, s, 0, pack_cards(sorted(
-                        [self._hole[5 * s + j] for j in range(self._hole_n[s])], reverse=True)))
+                    self._log(E_SHOW, s, 0, self._highest_first(s))
                 else:
                     self._log(E_MUCK, s, 0, 0)
+        if back >> 3:                                        # R9.2: uncalled chips (see _split)
+            s = back & 7
+            self._stacks[s] += back >> 3
+            self._contrib[s] -= back >> 3
+            self._log(E_RETURN_UNCALLED, s, 0, (back >> 3) + 1)
+        for i in range(self._npots):
+            self._log(E_AWARD, -1, i | (F_SHARED if self._pot_shared >> i & 1 else 0) | self._pot_win[i] << 8,
+                      self._pot_amount[i] + 1)
         for s in range(n):
-            if returned[s]:
-                self._stacks[s] += returned[s]
-                self._contrib[s] -= returned[s]
-                self._log(E_RETURN_UNCALLED, s, 0, returned[s] + 1)
-        self._npots = len(pots)
-        for i in range(len(pots)):
-            amount, elig, win, shared = pots[i]
-            self._pot_amount[i] = amount
-            self._pot_elig[i] = elig
-            self._pot_win[i] = win
-            self._log(E_AWARD, -1, i | (F_SHARED if shared else 0) | win << 8, amount + 1)
-            if shared:
-                self._pot_shared |= 1 << i
-        for s in range(n):
-            self._stacks[s] += winnings[s]
+            self._stacks[s] += self._won[s]
             self._bets[s] = 0
         self._phase = PH_COMPLETE
         self._showdown = contested
@@ -1255,6 +1265,70 @@ class HandCore:
         self._legal = None                  # nobody acts any more (R9): nothing to keep for legal_actions()
         self._legal_key = self._nrec
         self._shrink()
+
+    def _hand_value(self, s):
+        """The strength of seat ``s``'s five cards (R2; R2.4 as the rules say)."""
+        m = 0
+        for j in range(self._hole_n[s]):
+            m |= bit(self._hole[5 * s + j])
+        if cython.compiled:
+            value = value_of(m)  # noqa: F821 -- cimported from _core in _state.pxd
+            return value if self._suit_tiebreak else value & ~3   # as evaluate_mask(m, False)
+        return evaluate_mask(m, self._suit_tiebreak)
+
+    def _highest_first(self, s):
+        """The card word of seat ``s``'s cards, highest first (as shown, R9.3)."""
+        m = 0
+        for j in range(self._hole_n[s]):
+            m |= bit(self._hole[5 * s + j])
+        w = 0
+        k = 0
+        for c in range(31, -1, -1):
+            if m >> c & 1:
+                w |= c << (3 + 6 * k)
+                k += 1
+        return w | k
+
+    def _split(self, live, sharers):
+        """The pots (R8.3, R9.1, R9.2, R9.4) by the kernels' split_pots: sets the pot fields and
+        ``_won``, each seat's winnings; returns ``seat | chips << 3`` for uncalled chips to give
+        back first (no chips: none)."""
+        n = self._n
+        first = (self._button + 1) % n
+        if cython.compiled:
+            chips = cython.declare(cython.longlong[5])
+            amounts = cython.declare(cython.longlong[5])
+            eligibles = cython.declare(cython.uint[5])
+            winners = cython.declare(cython.uint[5])
+            shared = cython.declare(cython.bint[5])
+            top = 0
+            back = 0
+            for s in range(n):
+                chips[s] = self._contrib[s]
+            npots = split_pots_c(n, chips, self._strength, live, sharers, first, self._dead,  # noqa: F821
+                                 cython.address(top), cython.address(back), self._won, amounts, eligibles,
+                                 winners, shared)
+            for k in range(npots):
+                self._pot_amount[k] = amounts[k]
+                self._pot_elig[k] = eligibles[k]
+                self._pot_win[k] = winners[k]
+                if shared[k]:
+                    self._pot_shared |= 1 << k
+            self._npots = npots
+        else:
+            returned, pots, winnings = split_pots(self._contrib[:n], self._strength[:n], live, sharers, first,
+                                                  self._dead)
+            for k in range(len(pots)):
+                self._pot_amount[k], self._pot_elig[k], self._pot_win[k], shared_k = pots[k]
+                if shared_k:
+                    self._pot_shared |= 1 << k
+            self._npots = len(pots)
+            top = back = 0
+            for s in range(n):
+                self._won[s] = winnings[s]
+                if returned[s]:
+                    top, back = s, returned[s]
+        return top | back << 3
 
     def _shrink(self):
         """Give back the log buffer's unused room (a finished hand keeps exactly its records)."""
@@ -1675,7 +1749,7 @@ class HandCore:
     def _copy_fields(self, other):
         """Copy every plain field of ``other`` (not the log, not the Python objects but the result)."""
         self._result = other._result
-        if cython.compiled:   # the fields _n .. _pot_win, declared together in _state.pxd
+        if cython.compiled:   # the fields _n .. _won, declared together in _state.pxd
             memcpy(cython.address(self._n), cython.address(other._n),  # noqa: F821 -- cimported in _state.pxd
                    cython.cast(cython.p_char, cython.address(other._rec))
                    - cython.cast(cython.p_char, cython.address(other._n)))
