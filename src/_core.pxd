@@ -10,6 +10,7 @@ cdef class Rng:
     cdef uint64_t _s0, _s1, _s2, _s3
     cdef uint64_t _next(self) noexcept
     cdef uint64_t _below(self, uint64_t n) noexcept
+    cdef int _shuffled_into(self, uint32_t m, int *codes) noexcept
 
 
 cdef uint32_t value_of(uint32_t mask) except? 0xFFFFFFFF

@@ -636,6 +636,12 @@ cdef class Rng:
         """
         cdef uint32_t m = _check_deck_mask(mask, "deck mask")
         cdef int codes[32]
+        cdef int n = self._shuffled_into(m, codes), i
+        return [codes[i] for i in range(n)]
+
+    cdef int _shuffled_into(self, uint32_t m, int *codes) noexcept:
+        """:meth:`shuffled` into ``codes`` (room for 32); returns the number of cards (declared in
+        _core.pxd: the hand's core shuffles its stub with it)."""
         cdef int n = 0, i, j, tmp
         while m:
             codes[n] = _ctz32(m)
@@ -646,7 +652,7 @@ cdef class Rng:
             tmp = codes[i]
             codes[i] = codes[j]
             codes[j] = tmp
-        return [codes[i] for i in range(n)]
+        return n
 
     def getstate(self):
         """The 256-bit state as four 64-bit ints (for :meth:`setstate`)."""

@@ -31,12 +31,11 @@ cpdef i64 random_action(rng, i64 packed, int kinds, i64 lo, i64 hi) except -1
 @cython.locals(amount=i64, i=int)
 cpdef list discard_cards(i64 decision)
 @cython.locals(decisions=i64, p=int, kinds=int, packed=i64, j=int, policy=int, decision=i64, code=int, cards=i64)
-cpdef i64 play_hand(HandCore hand, policies, list rngs) except -1
+cpdef i64 play_hand(HandCore hand, list policies, list rngs) except -1
 
 
 cdef class Session:
     cdef int _n
-    cdef int _policy[5]
     cdef long long _stacks[5]
     cdef long long _bought[5]
     cdef long long _rebuys[5]
@@ -45,12 +44,11 @@ cdef class Session:
     cdef int _button
     cdef bint _keep, _record
     cdef object _hand_class, _rules, _table_rng
-    cdef list _rngs, _rows
+    cdef list _rngs, _rows, _policies
     cdef HandCore _hand
     cdef public object hand
 
     cdef _alloc(self)
     cdef _deal(self, HandCore h, list stacks)
-    cdef list _policies(self)
-    @cython.locals(total=i64, s=int, m=i64, j=int)
+    @cython.locals(total=i64, s=int)
     cdef _settle(self, HandCore h)

@@ -24,7 +24,6 @@ if __name__ == "pokerdraw32._play_c":   # compiled (setup.py); see _state.py
 else:
     from . import _cython_shim as cython
 
-from .cards import FULL_MASK
 from .errors import MAX_CHIPS, PokerDraw32ValueError
 
 if not cython.compiled:   # compiled, _play.pxd cimports value_of and Rng from _core
@@ -307,9 +306,9 @@ class Session:
         for s in range(n):
             if policies[s] != RULE and policies[s] != RANDOM:
                 raise PokerDraw32ValueError(f"policies[{s}]={policies[s]!r}: use RULE or RANDOM")
-            self._policy[s] = policies[s]
             self._stacks[s] = stack
             self._bought[s] = stack
+        self._policies = list(policies)
         self._hand_class = hand_class
         self._rules = rules
         self._stack = stack
@@ -324,7 +323,6 @@ class Session:
 
     def _alloc(self):
         if not cython.compiled:
-            self._policy = [0] * 5
             self._stacks = [0] * 5
             self._bought = [0] * 5
             self._rebuys = [0] * 5
@@ -353,16 +351,12 @@ class Session:
                 self._hand = h
             stacks = [self._stacks[s] for s in range(n)]
             self._deal(h, stacks)
-            self._decisions += play_hand(h, self._policies(), self._rngs)
+            self._decisions += play_hand(h, self._policies, self._rngs)
             self._settle(h)
         self.hand = self._hand
 
     def _deal(self, h, stacks):
-        rng = self._table_rng
-        h._setup(self._rules, stacks, self._button, rng, rng.shuffled(FULL_MASK), True, [])
-
-    def _policies(self):
-        return [self._policy[s] for s in range(self._n)]
+        h._setup(self._rules, stacks, self._button, self._table_rng, None, True, [])   # shuffled by the rng
 
     def _settle(self, h):
         n = self._n
@@ -380,10 +374,7 @@ class Session:
             self._showdowns += 1
             for s in range(n):
                 if not h._folded[s]:
-                    m = 0
-                    for j in range(h._hole_n[s]):
-                        m |= bit(h._hole[5 * s + j])
-                    self._categories[_value(m) >> 22] += 1
+                    self._categories[h._strength[s] >> 22] += 1      # the showdown's values (R2)
         if h._pot_shared:
             self._parole += 1
 

@@ -6,7 +6,7 @@ cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.string cimport memcpy, memset
 from cpython.object cimport PyObject_GenericSetAttr
-from pokerdraw32._core cimport split_pots_c, value_of
+from pokerdraw32._core cimport Rng, split_pots_c, value_of
 
 ctypedef long long i64
 
@@ -19,6 +19,10 @@ cpdef i64 discard_word(list codes) except? -2
 
 @cython.locals(first=i64, word=i64, code=int, seat=int, flags=i64, count=int)
 cpdef decode(hand, i64 first, i64 word)
+
+cpdef int blind_seat(int n, int button, int i, bint hu_small) noexcept
+cpdef tuple rules_in_c(rules)
+cdef list _RULES_MEMO
 
 cpdef frozen(cls, dict fields)
 cpdef make_event(kind, seat, amount, cards, info)
@@ -166,8 +170,10 @@ cdef class HandCore:
     @cython.locals(w=i64, k=int, have=int, rest=int, j=int)
     cdef _deal_from_stub(self)
     cdef _give_hole(self, int seat, cards)
-    @cython.locals(mask=i64)
+    @cython.locals(mask=i64, count=int)
     cdef _reshuffle(self)
+    @cython.locals(m=int, count=int, i=int, trusted=bint)
+    cdef int _stub_shuffled(self, unsigned int mask) except -1
     @cython.locals(m=int, j=int)
     cdef _give_draw(self, int seat, i64 w, bint reshuffled)
     cdef _start_round(self, int phase)

@@ -33,8 +33,8 @@ from .errors import (
 from .results import HandResult, Pot
 from .rules import Rules, SecondRoundFirst, Structure
 
-if cython.compiled:   # and value_of, split_pots_c: cimported from _core in _state.pxd
-    from ._core import Rng, evaluate_mask, split_pots
+if cython.compiled:   # and Rng, value_of, split_pots_c: cimported from _core in _state.pxd
+    from ._core import evaluate_mask, split_pots
 else:
     from ._core_py import Rng, evaluate_mask, split_pots
 
@@ -149,13 +149,41 @@ def checked_shuffle(rng, mask):
 
 def blind_seats(rules, n, button):
     """The seats posting the blinds, small blind first (R4.1-R4.3)."""
+    hu_small = rules.heads_up_button_posts_small
+    return tuple([blind_seat(n, button, i, hu_small) for i in range(len(rules.blinds(n)))])
+
+
+def blind_seat(n, button, i, hu_small):
+    """The seat posting blind ``i`` (0 small, 1 big, 2 over) of ``n`` seats: clockwise from the
+    button's left (R4.2); heads-up the non-dealer posts the small blind (R4.3), or the dealer with
+    ``heads_up_button_posts_small``."""
     if n == 2:
-        other = (button + 1) % 2
-        if rules.heads_up_button_posts_small:
-            return (button, other)     # R4.3 option
-        return (other, button)         # R4.3: the non-dealer posts the small blind
-    k = len(rules.blinds(n))
-    return tuple((button + 1 + i) % n for i in range(k))
+        if hu_small:
+            return button if i == 0 else 1 - button
+        return 1 - button if i == 0 else button
+    return (button + 1 + i) % n
+
+
+def rules_in_c(rules):
+    """What a hand reads of ``rules``, as C values: ``(structure, cap, parole, after_button,
+    suit_tiebreak, muck_losers, reshuffle_folded, heads_up_button_posts_small, blinds)`` with
+    ``blinds[n]`` = (the blinds, the largest) for n = 2..5; the last rules asked are remembered
+    (Rules are immutable), so a session of hands reads them once."""
+    memo = _RULES_MEMO[0]
+    if memo is not None and memo[0] is rules:
+        return memo[1]
+    structure = rules.structure
+    derived = (POT_LIMIT if structure is Structure.POT_LIMIT else
+               FIXED_LIMIT if structure is Structure.FIXED_LIMIT else NO_LIMIT,
+               -1 if rules.cap is None else rules.cap, rules.parole,
+               rules.second_round_first is SecondRoundFirst.AFTER_BUTTON, rules.suit_tiebreak, rules.muck_losers,
+               rules.reshuffle_folded, rules.heads_up_button_posts_small,
+               (None, None, *[(rules.blinds(n), rules.largest_blind(n)) for n in range(2, 6)]))
+    _RULES_MEMO[0] = (rules, derived)    # one object, stored at once: threads see a whole pair
+    return derived
+
+
+_RULES_MEMO = [None]
 
 
 def bit(c):
@@ -261,7 +289,7 @@ class HandCore:
                 else:
                     if total <= MAX_CHIPS:
                         generator = rng if rng is not None else Rng(seed)
-                        self._setup(rules, chips, button, generator, generator.shuffled(FULL_MASK), True, [])
+                        self._setup(rules, chips, button, generator, None, True, [])
                         return
         from .hand import checked_arguments
         chips, seat, generator, stub, deals, extra = checked_arguments(rules, stacks, button, seed, rng, deck,
@@ -313,8 +341,7 @@ class HandCore:
             for name in _SCALARS:
                 setattr(self, name, 0)
             self._result = self._legal = self._events_cache = None
-        else:
-            PyMem_Free(self._rec)   # noqa: F821 -- cimported in _state.pxd (a second __init__: no leak)
+        elif self._rec == cython.NULL:   # a hand set up again (a session's) keeps its buffer
             self._rec_cap = 64
             self._rec = cython.cast(cython.p_longlong, PyMem_Malloc(  # noqa: F821 -- cimported in _state.pxd
                 64 * cython.sizeof(cython.longlong)))
@@ -323,7 +350,8 @@ class HandCore:
         self._nrec = 0
 
     def _setup(self, rules, stacks, button, rng, stub, auto_deal, extra):
-        """A new hand: ``stacks`` and ``extra`` ([(seat, live, dead)]) are checked by Hand."""
+        """A new hand: ``stacks`` and ``extra`` ([(seat, live, dead)]) are checked by Hand; ``stub``
+        is the deck to deal from, or None: ``rng`` shuffles it (R11.1)."""
         if cython.compiled:   # a second __init__ starts from nothing too (plain Python: _alloc does it)
             memset(cython.address(self._n), 0,  # noqa: F821 -- cimported in _state.pxd
                    cython.cast(cython.p_char, cython.address(self._rec)) - cython.cast(cython.p_char,
@@ -334,31 +362,26 @@ class HandCore:
         self._rng = rng
         self._n = n
         self._button = button
-        structure = rules.structure
-        self._structure = (POT_LIMIT if structure is Structure.POT_LIMIT else
-                           FIXED_LIMIT if structure is Structure.FIXED_LIMIT else NO_LIMIT)
-        self._cap = -1 if rules.cap is None else rules.cap
-        self._parole = rules.parole
-        self._after_button = rules.second_round_first is SecondRoundFirst.AFTER_BUTTON
-        self._suit_tiebreak = rules.suit_tiebreak
-        self._muck_losers = rules.muck_losers
-        self._reshuffle_folded = rules.reshuffle_folded
-        seats = blind_seats(rules, n, button)
-        amounts = rules.blinds(n)
-        self._nblind = len(seats)
+        (self._structure, self._cap, self._parole, self._after_button, self._suit_tiebreak, self._muck_losers,
+         self._reshuffle_folded, hu_small, blinds) = rules_in_c(rules)
+        amounts, self._L = blinds[n]
+        self._nblind = len(amounts)
         for i in range(self._nblind):
-            self._blind_seat[i] = seats[i]
+            self._blind_seat[i] = blind_seat(n, button, i, hu_small)
             self._blind_amt[i] = amounts[i]
-        self._L = rules.largest_blind(n)
         for i in range(n):
             self._start[i] = stacks[i]
             self._stacks[i] = stacks[i]
             self._discarded[i] = -1
             self._choice[i] = -1
             self._deal_order[i] = (button + 1 + i) % n
-        for i in range(32):
-            self._stub[i] = stub[i]
-        self._stub_n = 32
+        if stub is None:
+            self._stub_n = 0
+            self._stub_shuffled(FULL_MASK)
+        else:
+            for i in range(32):
+                self._stub[i] = stub[i]
+            self._stub_n = 32
         self._auto_deal = auto_deal
         self._phase = PH_DEAL
         self._actor = -1
@@ -610,14 +633,28 @@ class HandCore:
         mask = 0
         for i in range(self._pile_n):
             mask |= bit(self._pile[i])
-        fresh = checked_shuffle(self._rng, mask)
-        self._log(E_RESHUFFLE, -1, 0, len(fresh) + 1)
-        m = self._stub_n
-        for c in fresh:
-            self._stub[m] = c
-            m += 1
-        self._stub_n = m
+        count = self._stub_shuffled(mask)
+        self._log(E_RESHUFFLE, -1, 0, count + 1)
         self._pile_n = 0
+
+    def _stub_shuffled(self, mask):
+        """Put the cards of ``mask``, shuffled by the hand's generator, under the stub (R11.1);
+        returns how many.  The package's own generator shuffles in C when compiled; a subclass's
+        shuffle is checked first (checked_shuffle)."""
+        m = self._stub_n
+        trusted = type(self._rng) is Rng
+        if cython.compiled and trusted:
+            codes = cython.declare(cython.int[32])
+            count = cython.cast(Rng, self._rng)._shuffled_into(mask, codes)
+            for i in range(count):
+                self._stub[m + i] = codes[i]
+        else:
+            fresh = self._rng.shuffled(mask) if trusted else checked_shuffle(self._rng, mask)
+            count = len(fresh)
+            for i in range(count):
+                self._stub[m + i] = fresh[i]
+        self._stub_n = m + count
+        return count
 
     def _give_draw(self, seat, w, reshuffled):
         """Deal seat ``seat`` the cards of card word ``w`` (R6.2)."""
