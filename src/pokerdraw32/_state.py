@@ -83,15 +83,43 @@ _SETATTR = object.__setattr__
 
 
 def make_event(kind, seat, amount, cards, info):
-    """An :class:`Event` from values already checked (as ``actions._event``, without its frame)."""
-    return frozen(Event, {"kind": kind, "seat": seat, "amount": amount, "cards": cards, "info": info})
+    """An :class:`Event` from values already checked, without the dataclass ``__init__`` (its
+    fields are slots: set one by one, by the C function behind ``object.__setattr__`` when
+    compiled); the same object as the public constructor: equal, hashable, immutable."""
+    ev = _NEW(Event)
+    if cython.compiled:
+        PyObject_GenericSetAttr(ev, "kind", kind)  # noqa: F821 -- cimported in _state.pxd
+        PyObject_GenericSetAttr(ev, "seat", seat)  # noqa: F821
+        PyObject_GenericSetAttr(ev, "amount", amount)  # noqa: F821
+        PyObject_GenericSetAttr(ev, "cards", cards)  # noqa: F821
+        PyObject_GenericSetAttr(ev, "info", info)  # noqa: F821
+    else:
+        _SETATTR(ev, "kind", kind)
+        _SETATTR(ev, "seat", seat)
+        _SETATTR(ev, "amount", amount)
+        _SETATTR(ev, "cards", cards)
+        _SETATTR(ev, "info", info)
+    return ev
 
 
 def make_legal(seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards):
-    """A :class:`LegalActions` from values already checked (as ``actions._legal``)."""
-    return frozen(LegalActions, {"seat": seat, "phase": phase, "kinds": kinds, "call_amount": call_amount,
-                                 "min_to": min_to, "max_to": max_to, "max_discard": max_discard,
-                                 "hole_cards": hole_cards})
+    """A :class:`LegalActions` from values already checked (as :func:`make_event`)."""
+    legal = _NEW(LegalActions)
+    if cython.compiled:
+        PyObject_GenericSetAttr(legal, "seat", seat)  # noqa: F821 -- cimported in _state.pxd
+        PyObject_GenericSetAttr(legal, "phase", phase)  # noqa: F821
+        PyObject_GenericSetAttr(legal, "kinds", kinds)  # noqa: F821
+        PyObject_GenericSetAttr(legal, "call_amount", call_amount)  # noqa: F821
+        PyObject_GenericSetAttr(legal, "min_to", min_to)  # noqa: F821
+        PyObject_GenericSetAttr(legal, "max_to", max_to)  # noqa: F821
+        PyObject_GenericSetAttr(legal, "max_discard", max_discard)  # noqa: F821
+        PyObject_GenericSetAttr(legal, "hole_cards", hole_cards)  # noqa: F821
+    else:
+        for name, value in (("seat", seat), ("phase", phase), ("kinds", kinds), ("call_amount", call_amount),
+                            ("min_to", min_to), ("max_to", max_to), ("max_discard", max_discard),
+                            ("hole_cards", hole_cards)):
+            _SETATTR(legal, name, value)
+    return legal
 
 
 def kind_set(mask):

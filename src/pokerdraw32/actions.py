@@ -220,7 +220,7 @@ _CONSTANT: dict[ActionKind, Action] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LegalActions:
     """What the player to act may do now.
 
@@ -241,6 +241,11 @@ class LegalActions:
     max_to: int | None = None
     max_discard: int = 0
     hole_cards: tuple[Card, ...] = field(default=(), repr=False)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy by the constructor (a frozen class with __slots__: no instance dict)
+        return (LegalActions, (self.seat, self.phase, self.kinds, self.call_amount, self.min_to, self.max_to,
+                               self.max_discard, self.hole_cards))
 
     def __contains__(self, kind: object) -> bool:
         """``ActionKind.CALL in legal`` or ``"call" in legal``."""
@@ -288,7 +293,7 @@ class EventKind(Enum):
     HAND_END = "hand_end"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """One entry of a hand's log; immutable.
 
@@ -307,6 +312,10 @@ class Event:
     amount: int | None = None
     cards: tuple[Card, ...] = ()
     info: tuple[tuple[str, Any], ...] = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy by the constructor (a frozen class with __slots__: no instance dict)
+        return (Event, (self.kind, self.seat, self.amount, self.cards, self.info))
 
     def get(self, key: str, default: Any = None) -> Any:
         """Value of ``key`` in :attr:`info`."""
@@ -385,17 +394,11 @@ def _tupled(value: Any, kind: EventKind, depth: int = 0) -> Any:
 _MAX_INFO_DEPTH = 8
 
 
-# A fast constructor for events built from values already validated (a private event as others see
-# it, pokerdraw32._events.hidden).  It skips the dataclass __init__ (one object.__setattr__ per field)
-# and sets the instance dict in one step; the same object as the public constructor: equal,
-# hashable, immutable.  The hand's core builds its events and legal actions the same way
-# (pokerdraw32._state.frozen, a C call when compiled).
-_new = object.__new__
-_set = object.__setattr__
+# A constructor for events built from values already validated (a private event as others see it,
+# pokerdraw32._events.hidden).  The hand's core builds its events and legal actions without the
+# dataclass __init__ (pokerdraw32._state.make_event, C calls when compiled).
 
 
 def _event(kind: EventKind, seat: int | None = None, amount: int | None = None, cards: tuple[Card, ...] = (),
            info: tuple[tuple[str, Any], ...] = ()) -> Event:
-    ev = _new(Event)
-    _set(ev, "__dict__", {"kind": kind, "seat": seat, "amount": amount, "cards": cards, "info": info})
-    return ev
+    return Event(kind, seat, amount, cards, info)
