@@ -28,7 +28,8 @@ NO_EXTENSIONS = env_flag("POKERDRAW32_NO_EXTENSIONS")
 
 
 def compiled_module(name: str = "pokerdraw32._core") -> ModuleType:
-    """A compiled module of the package (the kernels, or ``pokerdraw32._state_c``, the hand's core):
+    """A compiled module of the package (the kernels, or ``pokerdraw32._state_c``, the hand's core,
+    ``_state_view_c``, ``_play_c``):
     skipped or an error as the module docstring says."""
     if NO_EXTENSIONS:
         if REQUIRE_EXTENSIONS:

@@ -166,10 +166,10 @@ def test_session_refuses_bad_arguments() -> None:
 def builds() -> tuple[ModuleType, ModuleType, type, type]:
     """(compiled _play, pure _play, a hand class on each core)."""
     compiled = compiled_module("pokerdraw32._play_c")
-    state_c = compiled_module("pokerdraw32._state_c")
+    state_c = compiled_module("pokerdraw32._state_view_c")
     pure = importlib.import_module("pokerdraw32._play")
-    state_py = importlib.import_module("pokerdraw32._state")
-    return compiled, pure, type("CompiledHand", (state_c.HandCore,), {}), type("PureHand", (state_py.HandCore,), {})
+    state_py = importlib.import_module("pokerdraw32._state_view")
+    return compiled, pure, type("CompiledHand", (state_c.HandState,), {}), type("PureHand", (state_py.HandState,), {})
 
 
 def test_pure_and_compiled_sessions_agree(builds: tuple[ModuleType, ModuleType, type, type]) -> None:

@@ -56,7 +56,7 @@ else:
     try:
         from ._core import Rng, evaluate_codes, evaluate_mask, split_pots
         from ._play_c import Session as _compiled_session  # noqa: F401 -- built with _core: all or none
-        from ._state_c import HandCore as _compiled_hand_core  # noqa: F401
+        from ._state_view_c import HandState as _compiled_hand_state  # noqa: F401
 
         IMPLEMENTATION = "cython"
     except ImportError as exc:
@@ -95,11 +95,13 @@ else:
 
 # The hand state machine's core (issue 11): pokerdraw32._state compiled as pokerdraw32._state_c, or the
 # same file as plain Python, following the kernels chosen above.
-__all__ += ["ACTION_CODES", "HandCore", "blind_seats", "checked_shuffle", "play"]
+__all__ += ["ACTION_CODES", "HandState", "blind_seats", "checked_shuffle", "play"]
 
 if TYPE_CHECKING or IMPLEMENTATION == "python":
     from . import _play as play
-    from ._state import ACTION_CODES, HandCore, blind_seats, checked_shuffle
+    from ._state import ACTION_CODES, blind_seats, checked_shuffle
+    from ._state_view import HandState
 else:
     from . import _play_c as play  # the built-in bots' policies and whole sessions (issue 11)
-    from ._state_c import ACTION_CODES, HandCore, blind_seats, checked_shuffle
+    from ._state_c import ACTION_CODES, blind_seats, checked_shuffle
+    from ._state_view_c import HandState  # the core with its read-only state and copies

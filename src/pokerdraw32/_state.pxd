@@ -24,7 +24,6 @@ cpdef int blind_seat(int n, int button, int i, bint hu_small) noexcept
 cpdef tuple rules_in_c(rules)
 cdef list _RULES_MEMO
 
-cpdef frozen(cls, dict fields)
 cpdef make_event(kind, seat, amount, cards, info)
 cpdef make_legal(seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards)
 cpdef kind_set(int mask)
@@ -153,7 +152,6 @@ cdef class HandCore:
 
     cdef _alloc(self)
     cdef _setup(self, rules, stacks, int button, rng, stub, bint auto_deal, extra)
-    cdef void _copy_fields(self, HandCore other) noexcept
     cdef _reserve(self, Py_ssize_t words)
     @cython.locals(first=i64)
     cdef _log(self, int kind, int seat, long long flags, long long word)
@@ -214,5 +212,3 @@ cdef class HandCore:
     cdef long long _split(self, int live, int sharers) except -1
     cdef void _shrink(self) noexcept
     cdef _event_at(self, Py_ssize_t i)
-    @cython.locals(new=HandCore)
-    cpdef _copy(self, cls=*)

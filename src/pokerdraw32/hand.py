@@ -54,7 +54,7 @@ from collections.abc import Mapping
 from ._events import PRIVATE_EVENTS as _PRIVATE_EVENTS
 from ._events import events_for as _events_for
 from ._events import posted_extras
-from ._kernels import HandCore, Rng, blind_seats, checked_shuffle
+from ._kernels import HandState, Rng, blind_seats, checked_shuffle
 from .actions import Action, ActionKind, Event
 from .cards import DECK, FULL_MASK, Card, parse_cards
 from .errors import MAX_CHIPS, DealError, IllegalActionError, PokerDraw32Error, RulesError, integer, shown
@@ -166,7 +166,7 @@ def _unpickle(cls: type[Hand], data: dict[str, Any]) -> Hand:
     return restored
 
 
-class Hand(HandCore):
+class Hand(HandState):
     """One hand of 32-Card Draw.
 
     :param rules: the :class:`~pokerdraw32.rules.Rules`.
