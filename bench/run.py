@@ -3,7 +3,7 @@ bench/evaluate.py; against PokerKit: bench/simulate.py); with ``--targets``, eve
 
     python bench/run.py                      # simulate(), compiled vs pure
     python bench/run.py --quick              # fewer repeats
-    python bench/run.py --targets            # every issue-11 target, about 3 minutes
+    python bench/run.py --targets            # every issue-11 target, about 5 minutes
     python bench/run.py --targets --quick    # the same, shorter and noisier (about 1.5 minutes)
 
 Each subject runs in a fresh process (``POKERDRAW32_NO_EXTENSIONS`` set per subject); the
@@ -80,7 +80,7 @@ def run_targets(args: argparse.Namespace) -> None:
         print("== speed: the per-action Hand loop and the simulate() path (bench/simulate.py)", flush=True)
         simulate.main([*common, *(["--peers", args.peers] if args.peers else []),
                        *(["--seconds", "1", "--repeat", "3", "--sim-hands", "1000", "--check-hands", "200"]
-                         if args.quick else [])])
+                         if args.quick else ["--sim-hands", "20000"])])   # the size of issue 11's command
         print("\n== memory (bench/memory.py)", flush=True)
         memory.main([*common, *(["--trace-hands", "500"] if args.quick else [])])
         print("\n== import time (bench/import_time.py)", flush=True)

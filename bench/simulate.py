@@ -96,6 +96,7 @@ SIM = r"""
 import json, time
 import pokerdraw32
 from pokerdraw32.simulate import simulate
+pokerdraw32.evaluate("Ah Kh Qh Jh Th")   # the evaluator's tables, built on first use: not play (as in simulate())
 c0 = time.process_time()
 res = simulate(players=PLAYERS, hands=HANDS, seed=SEED)
 cpu = time.process_time() - c0
