@@ -27,6 +27,25 @@ REQUIRE_EXTENSIONS = env_flag("POKERDRAW32_REQUIRE_EXTENSIONS") or os.environ.ge
 NO_EXTENSIONS = env_flag("POKERDRAW32_NO_EXTENSIONS")
 
 
+def _rule_variety() -> list[Any]:
+    from pokerdraw32 import Rules
+
+    return [
+        Rules(),
+        Rules.preset("two-blind"),
+        Rules(structure="pot-limit"),
+        Rules(structure="fixed-limit", cap=None),
+        Rules(structure="fixed-limit", over_blind=False, reshuffle_folded=True),
+        Rules(parole=False, muck_losers=False, second_round_first="after_button"),
+        Rules(suit_tiebreak=False, heads_up_button_posts_small=True),
+    ]
+
+
+RULE_VARIETY = _rule_variety()
+"""Rules that reach every branch of the hand's core (structures, presets, options), for the tests
+that compare two builds or two paths hand by hand."""
+
+
 def compiled_module(name: str = "pokerdraw32._core") -> ModuleType:
     """A compiled module of the package (the kernels, or ``pokerdraw32._state_c``, the hand's core,
     ``_state_view_c``, ``_play_c``):

@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from conftest import RULE_VARIETY as RULES
 from conftest import compiled_module
 
 from pokerdraw32 import Hand, Rules
@@ -32,16 +33,6 @@ from pokerdraw32.cards import DECK
 from pokerdraw32.errors import PokerDraw32ValueError
 from pokerdraw32.simulate import simulate
 from pokerdraw32.table import Table, default_buy_ins
-
-RULES = [
-    Rules(),
-    Rules.preset("two-blind"),
-    Rules(structure="pot-limit"),
-    Rules(structure="fixed-limit", cap=None),
-    Rules(structure="fixed-limit", over_blind=False, reshuffle_folded=True),
-    Rules(parole=False, muck_losers=False, second_round_first="after_button"),
-    Rules(suit_tiebreak=False, heads_up_button_posts_small=True),
-]
 
 LINEUPS = ["rule", "random", "mixed"]
 

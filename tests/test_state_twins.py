@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from conftest import RULE_VARIETY as RULES
 from conftest import compiled_module
 
 from pokerdraw32 import Hand, Rules
@@ -40,15 +41,6 @@ def state(h: Any) -> dict[str, Any]:
     return out
 
 
-RULES = [
-    Rules(),
-    Rules.preset("two-blind"),
-    Rules(structure="pot-limit"),
-    Rules(structure="fixed-limit", cap=None),
-    Rules(structure="fixed-limit", over_blind=False, reshuffle_folded=True),
-    Rules(parole=False, muck_losers=False, second_round_first="after_button"),
-    Rules(suit_tiebreak=False, heads_up_button_posts_small=True),
-]
 
 
 def candidates(h: Any, rnd: random.Random) -> list[Action]:
