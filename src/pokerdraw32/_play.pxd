@@ -9,6 +9,7 @@ from pokerdraw32._state_c cimport (HandCore, A_FOLD, A_CHECK, A_CALL, A_BET, A_R
 
 ctypedef long long i64
 
+cdef i64 CHIP_LIMIT
 cdef int _BY_NAME[8]
 cdef i64 _STRAIGHT_RANKS[5]
 
@@ -16,6 +17,7 @@ cpdef i64 _value(i64 mask) except -1
 cpdef i64 below(rng, i64 n) except -1
 @cython.locals(bits=int, r=i64)
 cpdef i64 uniform(rng, i64 n) except -1
+cdef int _check_chips(i64 bet, i64 call, i64 lo, i64 hi, i64 pot) except -1
 @cython.locals(mask=i64, i=int)
 cpdef i64 card_mask(i64 packed) noexcept
 @cython.locals(mask=i64, cat=i64, out=i64, c=i64, suits=i64, suit=int, count=int, ranks=i64, rest=i64,
@@ -49,6 +51,8 @@ cdef class Session:
     cdef public object hand
 
     cdef _alloc(self)
+    @cython.locals(total=i64, s=int)
+    cdef long long _on_table(self) noexcept
     cdef _deal(self, HandCore h, list stacks)
     @cython.locals(total=i64, s=int)
     cdef _settle(self, HandCore h)

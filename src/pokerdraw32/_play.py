@@ -24,13 +24,13 @@ if __name__ == "pokerdraw32._play_c":   # compiled (setup.py); see _state.py
 else:
     from . import _cython_shim as cython
 
-from .errors import MAX_CHIPS, PokerDraw32ValueError
+from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, integer
 
 if not cython.compiled:   # compiled, _play.pxd cimports value_of and Rng from _core
     from ._core_py import evaluate_mask
 
 if not cython.compiled:   # compiled, these are C enums of _state.pxd (same values)
-    from ._state import (  # and bit(card): 1 << card as a 64-bit integer
+    from ._state import (  # and bit(card): 1 << card as a 64-bit integer; HandCore
         A_BET,
         A_CALL,
         A_CHECK,
@@ -42,8 +42,12 @@ if not cython.compiled:   # compiled, these are C enums of _state.pxd (same valu
         PH_COMPLETE,
         PH_DRAW,
         PH_FIRST,
+        HandCore,
         bit,
     )
+
+CHIP_LIMIT = MAX_CHIPS
+"""The engine's largest chip amount (:data:`pokerdraw32.errors.MAX_CHIPS`), as a C integer when compiled."""
 
 RULE = 0
 """Policy code of the rule-based bot (:class:`pokerdraw32.bots.RuleBot`)."""
@@ -68,12 +72,20 @@ def _value(mask):
 
 
 def below(rng, n):
-    """``rng.below(n)`` for ``1 <= n <= 2**32`` (``n == 1``: 0, nothing drawn)."""
+    """``rng.below(n)`` for ``1 <= n <= 2**32`` (``n == 1``: 0, nothing drawn).
+
+    :raises PokerDraw32ValueError: ``n`` out of range, or a generator (a subclass's ``below``) gave a
+        number outside ``[0, n)``."""
     if n == 1:
         return 0
+    if not 1 <= n <= 4294967296:
+        raise PokerDraw32ValueError(f"below() needs 1 <= n <= 2**32, got {n}")
     if cython.compiled and type(rng) is Rng:  # noqa: F821 -- Rng: cimported from _core in _play.pxd
         return cython.cast(Rng, rng)._below(n)  # noqa: F821
-    return rng.below(n)
+    r = rng.below(n)
+    if type(r) is not int or not 0 <= r < n:
+        raise PokerDraw32ValueError(f"the generator's below({n}) gave {r!r}, not an int in [0, {n})")
+    return r
 
 
 def uniform(rng, n):
@@ -87,7 +99,10 @@ def uniform(rng, n):
         if cython.compiled and type(rng) is Rng:  # noqa: F821
             r = cython.cast(Rng, rng)._next() >> (64 - bits)  # noqa: F821
         else:
-            r = rng.next_u64() >> (64 - bits)
+            word = rng.next_u64()
+            if type(word) is not int or not 0 <= word < 18446744073709551616:
+                raise PokerDraw32ValueError(f"the generator's next_u64() gave {word!r}, not a 64-bit int")
+            r = word >> (64 - bits)
         if r < n:
             return r
 
@@ -167,6 +182,7 @@ def rule_action(rng, packed, phase, kinds, bet, call, lo, hi, pot):
     """
     if phase == PH_DRAW:
         return _in_order(packed, rule_discards(packed))
+    _check_chips(bet, call, lo, hi, pot)
     value = _value(card_mask(packed))
     cat = value >> 22
     top = (value >> 18) & 15
@@ -199,10 +215,13 @@ def random_action(rng, packed, kinds, lo, hi):
     """The random bot's decision (see :class:`pokerdraw32.bots.RandomBot`), packed: a legal kind
     uniformly (``below`` of their number), then a bet uniformly in ``[lo, hi]``, or a discard: the
     hand shuffled (Fisher-Yates as ``Rng.shuffle``) and its first ``below(5)`` cards."""
+    _check_chips(0, 0, lo, hi, 0)
     count = 0
     for i in range(8):
         if kinds >> _BY_NAME[i] & 1:
             count += 1
+    if count == 0:
+        raise PokerDraw32ValueError(f"no legal action kind in the mask {kinds:#x}")
     pick = below(rng, count)
     code = -1
     for i in range(8):
@@ -223,8 +242,20 @@ def random_action(rng, packed, kinds, lo, hi):
             word |= (packed >> 5 * i & 31) << (3 + 6 * i)
         return A_DISCARD | word << 8
     if code == A_BET or code == A_RAISE:
+        if lo > hi:
+            raise PokerDraw32ValueError(f"no bet between {lo} and {hi} chips")
         return code | (lo + uniform(rng, hi - lo + 1)) << 8
     return code
+
+
+def _check_chips(bet, call, lo, hi, pot):
+    """The amounts a policy reads are chip counts of a hand (0 to MAX_CHIPS, R3.2): a decision
+    packs its amount above 8 bits of a 64-bit integer."""
+    if not (0 <= bet <= CHIP_LIMIT and 0 <= call <= CHIP_LIMIT and 0 <= lo <= CHIP_LIMIT
+            and 0 <= hi <= CHIP_LIMIT and 0 <= pot <= CHIP_LIMIT):
+        raise PokerDraw32ValueError(f"chip amounts out of range (bet {bet}, call {call}, bounds {lo}-{hi}, pot "
+                                    f"{pot}): each is 0 to {MAX_CHIPS} [R3.2]")
+    return 0
 
 
 def discard_cards(decision):
@@ -242,10 +273,14 @@ def play_hand(hand, policies, rngs):
     :returns: the number of decisions made.
     :raises PokerDraw32ValueError: a policy code is unknown, or the hand waits for a deal.
     """
+    if hand is None:
+        raise PokerDraw32TypeError("play_hand needs a hand, not None")
     decisions = 0
-    while hand._actor >= 0 and hand._phase != PH_COMPLETE:
+    while hand._phase != PH_COMPLETE:
         if hand._pend_seat >= 0:
             raise PokerDraw32ValueError("play_hand: the hand waits for a deal (auto_deal is off)")
+        if hand._actor < 0:
+            break
         p = hand._actor
         kinds = hand._kinds(p)
         packed = 0
@@ -299,9 +334,19 @@ class Session:
         if not 2 <= n <= 5 or len(rngs) != n + 1:
             raise PokerDraw32ValueError(f"a session seats 2 to 5 bots with one generator each and the "
                                         f"table's: got {n} policies and {len(rngs)} generators [R3.1]")
-        if type(stack) is not int or not 0 < stack <= MAX_CHIPS // 5:
-            raise PokerDraw32ValueError(f"stack={stack!r} must be a positive number of chips")
+        chips = integer(stack)
+        if chips is None or chips <= 0 or n * chips > MAX_CHIPS:
+            raise PokerDraw32ValueError(f"stack={stack!r} must be a positive number of chips, at most {MAX_CHIPS} "
+                                        f"for the {n} seats together [R3.2]")
+        stack = chips
+        if not (isinstance(hand_class, type) and issubclass(hand_class, HandCore)):
+            raise PokerDraw32TypeError(f"hand_class must be a subclass of the hand's core, got {hand_class!r}")
         self._alloc()
+        self._played = self._showdowns = self._parole = self._decisions = 0
+        for s in range(5):
+            self._rebuys[s] = 0
+        for i in range(9):
+            self._categories[i] = 0
         self._n = n
         for s in range(n):
             if policies[s] != RULE and policies[s] != RANDOM:
@@ -335,10 +380,16 @@ class Session:
 
         :raises AssertionError: chips were not conserved (a bug: please report it).
         """
-        n = self._n
+        n = self._n if cython.compiled else self.__dict__.get("_n", 0)   # 0: made without __init__
+        if n < 2:
+            raise PokerDraw32ValueError("the session was not set up (Session.__init__)")
         for _ in range(hands):
             for s in range(n):
                 if self._stacks[s] == 0:                           # busted: re-buy (R10.1, R10.4)
+                    if self._on_table() + self._stack > CHIP_LIMIT:  # as Table.add_chips
+                        from .table import TableError
+                        raise TableError(f"seat {s}: {self._stack} more chips would put more than {MAX_CHIPS} "
+                                         "chips on the table", seat=s, rule="R3.2")
                     self._stacks[s] = self._stack
                     self._bought[s] += self._stack
                     self._rebuys[s] += 1
@@ -348,12 +399,21 @@ class Session:
             h = self._hand
             if h is None or self._keep:
                 h = self._hand_class.__new__(self._hand_class)
+                if not isinstance(h, HandCore):
+                    raise PokerDraw32TypeError(f"{self._hand_class.__name__}.__new__ gave {h!r}, not a hand")
                 self._hand = h
             stacks = [self._stacks[s] for s in range(n)]
             self._deal(h, stacks)
             self._decisions += play_hand(h, self._policies, self._rngs)
             self._settle(h)
         self.hand = self._hand
+
+    def _on_table(self):
+        """Chips at the table between hands: every seat's stack."""
+        total = 0
+        for s in range(self._n):
+            total += self._stacks[s]
+        return total
 
     def _deal(self, h, stacks):
         h._setup(self._rules, stacks, self._button, self._table_rng, None, True, [])   # shuffled by the rng

@@ -187,12 +187,24 @@ def rules_in_c(rules):
     if memo is not None and memo[0] is rules:
         return memo[1]
     structure = rules.structure
+    blinds = [None, None]
+    for n in range(2, 6):
+        amounts = rules.blinds(n)
+        largest = rules.largest_blind(n)
+        # a Rules subclass may say anything: the hand's C arrays hold 3 blinds (R4.2, R4.3)
+        if type(amounts) is not tuple or not 2 <= len(amounts) <= 3 \
+                or not all([type(a) is int and 0 < a <= MAX_CHIPS for a in amounts]) \
+                or type(largest) is not int or not 0 < largest <= MAX_CHIPS:
+            raise PokerDraw32ValueError(f"{type(rules).__name__}.blinds({n}) = {shown(amounts)} and largest_blind({n}) "
+                                        f"= {shown(largest)}: a hand posts 2 or 3 blinds of 1 to {MAX_CHIPS} chips "
+                                        "[R4.2]")
+        blinds.append((amounts, largest))
     derived = (POT_LIMIT if structure is Structure.POT_LIMIT else
                FIXED_LIMIT if structure is Structure.FIXED_LIMIT else NO_LIMIT,
                -1 if rules.cap is None else rules.cap, rules.parole,
                rules.second_round_first is SecondRoundFirst.AFTER_BUTTON, rules.suit_tiebreak, rules.muck_losers,
                rules.reshuffle_folded, rules.heads_up_button_posts_small,
-               (None, None, *[(rules.blinds(n), rules.largest_blind(n)) for n in range(2, 6)]))
+               tuple(blinds))
     _RULES_MEMO[0] = (rules, derived)    # one object, stored at once: threads see a whole pair
     return derived
 

@@ -470,7 +470,10 @@ class HandState(HandCore):
         import copy
         if cls is None:
             cls = type(self)
-        new = cls.__new__(cls)
+        made = cls.__new__(cls) if isinstance(cls, type) and issubclass(cls, HandState) else None
+        if not isinstance(made, HandState):
+            raise PokerDraw32TypeError(f"a copy of a hand must be a hand, not {made!r} (from {cls!r})")
+        new = made
         new._alloc()
         new._copy_fields(self)
         new._reserve(self._nrec)

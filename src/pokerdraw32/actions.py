@@ -9,7 +9,7 @@ Action(kind=<ActionKind.DISCARD: 'discard'>, amount=None, cards=(Card('Ah'), Car
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 
 from .cards import Card, CardsLike, format_cards, parse_cards
@@ -220,6 +220,15 @@ _CONSTANT: dict[ActionKind, Action] = {
 }
 
 
+def _set_fields(obj: Any, state: Any) -> None:
+    """``__setstate__`` of the slotted event and legal-action classes: the field values in order,
+    or the instance dict that pickles of earlier versions (without slots) hold."""
+    names = [f.name for f in fields(obj)]
+    values = [state[name] for name in names] if isinstance(state, dict) else list(state)
+    for name, value in zip(names, values, strict=True):
+        object.__setattr__(obj, name, value)
+
+
 @dataclass(frozen=True, slots=True)
 class LegalActions:
     """What the player to act may do now.
@@ -246,6 +255,9 @@ class LegalActions:
         # pickle and copy by the constructor (a frozen class with __slots__: no instance dict)
         return (LegalActions, (self.seat, self.phase, self.kinds, self.call_amount, self.min_to, self.max_to,
                                self.max_discard, self.hole_cards))
+
+    def __setstate__(self, state: Any) -> None:
+        _set_fields(self, state)
 
     def __contains__(self, kind: object) -> bool:
         """``ActionKind.CALL in legal`` or ``"call" in legal``."""
@@ -316,6 +328,9 @@ class Event:
     def __reduce__(self) -> tuple[Any, ...]:
         # pickle and copy by the constructor (a frozen class with __slots__: no instance dict)
         return (Event, (self.kind, self.seat, self.amount, self.cards, self.info))
+
+    def __setstate__(self, state: Any) -> None:
+        _set_fields(self, state)
 
     def get(self, key: str, default: Any = None) -> Any:
         """Value of ``key`` in :attr:`info`."""

@@ -28,10 +28,10 @@ from weakref import WeakKeyDictionary
 
 from ._events import PRIVATE_EVENTS as _PRIVATE_EVENTS
 from ._events import hidden as _hidden
-from ._kernels import ACTION_CODES, Rng, evaluate_mask, play
+from ._kernels import ACTION_CODES, Rng, play
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
 from .cards import DECK, Card
-from .errors import PokerDraw32TypeError
+from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError
 from .hand import Hand
 from .rules import Rules
 
@@ -205,7 +205,7 @@ class Bot:
         """The :class:`~pokerdraw32.actions.Action` this bot takes for ``view.seat``.  Given a
         :class:`Hand` (the older form, also as ``hand=``), it decides for ``hand.actor`` from
         ``SeatView.of(hand)``."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}.decide: a Bot subclass decides (implement decide(view))")
 
 
 def _legal_of(view: SeatView | Hand | None, hand: Hand | None) -> tuple[SeatView, LegalActions]:
@@ -228,12 +228,31 @@ _CONSTANTS = {code: Action(kind) for kind, code in ACTION_CODES.items()
               if kind not in (ActionKind.DISCARD, ActionKind.BET, ActionKind.RAISE)}
 
 
-def _packed(cards: tuple[Card, ...]) -> int:
-    """Five card codes in order, 5 bits each (the policies' form of a hand, :mod:`pokerdraw32._play`)."""
-    packed = 0
-    for i, c in enumerate(cards):
-        packed |= c << 5 * i
+def _packed(cards: Any) -> int:
+    """Five different card codes in order, 5 bits each (the policies' form of a hand,
+    :mod:`pokerdraw32._play`).
+
+    :raises PokerDraw32ValueError: not five different cards of the deck (R1.1, R3.1)."""
+    codes = tuple(cards) if not isinstance(cards, tuple) else cards
+    packed = mask = 0
+    good = len(codes) == 5
+    if good:
+        for i, c in enumerate(codes):
+            if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < 32 or mask >> c & 1:
+                good = False
+                break
+            mask |= 1 << c
+            packed |= int(c) << 5 * i
+    if not good:
+        raise PokerDraw32ValueError(f"expected five different cards of the deck, got {cards!r}")
     return packed
+
+
+def _chips(*amounts: Any) -> None:
+    """The view's amounts the policies read are chip counts (0 to MAX_CHIPS, R3.2)."""
+    for a in amounts:
+        if not isinstance(a, int) or isinstance(a, bool) or not 0 <= a <= MAX_CHIPS:
+            raise PokerDraw32ValueError(f"a view's chip amount must be an int from 0 to {MAX_CHIPS}, got {a!r} [R3.2]")
 
 
 def _kinds_mask(legal: LegalActions) -> int:
@@ -267,6 +286,7 @@ class RandomBot(Bot):
         _, legal = _legal_of(view, hand)
         lo = legal.min_to if legal.min_to is not None else 0
         hi = legal.max_to if legal.max_to is not None else 0
+        _chips(lo, hi)
         return _action(play.random_action(self.rng, _packed(legal.hole_cards), _kinds_mask(legal), lo, hi))
 
 
@@ -292,10 +312,7 @@ def choose_discards(cards: tuple[Card, ...]) -> tuple[Card, ...]:
     >>> choose_discards(parse_cards("Ah Kh 7h 8h 9d"))
     (Card('9d'),)
     """
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    evaluate_mask(mask)                              # five different cards, or the kernel's error
+    cards = tuple(cards)
     thrown = play.rule_discards(_packed(cards))
     return tuple(c for c in cards if thrown >> c & 1)
 
@@ -316,6 +333,7 @@ class RuleBot(Bot):
         seen, legal = _legal_of(view, hand)
         lo = legal.min_to if legal.min_to is not None else 0
         hi = legal.max_to if legal.max_to is not None else 0
+        _chips(lo, hi, seen.bets[legal.seat], legal.call_amount, seen.pot)
         return _action(play.rule_action(self.rng, _packed(legal.hole_cards), _PHASE_CODE[legal.phase],
                                         _kinds_mask(legal), seen.bets[legal.seat], legal.call_amount, lo, hi,
                                         seen.pot))
