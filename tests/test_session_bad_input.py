@@ -161,3 +161,11 @@ def test_events_of_earlier_pickles_load() -> None:
     h = Hand(Rules(), [50, 50, 50], 0, seed=1)
     for x in (*h.events, h.legal_actions()):
         assert pickle.loads(pickle.dumps(x)) == x == copy.deepcopy(x)
+
+
+def test_simulate_checks_rules_and_callbacks_before_playing() -> None:
+    with pytest.raises(PokerDraw32TypeError, match="rules must be"):
+        simulate(players=3, hands=5, rules="classic")  # type: ignore[arg-type]
+    for name in ("progress", "on_hand"):
+        with pytest.raises(PokerDraw32TypeError, match=f"{name} must be a callable"):
+            simulate(players=3, hands=5, **{name: 42})

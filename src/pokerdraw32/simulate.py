@@ -138,6 +138,8 @@ def simulate(
     :param history: a text stream that receives every hand as a ``.phhs`` table (PHH, with the
         table's seat numbers + 1 and the bots' names); replaying it reproduces every stack.
     :raises ValueError: bad players, hands, stack, bots or sit_out.
+    :raises PokerDraw32TypeError: ``rules`` is not a :class:`~pokerdraw32.rules.Rules`, or ``progress`` or
+        ``on_hand`` is not callable.
     :raises IllegalActionError: a user bot chose an action that is not legal (the message names the
         seat, the bot and the action; the table is left as it was).
     :raises PokerDraw32TypeError: a user bot returned something that is not an Action or a str.
@@ -147,6 +149,11 @@ def simulate(
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
         raise PokerDraw32ValueError(f"hands={hands!r} must be a non-negative integer")
     rules = rules if rules is not None else Rules()
+    if not isinstance(rules, Rules):
+        raise PokerDraw32TypeError(f"rules must be a pokerdraw32.Rules (e.g. Rules.preset('classic')), got {rules!r}")
+    for name, callback in (("progress", progress), ("on_hand", on_hand)):
+        if callback is not None and not callable(callback):
+            raise PokerDraw32TypeError(f"{name} must be a callable or None, got {callback!r}")
     stack = stack if stack is not None else 100 * rules.big_blind
     if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
         raise PokerDraw32ValueError(f"stack={stack!r} must be a positive integer number of chips")
