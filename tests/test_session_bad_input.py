@@ -169,3 +169,10 @@ def test_simulate_checks_rules_and_callbacks_before_playing() -> None:
     for name in ("progress", "on_hand"):
         with pytest.raises(PokerDraw32TypeError, match=f"{name} must be a callable"):
             simulate(players=3, hands=5, **{name: 42})
+
+
+def test_stacks_beyond_the_chip_limit_are_named() -> None:
+    with pytest.raises(PokerDraw32ValueError, match=r"default stack, 100 big blinds .* \[R3.2\]"):
+        simulate(players=3, hands=2, rules=Rules(sb=10**15))
+    with pytest.raises(PokerDraw32ValueError, match=r"would bring more than"):
+        simulate(players=3, hands=2, stack=2**63)

@@ -16,7 +16,7 @@ from typing import Any, Literal, TextIO
 from ._kernels import IMPLEMENTATION, Rng, evaluate_mask, play
 from .actions import Action
 from .bots import Bot, Policy, RandomBot, RuleBot, SeatView
-from .errors import IllegalActionError, InvalidCardError, PokerDraw32TypeError, PokerDraw32ValueError
+from .errors import MAX_CHIPS, IllegalActionError, InvalidCardError, PokerDraw32TypeError, PokerDraw32ValueError
 from .evaluation import HandCategory
 from .hand import Hand
 from .history import HandHistory, HistoryWriter
@@ -154,9 +154,14 @@ def simulate(
     for name, callback in (("progress", progress), ("on_hand", on_hand)):
         if callback is not None and not callable(callback):
             raise PokerDraw32TypeError(f"{name} must be a callable or None, got {callback!r}")
+    default_stack = stack is None
     stack = stack if stack is not None else 100 * rules.big_blind
     if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
         raise PokerDraw32ValueError(f"stack={stack!r} must be a positive integer number of chips")
+    if players * stack > MAX_CHIPS:
+        why = f" (the default stack, 100 big blinds of {rules.big_blind})" if default_stack else ""
+        raise PokerDraw32ValueError(f"stack={stack}{why}: {players} players would bring more than {MAX_CHIPS} chips "
+                                    "to the table [R3.2]")
     if isinstance(sit_out, bool) or not isinstance(sit_out, (int, float)) or not 0 <= sit_out < 1:
         raise PokerDraw32ValueError(f"sit_out={sit_out!r} must be a probability, 0 <= p < 1")
     if seed is None:

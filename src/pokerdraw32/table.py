@@ -1100,7 +1100,8 @@ def default_buy_ins(rules: Rules) -> tuple[int, int | None]:
 def _chips(name: str, value: object) -> int:
     chips = integer(value)
     if chips is None or not 0 < chips <= MAX_CHIPS:
-        raise RulesError(f"{name}={shown(value)} must be a positive number of chips [R10.1]")
+        limit = f", at most {MAX_CHIPS} (R3.2)" if chips is not None and chips > MAX_CHIPS else ""
+        raise RulesError(f"{name}={shown(value)} must be a positive number of chips{limit} [R10.1]")
     return chips
 
 
