@@ -24,8 +24,42 @@ cpdef int blind_seat(int n, int button, int i, bint hu_small) noexcept
 cpdef tuple rules_in_c(rules)
 cdef list _RULES_MEMO
 
+cdef extern from *:
+    """
+    #include "structmember.h"
+    /* The offset of a writable object slot in its instances, from the slot's member descriptor
+       (a frozen dataclass with __slots__: the event and legal-action classes), or -1. */
+    static Py_ssize_t pd32_slot_offset(PyObject *descr) {
+        PyMemberDef *member;
+        if (Py_TYPE(descr) != &PyMemberDescr_Type) return -1;
+        member = ((PyMemberDescrObject *)descr)->d_member;
+        if (member->type != T_OBJECT_EX || (member->flags & READONLY)) return -1;
+        return member->offset;
+    }
+    /* A new, empty instance of a type (its slots NULL), as object.__new__ makes it. */
+    static PyObject *pd32_new(PyObject *type) {
+        return ((PyTypeObject *)type)->tp_alloc((PyTypeObject *)type, 0);
+    }
+    /* Write a slot of an object (a new reference to value; the old one, if any, released). */
+    static void pd32_set_slot(PyObject *obj, Py_ssize_t offset, PyObject *value) {
+        PyObject **slot = (PyObject **)((char *)obj + offset);
+        PyObject *old = *slot;
+        Py_INCREF(value);
+        *slot = value;
+        Py_XDECREF(old);
+    }
+    """
+    Py_ssize_t pd32_slot_offset(object descr)
+    object pd32_new(object type)
+    void pd32_set_slot(object obj, Py_ssize_t offset, object value)
+
+cdef Py_ssize_t _EV_OFF[5]
+cdef Py_ssize_t _LG_OFF[8]
 cpdef make_event(kind, seat, amount, cards, info)
 cpdef make_legal(seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards)
+cdef _set_fields(obj, tuple names, tuple values)
+@cython.locals(offset=Py_ssize_t, i=Py_ssize_t)
+cdef _slot_offsets(cls, tuple names, Py_ssize_t *out)
 cpdef kind_set(int mask)
 
 cpdef enum:

@@ -68,44 +68,71 @@ _NEW = object.__new__
 _SETATTR = object.__setattr__
 
 
+_EVENT_FIELDS = ("kind", "seat", "amount", "cards", "info")
+_LEGAL_FIELDS = ("seat", "phase", "kinds", "call_amount", "min_to", "max_to", "max_discard", "hole_cards")
+
+
 def make_event(kind, seat, amount, cards, info):
-    """An :class:`Event` from values already checked, without the dataclass ``__init__`` (its
-    fields are slots: set one by one, by the C function behind ``object.__setattr__`` when
-    compiled); the same object as the public constructor: equal, hashable, immutable."""
-    ev = _NEW(Event)
-    if cython.compiled:
-        PyObject_GenericSetAttr(ev, "kind", kind)  # noqa: F821 -- cimported in _state.pxd
-        PyObject_GenericSetAttr(ev, "seat", seat)  # noqa: F821
-        PyObject_GenericSetAttr(ev, "amount", amount)  # noqa: F821
-        PyObject_GenericSetAttr(ev, "cards", cards)  # noqa: F821
-        PyObject_GenericSetAttr(ev, "info", info)  # noqa: F821
-    else:
-        _SETATTR(ev, "kind", kind)
-        _SETATTR(ev, "seat", seat)
-        _SETATTR(ev, "amount", amount)
-        _SETATTR(ev, "cards", cards)
-        _SETATTR(ev, "info", info)
-    return ev
+    """An :class:`Event` from values already checked, without the dataclass ``__init__``: its
+    fields are slots, written straight into the new object when compiled (offsets read from the
+    class's member descriptors at import, see :func:`_slot_offsets`), else set one by one by
+    ``object.__setattr__``; the same object as the public constructor: equal, hashable, immutable."""
+    if cython.compiled and _EV_OFF[0] >= 0:  # noqa: F821 -- declared in _state.pxd
+        ev = pd32_new(Event)  # noqa: F821 -- C helpers of _state.pxd
+        pd32_set_slot(ev, _EV_OFF[0], kind)  # noqa: F821
+        pd32_set_slot(ev, _EV_OFF[1], seat)  # noqa: F821
+        pd32_set_slot(ev, _EV_OFF[2], amount)  # noqa: F821
+        pd32_set_slot(ev, _EV_OFF[3], cards)  # noqa: F821
+        pd32_set_slot(ev, _EV_OFF[4], info)  # noqa: F821
+        return ev
+    return _set_fields(_NEW(Event), _EVENT_FIELDS, (kind, seat, amount, cards, info))
 
 
 def make_legal(seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards):
     """A :class:`LegalActions` from values already checked (as :func:`make_event`)."""
-    legal = _NEW(LegalActions)
-    if cython.compiled:
-        PyObject_GenericSetAttr(legal, "seat", seat)  # noqa: F821 -- cimported in _state.pxd
-        PyObject_GenericSetAttr(legal, "phase", phase)  # noqa: F821
-        PyObject_GenericSetAttr(legal, "kinds", kinds)  # noqa: F821
-        PyObject_GenericSetAttr(legal, "call_amount", call_amount)  # noqa: F821
-        PyObject_GenericSetAttr(legal, "min_to", min_to)  # noqa: F821
-        PyObject_GenericSetAttr(legal, "max_to", max_to)  # noqa: F821
-        PyObject_GenericSetAttr(legal, "max_discard", max_discard)  # noqa: F821
-        PyObject_GenericSetAttr(legal, "hole_cards", hole_cards)  # noqa: F821
-    else:
-        for name, value in (("seat", seat), ("phase", phase), ("kinds", kinds), ("call_amount", call_amount),
-                            ("min_to", min_to), ("max_to", max_to), ("max_discard", max_discard),
-                            ("hole_cards", hole_cards)):
-            _SETATTR(legal, name, value)
-    return legal
+    if cython.compiled and _LG_OFF[0] >= 0:  # noqa: F821 -- declared in _state.pxd
+        legal = pd32_new(LegalActions)  # noqa: F821 -- C helpers of _state.pxd
+        pd32_set_slot(legal, _LG_OFF[0], seat)  # noqa: F821
+        pd32_set_slot(legal, _LG_OFF[1], phase)  # noqa: F821
+        pd32_set_slot(legal, _LG_OFF[2], kinds)  # noqa: F821
+        pd32_set_slot(legal, _LG_OFF[3], call_amount)  # noqa: F821
+        pd32_set_slot(legal, _LG_OFF[4], min_to)  # noqa: F821
+        pd32_set_slot(legal, _LG_OFF[5], max_to)  # noqa: F821
+        pd32_set_slot(legal, _LG_OFF[6], max_discard)  # noqa: F821
+        pd32_set_slot(legal, _LG_OFF[7], hole_cards)  # noqa: F821
+        return legal
+    return _set_fields(_NEW(LegalActions), _LEGAL_FIELDS,
+                       (seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards))
+
+
+def _set_fields(obj, names, values):
+    for i in range(len(names)):
+        _SETATTR(obj, names[i], values[i])
+    return obj
+
+
+def _slot_offsets(cls, names, out):
+    """Compiled only: the offsets of the slots ``names`` of ``cls`` into ``out``, from its member
+    descriptors (object slots, writable); ``out[0] = -1`` when one is not such a slot (then the
+    fields are set through ``object.__setattr__``)."""
+    for i in range(len(names)):
+        descr = cls.__dict__.get(names[i])
+        offset = -1 if descr is None else pd32_slot_offset(descr)  # noqa: F821 -- C helper of _state.pxd
+        if offset < 0:
+            out[0] = -1
+            return
+        out[i] = offset
+
+
+if cython.compiled:   # the offsets, checked against the public constructors once
+    _slot_offsets(Event, _EVENT_FIELDS, _EV_OFF)  # noqa: F821 -- declared in _state.pxd
+    _slot_offsets(LegalActions, _LEGAL_FIELDS, _LG_OFF)  # noqa: F821
+    if make_event(EventKind.CALL, 1, 2, (), (("all_in", False),)) != Event(EventKind.CALL, 1, 2, (),
+                                                                           (("all_in", False),)):
+        _EV_OFF[0] = -1  # noqa: F821
+    if make_legal(1, Phase.DRAW, frozenset(), 0, None, None, 4, ()) != LegalActions(1, Phase.DRAW, frozenset(), 0,
+                                                                                    None, None, 4, ()):
+        _LG_OFF[0] = -1  # noqa: F821
 
 
 def kind_set(mask):
