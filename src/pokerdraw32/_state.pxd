@@ -5,7 +5,6 @@
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.string cimport memcpy, memset
-from cpython.object cimport PyObject_GenericSetAttr
 from pokerdraw32._core cimport Rng, split_pots_c, value_of
 
 ctypedef long long i64
@@ -238,6 +237,8 @@ cdef class HandCore:
     @cython.locals(live=int, elig=int, best_shown=int, start=int, s=int, o=int, k=int, i=int, can_win=bint,
                    mine=bint, beats_all=bint, back=i64, choice=int, contested=bint)
     cdef _finish(self, bint showdown)
+    @cython.locals(m=i64, j=int)
+    cdef long long _hole_mask(self, int s) noexcept
     @cython.locals(m=i64, value=i64)
     cdef long long _hand_value(self, int s) except? -2
     @cython.locals(m=i64, w=i64, k=int, c=i64)

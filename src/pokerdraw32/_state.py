@@ -1356,11 +1356,16 @@ class HandCore:
         self._legal_key = self._nrec
         self._shrink()
 
-    def _hand_value(self, s):
-        """The strength of seat ``s``'s five cards (R2; R2.4 as the rules say)."""
+    def _hole_mask(self, s):
+        """The card mask of seat ``s``'s cards."""
         m = 0
         for j in range(self._hole_n[s]):
             m |= bit(self._hole[5 * s + j])
+        return m
+
+    def _hand_value(self, s):
+        """The strength of seat ``s``'s five cards (R2; R2.4 as the rules say)."""
+        m = self._hole_mask(s)
         if cython.compiled:
             value = value_of(m)  # noqa: F821 -- cimported from _core in _state.pxd
             return value if self._suit_tiebreak else value & ~3   # as evaluate_mask(m, False)
@@ -1368,9 +1373,7 @@ class HandCore:
 
     def _highest_first(self, s):
         """The card word of seat ``s``'s cards, highest first (as shown, R9.3)."""
-        m = 0
-        for j in range(self._hole_n[s]):
-            m |= bit(self._hole[5 * s + j])
+        m = self._hole_mask(s)
         w = 0
         k = 0
         for c in range(31, -1, -1):

@@ -46,7 +46,7 @@ def frozen(cls, fields):
     instance dict at once (the same object: equal, hashable, immutable)."""
     obj = _NEW(cls)
     if cython.compiled:   # the C function behind object.__setattr__, without the Python call
-        PyObject_GenericSetAttr(obj, "__dict__", fields)  # noqa: F821 -- cimported in _state.pxd
+        PyObject_GenericSetAttr(obj, "__dict__", fields)  # noqa: F821 -- cimported in _state_view.pxd
     else:
         _SETATTR(obj, "__dict__", fields)
     return obj
