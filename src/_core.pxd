@@ -7,13 +7,21 @@ from libc.stdint cimport uint32_t, uint64_t
 
 
 cdef class Rng:
-    cdef uint64_t _s0, _s1, _s2, _s3
-    cdef uint64_t _next(self) noexcept
-    cdef uint64_t _below(self, uint64_t n) noexcept
-    cdef int _shuffled_into(self, uint32_t m, int *codes) noexcept
+    cdef uint64_t _s[4]
+    cdef uint64_t _next(self) noexcept nogil
+    cdef uint64_t _below(self, uint64_t n) noexcept nogil
+    cdef int _shuffled_into(self, uint32_t m, int *codes) noexcept nogil
 
 
-cdef uint32_t value_of(uint32_t mask) except? 0xFFFFFFFF
+# the generator's draws on its state (Rng._s), without the GIL; rng_state(rng) is NULL unless
+# rng is exactly an Rng (a subclass may draw otherwise)
+cdef uint64_t *rng_state(object rng) noexcept
+cdef uint64_t rng_next(uint64_t *s) noexcept nogil
+cdef uint64_t rng_below(uint64_t *s, uint64_t n) noexcept nogil
+cdef int rng_shuffled_into(uint64_t *s, uint32_t m, int *codes) noexcept nogil
+
+
+cdef uint32_t value_of(uint32_t mask) except? 0xFFFFFFFF nogil
 
 cdef int split_pots_c(int n, long long *chips, const long long *strength, uint32_t live_m, uint32_t sharers_m,
                       int first_seat, long long dead_chips, int *top_out, long long *returned_top,

@@ -352,11 +352,13 @@ cdef int _build_tables() except -1:
     return 0
 
 
-cdef uint32_t value_of(uint32_t mask) except? 0xFFFFFFFF:
+cdef uint32_t value_of(uint32_t mask) except? 0xFFFFFFFF nogil:
     """Packed value (suit tie-break on) of a mask with exactly 5 bits set, for the package's other
-    compiled modules (declared in _core.pxd); builds the tables on first use. No checks."""
+    compiled modules (declared in _core.pxd); builds the tables on first use (taking the GIL
+    for that only, so the hand's core can call it without the GIL). No checks."""
     if not _ready():
-        _build_tables()
+        with gil:
+            _build_tables()
     return _lookup(mask)
 
 
@@ -495,6 +497,46 @@ cdef inline uint64_t _splitmix64(uint64_t *x) noexcept nogil:
     return z ^ (z >> 31)
 
 
+cdef uint64_t *rng_state(object rng) noexcept:
+    """The state of ``rng`` when it is exactly :class:`Rng` (whose draws are then this module's C
+    functions), else NULL: a subclass may draw otherwise. Declared in _core.pxd for the hand's
+    core and the sessions, which draw through it without the GIL."""
+    if type(rng) is Rng:
+        return (<Rng>rng)._s
+    return NULL
+
+
+cdef uint64_t rng_next(uint64_t *s) noexcept nogil:
+    """The next 64-bit output of state ``s`` (:meth:`Rng.next_u64`)."""
+    return _xoshiro_next(s)
+
+
+cdef uint64_t rng_below(uint64_t *s, uint64_t n) noexcept nogil:
+    """Uniform in [0, n) for 2 <= n <= 2**32 from state ``s``: bitmask rejection (:meth:`Rng.below`)."""
+    cdef int shift = 64 - _bit_length64(n - 1)
+    cdef uint64_t r
+    while True:
+        r = _xoshiro_next(s) >> shift
+        if r < n:
+            return r
+
+
+cdef int rng_shuffled_into(uint64_t *s, uint32_t m, int *codes) noexcept nogil:
+    """The cards of mask ``m`` in ascending order, shuffled as :meth:`Rng.shuffle` does, into
+    ``codes`` (room for 32), from state ``s``; returns the number of cards (:meth:`Rng.shuffled`)."""
+    cdef int n = 0, i, j, tmp
+    while m:
+        codes[n] = _ctz32(m)
+        n += 1
+        m &= m - 1
+    for i in range(n - 1, 0, -1):
+        j = <int>rng_below(s, <uint64_t>(i + 1))
+        tmp = codes[i]
+        codes[i] = codes[j]
+        codes[j] = tmp
+    return n
+
+
 cdef class Rng:
     """xoshiro256** 1.0 (Blackman & Vigna): the engine's source of randomness (R11).
 
@@ -522,7 +564,7 @@ cdef class Rng:
     [5, 2, 0, 0, 3]
     """
 
-    # state: _s0.._s3 (uint64_t), declared in _core.pxd
+    # state: _s[4] (uint64_t), declared in _core.pxd
 
     def __init__(self, seed=None):
         cdef uint64_t x
@@ -531,7 +573,7 @@ cdef class Rng:
             while not any(words):
                 raw = os.urandom(32)
                 words = tuple(int.from_bytes(raw[i : i + 8], "little") for i in range(0, 32, 8))
-            self._s0, self._s1, self._s2, self._s3 = words
+            self._s[0], self._s[1], self._s[2], self._s[3] = words
             return
         if not _is_int(seed):
             raise PokerDraw32TypeError(f"seed must be an int or None, not {type(seed).__name__}")
@@ -539,35 +581,17 @@ cdef class Rng:
         if seed < 0 or seed > 0xFFFFFFFFFFFFFFFF:
             raise PokerDraw32ValueError(f"seed must be in 0 <= seed < 2**64, got {seed}")
         x = seed
-        self._s0 = _splitmix64(&x)
-        self._s1 = _splitmix64(&x)
-        self._s2 = _splitmix64(&x)
-        self._s3 = _splitmix64(&x)
+        self._s[0] = _splitmix64(&x)
+        self._s[1] = _splitmix64(&x)
+        self._s[2] = _splitmix64(&x)
+        self._s[3] = _splitmix64(&x)
 
-    cdef uint64_t _next(self) noexcept:
-        cdef uint64_t s0 = self._s0, s1 = self._s1, s2 = self._s2, s3 = self._s3
-        cdef uint64_t r = s1 * 5
-        cdef uint64_t result = ((r << 7) | (r >> 57)) * 9
-        cdef uint64_t t = s1 << 17
-        s2 ^= s0
-        s3 ^= s1
-        s1 ^= s2
-        s0 ^= s3
-        s2 ^= t
-        self._s0 = s0
-        self._s1 = s1
-        self._s2 = s2
-        self._s3 = (s3 << 45) | (s3 >> 19)
-        return result
+    cdef uint64_t _next(self) noexcept nogil:
+        return _xoshiro_next(self._s)
 
-    cdef uint64_t _below(self, uint64_t n) noexcept:
+    cdef uint64_t _below(self, uint64_t n) noexcept nogil:
         """Uniform in [0, n) for 2 <= n <= 2**32 (bitmask rejection)."""
-        cdef int shift = 64 - _bit_length64(n - 1)
-        cdef uint64_t r
-        while True:
-            r = self._next() >> shift
-            if r < n:
-                return r
+        return rng_below(self._s, n)
 
     def spawn(self):
         """A new generator for another thread (or task), seeded with :meth:`next_u64` of
@@ -639,24 +663,13 @@ cdef class Rng:
         cdef int n = self._shuffled_into(m, codes), i
         return [codes[i] for i in range(n)]
 
-    cdef int _shuffled_into(self, uint32_t m, int *codes) noexcept:
-        """:meth:`shuffled` into ``codes`` (room for 32); returns the number of cards (declared in
-        _core.pxd: the hand's core shuffles its stub with it)."""
-        cdef int n = 0, i, j, tmp
-        while m:
-            codes[n] = _ctz32(m)
-            n += 1
-            m &= m - 1
-        for i in range(n - 1, 0, -1):
-            j = <int>self._below(<uint64_t>(i + 1))
-            tmp = codes[i]
-            codes[i] = codes[j]
-            codes[j] = tmp
-        return n
+    cdef int _shuffled_into(self, uint32_t m, int *codes) noexcept nogil:
+        """:meth:`shuffled` into ``codes`` (room for 32); returns the number of cards."""
+        return rng_shuffled_into(self._s, m, codes)
 
     def getstate(self):
         """The 256-bit state as four 64-bit ints (for :meth:`setstate`)."""
-        return (self._s0, self._s1, self._s2, self._s3)
+        return (self._s[0], self._s[1], self._s[2], self._s[3])
 
     def setstate(self, state):
         """Restore a state returned by :meth:`getstate` (of either implementation).
@@ -676,7 +689,7 @@ cdef class Rng:
                 raise PokerDraw32ValueError(f"state word {i} is outside 0 <= w < 2**64: {word}")
         if not any(words):
             raise PokerDraw32ValueError("state must not be all zero")
-        self._s0, self._s1, self._s2, self._s3 = words
+        self._s[0], self._s[1], self._s[2], self._s[3] = words
 
     def __setstate__(self, state):
         """Pickle support: same as :meth:`setstate`."""
@@ -1563,10 +1576,10 @@ def deal_many(rng, n, out=None):
             raise PokerDraw32ValueError(f"out must have {32 * count} bytes (32 per deck), got {target.len}")
         if not PyBuffer_IsContiguous(&target, b"C"):
             raise PokerDraw32ValueError("out must be C-contiguous")
-        s[0], s[1], s[2], s[3] = gen._s0, gen._s1, gen._s2, gen._s3
+        s[0], s[1], s[2], s[3] = gen._s[0], gen._s[1], gen._s[2], gen._s[3]
         with nogil:
             _deal_loop(s, <uint8_t *>target.buf, count)
-        gen._s0, gen._s1, gen._s2, gen._s3 = s[0], s[1], s[2], s[3]
+        gen._s[0], gen._s[1], gen._s[2], gen._s[3] = s[0], s[1], s[2], s[3]
         return out
     finally:
         PyBuffer_Release(&target)
@@ -1880,9 +1893,9 @@ def equity_trials(rng, trials, hand, discard, excluded, opponents, policy, posit
     ntrials = trials
     gen = <Rng>rng
     memset(counts, 0, sizeof(counts))
-    s[0], s[1], s[2], s[3] = gen._s0, gen._s1, gen._s2, gen._s3
+    s[0], s[1], s[2], s[3] = gen._s[0], gen._s[1], gen._s[2], gen._s[3]
     with nogil:
         _equity_loop(s, ntrials, h, h & ~kept, unseen, n_opponents, n_folded, reshuffle_folded, policy_code, seat,
                      keep, counts)
-    gen._s0, gen._s1, gen._s2, gen._s3 = s[0], s[1], s[2], s[3]
+    gen._s[0], gen._s[1], gen._s[2], gen._s[3] = s[0], s[1], s[2], s[3]
     return counts[0], counts[1], counts[2], counts[3], counts[4], counts[5]

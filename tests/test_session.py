@@ -19,6 +19,8 @@ import importlib
 import io
 import itertools
 import random
+import threading
+import time
 from types import ModuleType
 from typing import Any
 
@@ -178,6 +180,84 @@ def test_pure_and_compiled_sessions_agree(builds: tuple[ModuleType, ModuleType, 
                          session.parole_splits, session.decisions, session.ledger_rows(),
                          session.hand._records(0)))
         assert outs[0] == outs[1]
+
+
+def session_outcome(session: Any) -> tuple[Any, ...]:
+    return (session.stacks, session.bought_in, session.rebuys, session.categories, session.showdowns,
+            session.parole_splits, session.decisions, session.hand._records(0))
+
+
+def make_session(module: ModuleType, hand_class: type, rng_class: type, seed: int, players: int = 5) -> Any:
+    return module.Session(hand_class, RULES[seed % len(RULES)], 150, [i % 2 for i in range(players)],
+                          [rng_class(seed * 10 + i) for i in range(players + 1)])
+
+
+def test_sessions_in_threads_equal_sessions_in_turn(builds: tuple[ModuleType, ModuleType, type, type]) -> None:
+    """Three sessions played at once in three threads (compiled: without the GIL) give what each
+    gives alone: a session shares nothing with another but the rules."""
+    compiled, pure, compiled_hand, pure_hand = builds
+    core_c = compiled_module("pokerdraw32._core")
+    core_py = importlib.import_module("pokerdraw32._core_py")
+    for module, hand_class, core, hands in ((compiled, compiled_hand, core_c, 3000), (pure, pure_hand, core_py, 150)):
+        alone = []
+        for seed in range(3):
+            session = make_session(module, hand_class, core.Rng, seed)
+            session.play(hands)
+            alone.append(session_outcome(session))
+        sessions = [make_session(module, hand_class, core.Rng, seed) for seed in range(3)]
+        threads = [threading.Thread(target=session.play, args=(hands,)) for session in sessions]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert [session_outcome(session) for session in sessions] == alone
+
+
+def test_compiled_session_releases_the_gil(builds: tuple[ModuleType, ModuleType, type, type]) -> None:
+    """While a compiled session plays, another Python thread runs: it samples the clock in a loop,
+    and samples fall in the middle half of play()'s time (with the GIL held throughout, none
+    could: the session's C loop never lets a Python thread in).  No timing is asserted."""
+    compiled, _, compiled_hand, _ = builds
+    core_c = compiled_module("pokerdraw32._core")
+    session = make_session(compiled, compiled_hand, core_c.Rng, 1)
+    session.play(10)                                   # the first hand object and the tables are made
+    samples: list[float] = []
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.is_set():
+            samples.append(time.perf_counter())
+
+    thread = threading.Thread(target=sample)
+    thread.start()
+    try:
+        for hands in (20_000, 100_000, 400_000):      # long enough that the middle half is several ms
+            start = time.perf_counter()
+            session.play(hands)
+            end = time.perf_counter()
+            quarter = (end - start) / 4
+            inside = [t for t in samples if start + quarter < t < end - quarter]
+            if inside:
+                break
+    finally:
+        stop.set()
+        thread.join()
+    assert inside, "no other thread ran while the session played: the GIL was held"
+
+
+def test_generator_subclasses_play_with_the_gil_and_the_same_draws(
+        builds: tuple[ModuleType, ModuleType, type, type]) -> None:
+    """A generator that is not exactly an Rng (here a subclass that changes nothing) is called
+    through Python, with the GIL, for the bots and the table's shuffles: same draws, same hands."""
+    compiled, pure, compiled_hand, pure_hand = builds
+    for module, hand_class, core in ((compiled, compiled_hand, compiled_module("pokerdraw32._core")),
+                                     (pure, pure_hand, importlib.import_module("pokerdraw32._core_py"))):
+        sub = type("MyRng", (core.Rng,), {})
+        plain = make_session(module, hand_class, core.Rng, 4, players=3)
+        other = make_session(module, hand_class, sub, 4, players=3)
+        plain.play(200)
+        other.play(200)
+        assert session_outcome(other) == session_outcome(plain)
 
 
 def test_rule_discards_twins_on_every_hand(builds: tuple[ModuleType, ModuleType, type, type]) -> None:

@@ -49,10 +49,12 @@ if not cython.compiled:   # compiled, these are C enums of _state.pxd (same valu
 CHIP_LIMIT = MAX_CHIPS
 """The engine's largest chip amount (:data:`pokerdraw32.errors.MAX_CHIPS`), as a C integer when compiled."""
 
-RULE = 0
-"""Policy code of the rule-based bot (:class:`pokerdraw32.bots.RuleBot`)."""
-RANDOM = 1
-"""Policy code of the random bot (:class:`pokerdraw32.bots.RandomBot`)."""
+if not cython.compiled:   # compiled, C enums of _play.pxd (same values)
+    RULE = 0     # policy code of the rule-based bot (pokerdraw32.bots.RuleBot)
+    RANDOM = 1   # policy code of the random bot (pokerdraw32.bots.RandomBot)
+
+_U32_RANGE = 4294967296
+"""2**32, the largest ``n`` of ``Rng.below`` (a C integer when compiled)."""
 
 _STRAIGHT_RANKS = (0x8F, 0x1F, 0x3E, 0x7C, 0xF8)
 """Rank-index masks of the five straights (R2.2: A-7-8-9-T, then 7-J .. T-A)."""
@@ -90,19 +92,41 @@ def below(rng, n):
 
 def uniform(rng, n):
     """Unbiased integer in ``[0, n)`` for any ``n >= 1`` (``Rng.below`` stops at 2**32)."""
-    if n <= 4294967296:
+    return _uniform(_gen(rng), rng, n)
+
+
+def _gen(rng):
+    """Compiled: the state of ``rng`` when it is exactly an Rng (drawn from in C, without the GIL),
+    else NULL (a subclass may draw otherwise: its methods are called).  Plain Python: None."""
+    if cython.compiled:
+        return rng_state(rng)  # noqa: F821 -- cimported from _core in _play.pxd
+    return None
+
+
+def _draw(g, rng, n):
+    """:func:`below` of ``rng`` (``1 <= n <= 2**32``), from its state ``g`` when it has one (see :func:`_gen`)."""
+    if cython.compiled and g != cython.NULL:
+        return 0 if n == 1 else rng_below(g, n)  # noqa: F821 -- cimported from _core in _play.pxd
+    with cython.gil:
         return below(rng, n)
+
+
+def _uniform(g, rng, n):
+    """:func:`uniform` of ``rng``, from its state ``g`` when it has one (see :func:`_gen`)."""
+    if n <= _U32_RANGE:
+        return _draw(g, rng, n)
     bits = 0
     while (n - 1) >> bits:
         bits += 1
     while True:
-        if cython.compiled and type(rng) is Rng:  # noqa: F821
-            r = cython.cast(Rng, rng)._next() >> (64 - bits)  # noqa: F821
+        if cython.compiled and g != cython.NULL:
+            r = rng_next(g) >> (64 - bits)  # noqa: F821 -- cimported from _core in _play.pxd
         else:
-            word = rng.next_u64()
-            if type(word) is not int or not 0 <= word < 18446744073709551616:
-                raise PokerDraw32ValueError(f"the generator's next_u64() gave {word!r}, not a 64-bit int")
-            r = word >> (64 - bits)
+            with cython.gil:
+                word = rng.next_u64()
+                if type(word) is not int or not 0 <= word < 18446744073709551616:
+                    raise PokerDraw32ValueError(f"the generator's next_u64() gave {word!r}, not a 64-bit int")
+                r = word >> (64 - bits)
         if r < n:
             return r
 
@@ -179,16 +203,23 @@ def rule_action(rng, packed, phase, kinds, bet, call, lo, hi, pot):
     :param kinds: the legal action kinds, ``1 << code`` each.  :param bet: the seat's bet in the
         round; ``call``: chips to call; ``lo``/``hi``: the bet or raise bounds (with BET or RAISE in
         ``kinds``); ``pot``: chips in the pot, bets included.
+    :raises PokerDraw32ValueError: a chip amount is out of range (R3.2).
     """
+    if phase != PH_DRAW:
+        _check_chips(bet, call, lo, hi, pot)
+    return _rule(_gen(rng), rng, packed, phase, kinds, bet, call, lo, hi, pot)
+
+
+def _rule(g, rng, packed, phase, kinds, bet, call, lo, hi, pot):
+    """:func:`rule_action` (its amounts checked) drawing from state ``g`` (see :func:`_gen`)."""
     if phase == PH_DRAW:
         return _in_order(packed, rule_discards(packed))
-    _check_chips(bet, call, lo, hi, pot)
     value = _value(card_mask(packed))
     cat = value >> 22
     top = (value >> 18) & 15
     if kinds == (1 << A_SPLIT | 1 << A_DECLINE):                  # all-in, asked about Parole (R8.2)
         return A_DECLINE if cat >= 2 else A_SPLIT
-    roll = below(rng, 100)
+    roll = _draw(g, rng, 100)
     first = phase == PH_FIRST
     strong = cat >= 3 or (cat == 2 and top >= 4) or (first and cat == 1 and top >= 6 and roll < 30)
     medium = False
@@ -214,15 +245,24 @@ def rule_action(rng, packed, phase, kinds, bet, call, lo, hi, pot):
 def random_action(rng, packed, kinds, lo, hi):
     """The random bot's decision (see :class:`pokerdraw32.bots.RandomBot`), packed: a legal kind
     uniformly (``below`` of their number), then a bet uniformly in ``[lo, hi]``, or a discard: the
-    hand shuffled (Fisher-Yates as ``Rng.shuffle``) and its first ``below(5)`` cards."""
+    hand shuffled (Fisher-Yates as ``Rng.shuffle``) and its first ``below(5)`` cards.
+
+    :raises PokerDraw32ValueError: no kind in ``kinds``, bounds out of range (R3.2) or ``lo > hi``
+        for a bet."""
     _check_chips(0, 0, lo, hi, 0)
+    return _random(_gen(rng), rng, packed, kinds, lo, hi)
+
+
+def _random(g, rng, packed, kinds, lo, hi):
+    """:func:`random_action` (its bounds checked) drawing from state ``g`` (see :func:`_gen`)."""
     count = 0
     for i in range(8):
         if kinds >> _BY_NAME[i] & 1:
             count += 1
     if count == 0:
-        raise PokerDraw32ValueError(f"no legal action kind in the mask {kinds:#x}")
-    pick = below(rng, count)
+        with cython.gil:
+            raise PokerDraw32ValueError(f"no legal action kind in the mask {kinds:#x}")
+    pick = _draw(g, rng, count)
     code = -1
     for i in range(8):
         if kinds >> _BY_NAME[i] & 1:
@@ -232,19 +272,20 @@ def random_action(rng, packed, kinds, lo, hi):
             pick -= 1
     if code == A_DISCARD:
         for i in range(4, 0, -1):
-            j = below(rng, i + 1)
+            j = _draw(g, rng, i + 1)
             a = packed >> 5 * i & 31
             b = packed >> 5 * j & 31
             packed = packed & ~(31 << 5 * i) & ~(31 << 5 * j) | b << 5 * i | a << 5 * j
-        k = below(rng, 5)
+        k = _draw(g, rng, 5)
         word = k
         for i in range(k):
             word |= (packed >> 5 * i & 31) << (3 + 6 * i)
         return A_DISCARD | word << 8
     if code == A_BET or code == A_RAISE:
         if lo > hi:
-            raise PokerDraw32ValueError(f"no bet between {lo} and {hi} chips")
-        return code | (lo + uniform(rng, hi - lo + 1)) << 8
+            with cython.gil:
+                raise PokerDraw32ValueError(f"no bet between {lo} and {hi} chips")
+        return code | (lo + _uniform(g, rng, hi - lo + 1)) << 8
     return code
 
 
@@ -271,14 +312,37 @@ def play_hand(hand, policies, rngs):
     seat ``s`` by policy ``policies[s]`` (RULE or RANDOM) with generator ``rngs[s]``.
 
     :returns: the number of decisions made.
-    :raises PokerDraw32ValueError: a policy code is unknown, or the hand waits for a deal.
+    :raises PokerDraw32ValueError: a policy code is unknown, fewer policies or generators than
+        seats, or the hand waits for a deal.
     """
     if hand is None:
         raise PokerDraw32TypeError("play_hand needs a hand, not None")
+    n = hand._n
+    if len(policies) < n or len(rngs) < n:
+        raise PokerDraw32ValueError(f"play_hand: {n} seats need {n} policies and generators, got {len(policies)} "
+                                    f"and {len(rngs)}")
+    for s in range(n):
+        if type(policies[s]) is not int or (policies[s] != RULE and policies[s] != RANDOM):
+            raise PokerDraw32ValueError(f"play_hand: unknown policy {policies[s]!r} for seat {s}")
+    if cython.compiled:
+        pol = cython.declare(cython.int[5])
+        gens = cython.declare(gen_t[5])  # noqa: F821 -- a ctypedef of _play.pxd
+        for s in range(n):
+            pol[s] = policies[s]
+            gens[s] = rng_state(rngs[s])  # noqa: F821 -- cimported from _core in _play.pxd
+        return _play(hand, pol, gens, rngs)
+    return _play(hand, policies, [None] * 5, rngs)
+
+
+def _play(hand, policies, gens, rngs):
+    """:func:`play_hand` with the policies and the generators' states (``gens``, see :func:`_gen`)
+    in C arrays: no Python object is touched, so callers may release the GIL, unless a generator
+    has no state (it is then called with the GIL)."""
     decisions = 0
     while hand._phase != PH_COMPLETE:
         if hand._pend_seat >= 0:
-            raise PokerDraw32ValueError("play_hand: the hand waits for a deal (auto_deal is off)")
+            with cython.gil:
+                raise PokerDraw32ValueError("play_hand: the hand waits for a deal (auto_deal is off)")
         if hand._actor < 0:
             break
         p = hand._actor
@@ -286,27 +350,37 @@ def play_hand(hand, policies, rngs):
         packed = 0
         for j in range(5):
             packed |= hand._hole[5 * p + j] << 5 * j
-        policy = policies[p]
-        if policy == RULE:
-            decision = rule_action(rngs[p], packed, hand._phase, kinds, hand._bets[p], hand._call, hand._lo,
-                                   hand._hi, hand._pot())
-        elif policy == RANDOM:
-            decision = random_action(rngs[p], packed, kinds, hand._lo, hand._hi)
+        if not cython.compiled:
+            decision = _decide(hand, p, policies[p], kinds, packed, None, rngs[p])
+        elif gens[p] == cython.NULL:
+            with cython.gil:
+                decision = _decide(hand, p, policies[p], kinds, packed, gens[p], rngs[p])
         else:
-            raise PokerDraw32ValueError(f"play_hand: unknown policy {policy!r} for seat {p}")
+            decision = _decide(hand, p, policies[p], kinds, packed, gens[p], rngs)   # (rngs: not read)
         code = decision & 255
         cards = 0
-        amount = None
+        amount = 0
         if code == A_DISCARD:
             cards = decision >> 8                                  # the card word
         elif code == A_BET or code == A_RAISE:
             amount = decision >> 8
-        if not hand._allowed(p, code, amount, cards):           # a bug in a policy, never the rules'
-            raise AssertionError(f"policy {policy} chose action {code} ({amount}, {cards:#x}) for seat {p}, "
-                                 "which is not legal")
+        if not hand._legal_c(p, code, amount, cards):            # a bug in a policy, never the rules'
+            with cython.gil:
+                raise AssertionError(f"policy {policies[p]} chose action {code} ({amount}, {cards:#x}) for seat "
+                                     f"{p}, which is not legal")
         hand._apply(p, code, amount, cards)
         decisions += 1
     return decisions
+
+
+def _decide(hand, p, policy, kinds, packed, g, rng):
+    """The decision of seat ``p`` (the player to act; ``kinds`` its legal kinds) by ``policy``."""
+    if policy == RULE:
+        return _rule(g, rng, packed, hand._phase, kinds, hand._bets[p], hand._call, hand._lo, hand._hi, hand._pot())
+    if policy == RANDOM:
+        return _random(g, rng, packed, kinds, hand._lo, hand._hi)
+    with cython.gil:
+        raise PokerDraw32ValueError(f"play_hand: unknown policy {policy!r} for seat {p}")
 
 
 class Session:
@@ -318,6 +392,11 @@ class Session:
     (R4.2, R4.3), a seat with no chips before a hand buys in again for ``stack`` (R10.1, R10.4),
     each hand's shuffle comes from the table's generator (R11.1), and chips are conserved (R9.5,
     checked after every hand).
+
+    Compiled, :meth:`play` releases the GIL while it plays (other threads run meanwhile; it takes
+    the GIL back only to record the ledger, to make a new hand object when the session keeps
+    hands, and to call a generator that is not exactly an :class:`~pokerdraw32.Rng`).  A session,
+    its generators and its :attr:`hand` belong to one thread at a time.
 
     :param hand_class: the class of the hands (:class:`pokerdraw32.hand.Hand`); one hand object
         is reused from hand to hand unless ``keep_hands`` (then each hand is a new object, for
@@ -349,8 +428,9 @@ class Session:
             self._categories[i] = 0
         self._n = n
         for s in range(n):
-            if policies[s] != RULE and policies[s] != RANDOM:
+            if type(policies[s]) is not int or (policies[s] != RULE and policies[s] != RANDOM):
                 raise PokerDraw32ValueError(f"policies[{s}]={policies[s]!r}: use RULE or RANDOM")
+            self._pol[s] = policies[s]
             self._stacks[s] = stack
             self._bought[s] = stack
         self._policies = list(policies)
@@ -372,41 +452,73 @@ class Session:
             self._bought = [0] * 5
             self._rebuys = [0] * 5
             self._categories = [0] * 9
+            self._pol = [0] * 5
+            self._gens = [None] * 5
             self._played = self._showdowns = self._parole = self._decisions = 0
 
     def play(self, hands):
         """Play ``hands`` more hands; :attr:`hand` is the last one (a new object each hand when the
-        session keeps hands, else the one reused).
+        session keeps hands, else the one reused).  Compiled, the GIL is released meanwhile.
 
         :raises AssertionError: chips were not conserved (a bug: please report it).
+        :raises TableError: a re-buy would put more than MAX_CHIPS chips on the table (R3.2).
         """
         n = self._n if cython.compiled else self.__dict__.get("_n", 0)   # 0: made without __init__
         if n < 2:
             raise PokerDraw32ValueError("the session was not set up (Session.__init__)")
-        for _ in range(hands):
+        count = integer(hands)
+        if count is None or count < 0:
+            raise PokerDraw32ValueError(f"hands={hands!r} must be a number of hands, 0 or more")
+        if self._hand is not None:   # a reused hand is dealt again: what Python read of it goes
+            self._hand._forget()
+        if cython.compiled:          # the generators' states, read without the GIL (NULL: called with it)
+            for s in range(n):
+                self._gens[s] = rng_state(self._rngs[s])  # noqa: F821 -- cimported from _core in _play.pxd
+        self._todo = count
+        try:
+            with cython.nogil:
+                self._run()
+        finally:
+            self.hand = self._hand
+
+    def _run(self):
+        """Play ``_todo`` hands (see :meth:`play`)."""
+        n = self._n
+        while self._todo > 0:
+            self._todo -= 1
             for s in range(n):
                 if self._stacks[s] == 0:                           # busted: re-buy (R10.1, R10.4)
                     if self._on_table() + self._stack > CHIP_LIMIT:  # as Table.add_chips
-                        from .table import TableError
-                        raise TableError(f"seat {s}: {self._stack} more chips would put more than {MAX_CHIPS} "
-                                         "chips on the table", seat=s, rule="R3.2")
+                        with cython.gil:
+                            from .table import TableError
+                            raise TableError(f"seat {s}: {self._stack} more chips would put more than {MAX_CHIPS} "
+                                             "chips on the table", seat=s, rule="R3.2")
                     self._stacks[s] = self._stack
                     self._bought[s] += self._stack
                     self._rebuys[s] += 1
                     if self._record:
-                        self._rows.append(("add", s, self._stack, self._played))
+                        with cython.gil:
+                            self._rows.append(("add", s, self._stack, self._played))
             self._button = 0 if self._button < 0 else (self._button + 1) % n   # R4.1
-            h = self._hand
-            if h is None or self._keep:
-                h = self._hand_class.__new__(self._hand_class)
-                if not isinstance(h, HandCore):
-                    raise PokerDraw32TypeError(f"{self._hand_class.__name__}.__new__ gave {h!r}, not a hand")
-                self._hand = h
-            stacks = [self._stacks[s] for s in range(n)]
-            self._deal(h, stacks)
-            self._decisions += play_hand(h, self._policies, self._rngs)
-            self._settle(h)
-        self.hand = self._hand
+            if self._hand is None or self._keep:
+                with cython.gil:
+                    self._new_hand()
+            else:
+                self._hand._restart(self._stacks, self._button)
+            self._decisions += _play(self._hand, self._pol, self._gens, self._rngs)
+            self._settle(self._hand)
+        return 0
+
+    def _new_hand(self):
+        """A new hand object for the next hand, dealt (the first hand, or each when keeping hands)."""
+        made = self._hand_class.__new__(self._hand_class)
+        if not isinstance(made, HandCore):
+            raise PokerDraw32TypeError(f"{self._hand_class.__name__}.__new__ gave {made!r}, not a hand")
+        h = made
+        self._hand = h
+        stacks = [self._stacks[s] for s in range(self._n)]
+        h._setup(self._rules, stacks, self._button, self._table_rng, None, True, [])   # shuffled by the rng
+        return 0
 
     def _on_table(self):
         """Chips at the table between hands: every seat's stack."""
@@ -415,9 +527,6 @@ class Session:
             total += self._stacks[s]
         return total
 
-    def _deal(self, h, stacks):
-        h._setup(self._rules, stacks, self._button, self._table_rng, None, True, [])   # shuffled by the rng
-
     def _settle(self, h):
         n = self._n
         total = 0
@@ -425,11 +534,13 @@ class Session:
             self._stacks[s] = h._stacks[s]
             total += h._stacks[s] - h._start[s]
         if total != 0:
-            raise AssertionError(f"hand {self._played + 1}: results do not sum to zero [R9.5]")
+            with cython.gil:
+                raise AssertionError(f"hand {self._played + 1}: results do not sum to zero [R9.5]")
         self._played += 1
         if self._record:
-            for s in range(n):
-                self._rows.append(("hand", s, h._stacks[s] - h._start[s], self._played))
+            with cython.gil:
+                for s in range(n):
+                    self._rows.append(("hand", s, h._stacks[s] - h._start[s], self._played))
         if h._showdown:
             self._showdowns += 1
             for s in range(n):
@@ -437,6 +548,7 @@ class Session:
                     self._categories[h._strength[s] >> 22] += 1      # the showdown's values (R2)
         if h._pot_shared:
             self._parole += 1
+        return 0
 
     # -- what the session produced (Python values) ----------------------------------------------
     @property

@@ -3,14 +3,15 @@
 # Every name here must agree with _state.py (Cython checks it when compiling).
 
 cimport cython
-from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
 from libc.string cimport memcpy, memset
-from pokerdraw32._core cimport Rng, split_pots_c, value_of
+from libc.stdint cimport uint64_t
+from pokerdraw32._core cimport Rng, rng_shuffled_into, rng_state, split_pots_c, value_of
 
 ctypedef long long i64
 
 @cython.locals(one=i64)
-cpdef i64 bit(i64 c) noexcept
+cpdef i64 bit(i64 c) noexcept nogil
 
 @cython.locals(w=i64, c=i64, j=int)
 cpdef i64 pack_cards(cards) except? -1
@@ -19,9 +20,10 @@ cpdef i64 discard_word(list codes) except? -2
 @cython.locals(first=i64, word=i64, code=int, seat=int, flags=i64, count=int)
 cpdef decode(hand, i64 first, i64 word)
 
-cpdef int blind_seat(int n, int button, int i, bint hu_small) noexcept
+cpdef int blind_seat(int n, int button, int i, bint hu_small) noexcept nogil
 cpdef tuple rules_in_c(rules)
 cdef list _RULES_MEMO
+cdef unsigned int _DECK_MASK
 
 cdef extern from *:
     """
@@ -125,10 +127,11 @@ cdef class HandCore:
     # Plain C fields from _n to _won, copied in one block by _copy_fields (keep them together)
     # rules, as C values
     cdef int _n, _button, _nblind, _structure, _cap
-    cdef bint _parole, _after_button, _suit_tiebreak, _muck_losers, _reshuffle_folded, _auto_deal
+    cdef bint _parole, _after_button, _suit_tiebreak, _muck_losers, _reshuffle_folded, _auto_deal, _hu_small
     cdef int _blind_seat[3]
     cdef long long _blind_amt[3]
     cdef long long _L
+    # the hand's own state from here (a session's hand set up again clears it, keeping the rules)
     # chips
     cdef long long _start[5]
     cdef long long _stacks[5]
@@ -182,68 +185,95 @@ cdef class HandCore:
     # the log: two words a record (after the block of plain fields)
     cdef long long *_rec
     cdef Py_ssize_t _nrec, _rec_cap
+    # the state of _rng when it is exactly an Rng (the core then shuffles without the GIL), else NULL
+    cdef uint64_t *_rs
 
+    # The rules' methods below touch no Python object (nogil): a session plays whole hands, and a
+    # caller many hands at once, without the GIL. They return 0, or -1 with an exception set (the
+    # log's buffer could not grow; a generator that is not exactly an Rng failed).
     cdef _alloc(self)
+    @cython.locals(n=int, amounts=tuple, i=int)
     cdef _setup(self, rules, stacks, int button, rng, stub, bint auto_deal, extra)
-    cdef _reserve(self, Py_ssize_t words)
+    cdef _set_rng(self, rng)
+    cdef _forget(self)
+    @cython.locals(i=int, n=int)
+    cdef int _begin(self, int button, bint shuffle) except -1 nogil
+    cdef int _deal_first(self) except -1 nogil
+    @cython.locals(i=int)
+    cdef int _restart(self, const long long *stacks, int button) except -1 nogil
+    cdef int _post_blinds(self) except -1 nogil
+    @cython.locals(cap=Py_ssize_t, grown=cython.p_longlong)
+    cdef int _reserve(self, Py_ssize_t words) except -1 nogil
     @cython.locals(first=i64)
-    cdef _log(self, int kind, int seat, long long flags, long long word)
-    cdef void _put(self, int seat, long long chips) noexcept
-    cdef bint _active(self, int seat) noexcept
-    cdef long long _pot(self) noexcept
-    cdef void _stub_take(self, int k) noexcept
-    cdef _stub_remove(self, cards)
+    cdef int _log(self, int kind, int seat, long long flags, long long word) except -1 nogil
+    cdef void _put(self, int seat, long long chips) noexcept nogil
+    cdef bint _active(self, int seat) noexcept nogil
+    cdef long long _pot(self) noexcept nogil
+    cdef void _stub_take(self, int k) noexcept nogil
+    @cython.locals(m=int, i=int, c=int)
+    cdef void _stub_remove(self, i64 mask) noexcept nogil
     cdef list _stub_list(self)
-    cdef void _next_hole_deal(self) noexcept
-    cdef _run_dealer(self)
+    cdef void _next_hole_deal(self) noexcept nogil
+    cdef int _run_dealer(self) except -1 nogil
     @cython.locals(w=i64, c=i64)
-    cdef _deal_all_holes(self)
-    @cython.locals(w=i64, k=int, have=int, rest=int, j=int)
-    cdef _deal_from_stub(self)
-    cdef _give_hole(self, int seat, cards)
+    cdef int _deal_all_holes(self) except -1 nogil
+    @cython.locals(w=i64, k=int, have=int, rest=int, j=int, n=int, seat=int, c=i64, reshuffled=bint)
+    cdef int _deal_from_stub(self) except -1 nogil
+    @cython.locals(j=int, m=i64)
+    cdef int _give_hole(self, int seat, i64 w) except -1 nogil
     @cython.locals(mask=i64, count=int)
-    cdef _reshuffle(self)
-    @cython.locals(m=int, count=int, i=int, trusted=bint)
-    cdef int _stub_shuffled(self, unsigned int mask) except -1
+    cdef int _reshuffle(self) except -1 nogil
+    @cython.locals(m=int, count=int, i=int)
+    cdef int _stub_shuffled(self, unsigned int mask) except -1 nogil
     @cython.locals(m=int, j=int)
-    cdef _give_draw(self, int seat, i64 w, bint reshuffled)
-    cdef _start_round(self, int phase)
-    cdef long long _unit_c(self) noexcept
-    cdef bint _no_actions(self) noexcept
-    cdef bint _needs_to_act(self, int seat) noexcept
-    cdef _advance(self, int start, bint inclusive)
-    cdef _return_uncalled(self)
-    cdef _end_round(self)
-    cdef _start_draw(self)
-    cdef _next_drawer(self)
-    cdef bint _answerable_c(self, int p) noexcept
-    cdef bint _raise_bounds(self, int p) noexcept
-    cdef int _kinds(self, int p) noexcept
-    cdef int _kinds_now(self, int p) noexcept
+    cdef int _give_draw(self, int seat, i64 w, bint reshuffled) except -1 nogil
+    @cython.locals(n=int, i=int, L=i64, first=int, start=int, seat=int)
+    cdef int _start_round(self, int phase) except -1 nogil
+    cdef long long _unit_c(self) noexcept nogil
+    cdef bint _no_actions(self) noexcept nogil
+    cdef bint _needs_to_act(self, int seat) noexcept nogil
+    @cython.locals(live=int, i=int, seat=int)
+    cdef int _advance(self, int start, bint inclusive) except -1 nogil
+    @cython.locals(top=int, second=i64, extra=i64, i=int)
+    cdef int _return_uncalled(self) except -1 nogil
+    cdef int _end_round(self) except -1 nogil
+    @cython.locals(n=int, m=int, i=int, seat=int)
+    cdef int _start_draw(self) except -1 nogil
+    cdef int _next_drawer(self) except -1 nogil
+    cdef bint _answerable_c(self, int p) noexcept nogil
+    @cython.locals(allin=i64, target=i64, lo=i64, hi=i64)
+    cdef bint _raise_bounds(self, int p) noexcept nogil
+    cdef int _kinds(self, int p) noexcept nogil
+    @cython.locals(stack=i64, owe=i64, mask=int)
+    cdef int _kinds_now(self, int p) noexcept nogil
     @cython.locals(deck=tuple, phases=tuple)
     cdef _compute_legal(self)
     cdef int _ready(self, seat) except -2
-    @cython.locals(seen=i64, c=i64, j=int, i=int, held=bint)
     cdef bint _allowed(self, int p, int code, amount, i64 cards) except -1
+    @cython.locals(seen=i64, c=i64, j=int, i=int, held=bint, mask=int)
+    cdef bint _legal_c(self, int p, int code, i64 amount, i64 cards) noexcept nogil
     cdef _act(self, int code, amount, i64 cards, seat)
-    cdef _apply(self, int p, int code, amount, i64 cards)
-    cdef void _mark_acted(self, int p) noexcept
-    cdef void _withdraw_offer(self) noexcept
-    cdef _raise(self, int p, int code, long long to)
-    cdef _timeout(self, int p)
+    @cython.locals(j=int, c=int, chips=i64)
+    cdef int _apply(self, int p, int code, i64 amount, i64 cards) except -1 nogil
+    cdef void _mark_acted(self, int p) noexcept nogil
+    cdef void _withdraw_offer(self) noexcept nogil
+    @cython.locals(inc=i64, unit=i64, full=bint)
+    cdef int _raise(self, int p, int code, long long to) except -1 nogil
+    cdef int _timeout(self, int p) except -1 nogil
     @cython.locals(k=int, thrown=i64, c=i64, m=int, j=int)
-    cdef _discard(self, int p, i64 w)
-    cdef int _showdown_start(self) noexcept
+    cdef int _discard(self, int p, i64 w) except -1 nogil
+    cdef int _showdown_start(self) noexcept nogil
     @cython.locals(live=int, elig=int, best_shown=int, start=int, s=int, o=int, k=int, i=int, can_win=bint,
-                   mine=bint, beats_all=bint, back=i64, choice=int, contested=bint)
-    cdef _finish(self, bint showdown)
+                   mine=bint, beats_all=bint, back=i64, choice=int, contested=bint, n=int)
+    cdef int _finish(self, bint showdown) except -1 nogil
     @cython.locals(m=i64, j=int)
-    cdef long long _hole_mask(self, int s) noexcept
+    cdef long long _hole_mask(self, int s) noexcept nogil
     @cython.locals(m=i64, value=i64)
-    cdef long long _hand_value(self, int s) except? -2
+    cdef long long _hand_value(self, int s) except? -2 nogil
     @cython.locals(m=i64, w=i64, k=int, c=i64)
-    cdef long long _highest_first(self, int s) noexcept
-    @cython.locals(first=int, npots=int, k=int, s=int, top=int, back=i64)
-    cdef long long _split(self, int live, int sharers) except -1
-    cdef void _shrink(self) noexcept
+    cdef long long _highest_first(self, int s) noexcept nogil
+    @cython.locals(first=int, npots=int, k=int, s=int, top=int, back=i64, n=int)
+    cdef long long _split(self, int live, int sharers) except -1 nogil
+    @cython.locals(smaller=cython.p_longlong)
+    cdef void _shrink(self) noexcept nogil
     cdef _event_at(self, Py_ssize_t i)

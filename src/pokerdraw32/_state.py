@@ -54,8 +54,8 @@ _SEAT_SETS = tuple(tuple(i for i in range(5) if mask >> i & 1) for mask in range
 
 # the C scalars of HandCore (plain Python mode sets them to 0 in _alloc)
 _SCALARS = ('_n', '_button', '_nblind', '_structure', '_cap', '_parole', '_after_button', '_suit_tiebreak',
-            '_muck_losers', '_reshuffle_folded', '_auto_deal', '_L', '_dead', '_stub_n', '_pile_n', '_muck_n',
-            '_own_n', '_rr_n', '_hole_index', '_pend_seat', '_pend_count', '_pend_hole', '_phase', '_actor',
+            '_muck_losers', '_reshuffle_folded', '_auto_deal', '_hu_small', '_L', '_dead', '_stub_n', '_pile_n',
+            '_muck_n', '_own_n', '_rr_n', '_hole_index', '_pend_seat', '_pend_count', '_pend_hole', '_phase', '_actor',
             '_aggressor', '_withdrawn', '_redacted_for', '_to_match', '_raise_size', '_full_level', '_bet_count',
             '_reopen_serial', '_lo', '_hi', '_call', '_offer_open', '_votes', '_voted', '_draw_n', '_draw_index',
             '_npots', '_pot_shared', '_shown', '_sd_start', '_showdown', '_legal_key', '_nrec', '_rec_cap')
@@ -237,6 +237,11 @@ def rules_in_c(rules):
 
 
 _RULES_MEMO = [None]
+_DECK_MASK = FULL_MASK   # the 32 cards (a C integer when compiled)
+
+# the rules' fields of HandCore, which a session's hand keeps from hand to hand (_restart)
+_RULE_FIELDS = ('_n', '_nblind', '_structure', '_cap', '_parole', '_after_button', '_suit_tiebreak', '_muck_losers',
+                '_reshuffle_folded', '_auto_deal', '_hu_small', '_blind_amt', '_L', '_rec_cap')
 
 
 def bit(c):
@@ -322,7 +327,7 @@ class HandCore:
     # ------------------------------------------------------------------ set-up
     if cython.compiled:
         def __dealloc__(self):
-            PyMem_Free(self._rec)   # noqa: F821 -- cimported in _state.pxd
+            PyMem_RawFree(self._rec)   # noqa: F821 -- cimported in _state.pxd
 
     def __init__(self, rules, stacks, button, *, seed=None, rng=None, deck=None, auto_deal=True, posts=None):
         # The common call (the engine's deck, no posts) is checked here; any other goes through
@@ -396,7 +401,7 @@ class HandCore:
             self._result = self._legal = self._events_cache = None
         elif self._rec == cython.NULL:   # a hand set up again (a session's) keeps its buffer
             self._rec_cap = 64
-            self._rec = cython.cast(cython.p_longlong, PyMem_Malloc(  # noqa: F821 -- cimported in _state.pxd
+            self._rec = cython.cast(cython.p_longlong, PyMem_RawMalloc(  # noqa: F821 -- cimported in _state.pxd
                 64 * cython.sizeof(cython.longlong)))
             if self._rec == cython.NULL:
                 raise MemoryError()
@@ -412,30 +417,49 @@ class HandCore:
         self._alloc()
         n = len(stacks)
         self._rules = rules
-        self._rng = rng
+        self._set_rng(rng)
         self._n = n
-        self._button = button
         (self._structure, self._cap, self._parole, self._after_button, self._suit_tiebreak, self._muck_losers,
-         self._reshuffle_folded, hu_small, blinds) = rules_in_c(rules)
+         self._reshuffle_folded, self._hu_small, blinds) = rules_in_c(rules)
         amounts, self._L = blinds[n]
         self._nblind = len(amounts)
         for i in range(self._nblind):
-            self._blind_seat[i] = blind_seat(n, button, i, hu_small)
             self._blind_amt[i] = amounts[i]
         for i in range(n):
             self._start[i] = stacks[i]
             self._stacks[i] = stacks[i]
-            self._discarded[i] = -1
-            self._choice[i] = -1
-            self._deal_order[i] = (button + 1 + i) % n
-        if stub is None:
-            self._stub_n = 0
-            self._stub_shuffled(FULL_MASK)
-        else:
+        if stub is not None:
             for i in range(32):
                 self._stub[i] = stub[i]
             self._stub_n = 32
         self._auto_deal = auto_deal
+        self._events_cache = None
+        self._result = None
+        self._begin(button, stub is None)
+        for seat, live, dead in extra:
+            self._post_extra(seat, live, dead)
+        self._deal_first()
+
+    def _set_rng(self, rng):
+        """The hand's generator (R11.1); compiled, ``_rs`` is its state when it is exactly an Rng."""
+        self._rng = rng
+        if cython.compiled:
+            self._rs = rng_state(rng)  # noqa: F821 -- cimported from _core in _state.pxd
+
+    def _begin(self, button, shuffle):
+        """Seat a new hand whose rules and stacks are set: the button, the blind seats (R4.1-R4.3),
+        the deck shuffled into the stub when ``shuffle`` (R11.1), the blinds posted (R4.4, R4.5)."""
+        n = self._n
+        self._button = button
+        for i in range(self._nblind):
+            self._blind_seat[i] = blind_seat(n, button, i, self._hu_small)
+        for i in range(n):
+            self._discarded[i] = -1
+            self._choice[i] = -1
+            self._deal_order[i] = (button + 1 + i) % n
+        if shuffle:
+            self._stub_n = 0
+            self._stub_shuffled(_DECK_MASK)
         self._phase = PH_DEAL
         self._actor = -1
         self._aggressor = -1
@@ -444,14 +468,45 @@ class HandCore:
         self._redacted_for = -1
         self._legal_key = -1
         self._kinds_key = -1
-        self._events_cache = None
-        self._result = None
         self._post_blinds()
-        for seat, live, dead in extra:
-            self._post_extra(seat, live, dead)
+        return 0
+
+    def _deal_first(self):
+        """Start dealing the hole cards (R5.1): all of them at once when the hand deals itself."""
         self._hole_index = 0
         self._next_hole_deal()
         self._run_dealer()
+        return 0
+
+    def _restart(self, stacks, button):
+        """The next hand of a session, without the GIL: the same rules, seats and generator, the
+        stacks ``stacks`` (``n`` positive amounts, checked by the session), the button at
+        ``button``; the deck shuffled by the generator.  The caller clears the Python-level caches
+        (events, result, legal actions) while it holds the GIL."""
+        if cython.compiled:   # the hand's own fields, _start .. _won (the rules' fields stay)
+            memset(cython.address(self._start), 0,  # noqa: F821 -- cimported in _state.pxd
+                   cython.cast(cython.p_char, cython.address(self._rec)) - cython.cast(cython.p_char,
+                                                                                   cython.address(self._start)))
+            self._nrec = 0
+        else:
+            kept = [getattr(self, name) for name in _RULE_FIELDS]
+            self._alloc()
+            for name, value in zip(_RULE_FIELDS, kept, strict=True):
+                setattr(self, name, value)
+        for i in range(self._n):
+            self._start[i] = stacks[i]
+            self._stacks[i] = stacks[i]
+        self._begin(button, True)
+        self._deal_first()
+        return 0
+
+    def _forget(self):
+        """Drop what Python built from the state (events, result, legal actions): a session is about
+        to deal this hand object again."""
+        self._events_cache = None
+        self._result = None
+        self._legal = None
+        self._legal_key = -1
 
     def _post_blinds(self):
         for i in range(self._nblind):
@@ -459,6 +514,7 @@ class HandCore:
             paid = min(self._blind_amt[i], self._stacks[seat])   # R4.5
             self._put(seat, paid)
             self._log(E_POST_BLIND, seat, i | (F_ALL_IN if self._stacks[seat] == 0 else 0), paid + 1)
+        return 0
 
     def _post_extra(self, seat, live, dead):
         """Entry bets and missed blinds (R10.2, R10.3): live chips first, then dead ones."""
@@ -480,12 +536,14 @@ class HandCore:
             while cap < words:
                 cap *= 2
             if cap != self._rec_cap:
-                grown = cython.cast(cython.p_longlong, PyMem_Realloc(  # noqa: F821 -- cimported in _state.pxd
+                grown = cython.cast(cython.p_longlong, PyMem_RawRealloc(  # noqa: F821 -- cimported in _state.pxd
                     self._rec, cap * cython.sizeof(cython.longlong)))
                 if grown == cython.NULL:
-                    raise MemoryError()
+                    with cython.gil:
+                        raise MemoryError()
                 self._rec = grown
                 self._rec_cap = cap
+        return 0
 
     def _log(self, kind, seat, flags, word):
         """One record: kind, seat + 1 (0: none), flags; ``word`` is amount + 1 (0: none) or the cards."""
@@ -499,6 +557,7 @@ class HandCore:
             self._rec.append(first)
             self._rec.append(word)
         self._nrec += 2
+        return 0
 
     def _put(self, seat, chips):
         self._stacks[seat] -= chips
@@ -522,12 +581,12 @@ class HandCore:
             self._stub[i] = self._stub[i + k]
         self._stub_n = m
 
-    def _stub_remove(self, cards):
-        """Remove these cards from the stub, keeping the order of the others."""
+    def _stub_remove(self, mask):
+        """Remove the cards of card mask ``mask`` from the stub, keeping the order of the others."""
         m = 0
         for i in range(self._stub_n):
             c = self._stub[i]
-            if c not in cards:
+            if not mask >> c & 1:
                 self._stub[m] = c
                 m += 1
         self._stub_n = m
@@ -548,11 +607,12 @@ class HandCore:
 
     def _run_dealer(self):
         if not self._auto_deal:
-            return
+            return 0
         if self._hole_index == 0 and self._pend_seat >= 0:
             self._deal_all_holes()
         while self._pend_seat >= 0:
             self._deal_from_stub()
+        return 0
 
     def _deal_all_holes(self):
         """R5.1 from the untouched stub, all at once: one card at a time starting left of the
@@ -572,6 +632,7 @@ class HandCore:
         self._hole_index = n
         self._pend_seat = -1
         self._start_round(PH_FIRST)
+        return 0
 
     def _deal_from_stub(self):
         seat = self._pend_seat
@@ -584,12 +645,12 @@ class HandCore:
                     for j in range(5):
                         self._rr[5 * k + j] = self._stub[k + n * j]
                 self._rr_n = n
-            if self._rr_n:
-                cards = [self._rr[5 * self._hole_index + j] for j in range(5)]
-            else:
-                cards = [self._stub[j] for j in range(5)]
-            self._give_hole(seat, cards)
-            return
+            w = 5
+            for j in range(5):
+                c = self._rr[5 * self._hole_index + j] if self._rr_n else self._stub[j]
+                w |= c << (3 + 6 * j)
+            self._give_hole(seat, w)
+            return 0
         k = self._pend_count
         have = min(k, self._stub_n)
         w = k
@@ -604,6 +665,7 @@ class HandCore:
                 w |= self._stub[j] << (3 + 6 * (have + j))
             self._stub_take(rest)
         self._give_draw(seat, w, reshuffled)
+        return 0
 
     def deal(self, cards=None):
         """Make the pending deal (:attr:`pending_deal`), with explicit ``cards`` or from the stub.
@@ -626,6 +688,8 @@ class HandCore:
             self._deal_from_stub()
             ev = self._event_at(self._nrec - 2)
             self._run_dealer()
+            if self._phase == PH_COMPLETE:
+                self._legal = None   # nobody acts any more (R9): nothing to keep for legal_actions()
             return ev
         count = self._pend_count
         given = parse_cards(cards)
@@ -639,7 +703,7 @@ class HandCore:
                 if c not in stub:
                     raise DealError(f"card {DECK[c]} for seat {seat} is already in play", seat=seat)
             self._rr_n = 0     # the stub is no longer untouched: later deals take its top cards
-            self._give_hole(seat, codes)
+            self._give_hole(seat, pack_cards(codes))
         else:
             pile = {self._pile[i] for i in range(self._pile_n)}
             own = {self._hole[5 * seat + j] for j in range(self._hole_n[seat])}
@@ -660,25 +724,32 @@ class HandCore:
                                 f"{count} replacements must come from it before the discard pile",
                                 seat=seat, rule="R6.2")
             reshuffled = len(from_stub) < len(codes)
-            self._stub_remove(from_stub)
+            self._stub_remove(sum([bit(c) for c in from_stub]))
             if reshuffled:
                 self._reshuffle()
-                self._stub_remove([c for c in codes if c not in stub])
+                self._stub_remove(sum([bit(c) for c in codes if c not in stub]))
             self._give_draw(seat, pack_cards(codes), reshuffled)
         ev = self._event_at(self._nrec - 2)
         self._run_dealer()
+        if self._phase == PH_COMPLETE:
+            self._legal = None   # nobody acts any more (R9): nothing to keep for legal_actions()
         return ev
 
-    def _give_hole(self, seat, cards):
-        self._stub_remove(cards)
+    def _give_hole(self, seat, w):
+        """Deal seat ``seat`` the five hole cards of card word ``w`` from the stub (R5.1)."""
+        m = 0
         for j in range(5):
-            self._hole[5 * seat + j] = cards[j]
+            m |= bit(w >> (3 + 6 * j) & 63)
+        self._stub_remove(m)
+        for j in range(5):
+            self._hole[5 * seat + j] = w >> (3 + 6 * j) & 63
         self._hole_n[seat] = 5
-        self._log(E_DEAL_HOLE, seat, 0, pack_cards(cards))
+        self._log(E_DEAL_HOLE, seat, 0, w)
         self._hole_index += 1
         self._next_hole_deal()
         if self._pend_seat < 0:
             self._start_round(PH_FIRST)
+        return 0
 
     def _reshuffle(self):
         """R6.2: the stub is exhausted; the discard pile (never the receiver's own discards, which
@@ -689,23 +760,24 @@ class HandCore:
         count = self._stub_shuffled(mask)
         self._log(E_RESHUFFLE, -1, 0, count + 1)
         self._pile_n = 0
+        return 0
 
     def _stub_shuffled(self, mask):
         """Put the cards of ``mask``, shuffled by the hand's generator, under the stub (R11.1);
-        returns how many.  The package's own generator shuffles in C when compiled; a subclass's
-        shuffle is checked first (checked_shuffle)."""
+        returns how many.  The package's own generator shuffles in C when compiled (without the
+        GIL); a subclass's shuffle is checked first (checked_shuffle), with the GIL."""
         m = self._stub_n
-        trusted = type(self._rng) is Rng
-        if cython.compiled and trusted:
+        if cython.compiled and self._rs != cython.NULL:
             codes = cython.declare(cython.int[32])
-            count = cython.cast(Rng, self._rng)._shuffled_into(mask, codes)
+            count = rng_shuffled_into(self._rs, mask, codes)  # noqa: F821 -- cimported from _core in _state.pxd
             for i in range(count):
                 self._stub[m + i] = codes[i]
         else:
-            fresh = self._rng.shuffled(mask) if trusted else checked_shuffle(self._rng, mask)
-            count = len(fresh)
-            for i in range(count):
-                self._stub[m + i] = fresh[i]
+            with cython.gil:
+                fresh = self._rng.shuffled(mask) if type(self._rng) is Rng else checked_shuffle(self._rng, mask)
+                count = len(fresh)
+                for i in range(count):
+                    self._stub[m + i] = fresh[i]
         self._stub_n = m + count
         return count
 
@@ -724,6 +796,7 @@ class HandCore:
         self._own_n = 0
         self._pend_seat = -1
         self._next_drawer()
+        return 0
 
     # ------------------------------------------------------------------ betting rounds
     def _start_round(self, phase):
@@ -768,6 +841,7 @@ class HandCore:
         self._voted = 0
         self._actor = -1
         self._advance(first, True)
+        return 0
 
     def _unit_c(self):
         """Fixed-limit bet size, or the minimum bet/raise increment otherwise (R3.4, R7.2)."""
@@ -808,15 +882,16 @@ class HandCore:
                 live += 1
         if live == 1:
             self._finish(False)
-            return
+            return 0
         if self._offer_open or not self._no_actions():
             for i in range(0 if inclusive else 1, self._n + 1):
                 seat = (start + i) % self._n
                 if self._needs_to_act(seat):
                     self._actor = seat
-                    return
+                    return 0
         self._actor = -1
         self._end_round()
+        return 0
 
     def _return_uncalled(self):
         """R9.2: the part of the largest bet nobody matched goes back to its maker."""
@@ -834,6 +909,7 @@ class HandCore:
             self._contrib[top] -= extra
             self._bets[top] = max(0, self._bets[top] - extra)
             self._log(E_RETURN_UNCALLED, top, 0, extra + 1)
+        return 0
 
     def _end_round(self):
         self._return_uncalled()
@@ -842,6 +918,7 @@ class HandCore:
             self._start_draw()
         else:
             self._finish(True)
+        return 0
 
     # ------------------------------------------------------------------ the draw
     def _start_draw(self):
@@ -859,16 +936,18 @@ class HandCore:
         self._draw_index = -1
         self._own_n = 0
         self._next_drawer()
+        return 0
 
     def _next_drawer(self):
         if self._phase != PH_DRAW:
-            return
+            return 0
         self._draw_index += 1
         if self._draw_index < self._draw_n:
             self._actor = self._draw_order[self._draw_index]
         else:
             self._actor = -1
             self._start_round(PH_SECOND)
+        return 0
 
     # ------------------------------------------------------------------ legality
     def _answerable_c(self, p):
@@ -1002,16 +1081,25 @@ class HandCore:
         return p
 
     def _allowed(self, p, code, amount, cards):
-        """True when action ``code`` (amount for BET/RAISE, the card word of the cards for DISCARD,
-        -1 for more than four) is legal for the player to act ``p``; sets ``_call``."""
+        """True when action ``code`` (amount for BET/RAISE: any object; the card word of the cards for
+        DISCARD, -1 for more than four) is legal for the player to act ``p``; sets ``_call``."""
+        self._kinds(p)
+        if code == A_BET or code == A_RAISE:
+            if type(amount) is not int and (isinstance(amount, bool) or not isinstance(amount, int)):
+                return False
+            if not 0 <= amount <= MAX_CHIPS:
+                return False
+            return self._legal_c(p, code, amount, 0)
+        return self._legal_c(p, code, 0, cards)
+
+    def _legal_c(self, p, code, amount, cards):
+        """:meth:`_allowed` with a C amount (``amount``: the total round bet of a BET/RAISE, else 0)."""
         mask = self._kinds(p)
         if code == A_TIMEOUT:
             return True
         if not mask >> code & 1:
             return False
         if code == A_BET or code == A_RAISE:
-            if type(amount) is not int and (isinstance(amount, bool) or not isinstance(amount, int)):
-                return False
             return self._lo <= amount <= self._hi
         if code == A_DISCARD:
             if cards < 0 or cards & 7 > 4:
@@ -1073,17 +1161,21 @@ class HandCore:
         if p < 0 or not self._allowed(p, code, amount, cards):
             return None
         start = self._nrec
-        self._apply(p, code, amount, cards)
+        self._apply(p, code, amount if code == A_BET or code == A_RAISE else 0, cards)
+        if self._phase == PH_COMPLETE:
+            self._legal = None   # nobody acts any more (R9): nothing to keep for legal_actions()
         return self._event_at(start if code != A_TIMEOUT else start + 2)   # a timeout: the action it stands for
 
     def _apply(self, p, code, amount, cards):
+        """Apply action ``code`` of seat ``p``, legal (``_allowed``): ``amount`` the total round bet of
+        a bet or raise (else 0), ``cards`` the card word of a discard (else 0)."""
         if code == A_TIMEOUT:
             self._timeout(p)
-            return
+            return 0
         self._withdrawn = -1
         if code == A_DISCARD:
             self._discard(p, cards)
-            return
+            return 0
         if code == A_FOLD:
             self._folded[p] = True
             for j in range(self._hole_n[p]):
@@ -1120,6 +1212,7 @@ class HandCore:
         else:   # BET / RAISE
             self._raise(p, code, amount)
         self._advance(p, False)
+        return 0
 
     def _mark_acted(self, p):
         self._acted[p] = True
@@ -1153,6 +1246,7 @@ class HandCore:
         self._mark_acted(p)
         self._log(E_BET if code == A_BET else E_RAISE, p,
                   (F_ALL_IN if self._stacks[p] == 0 else 0) | (F_FULL if full else 0), to + 1)
+        return 0
 
     def _timeout(self, p):
         if self._phase == PH_DRAW:                                 # R6.3
@@ -1160,15 +1254,16 @@ class HandCore:
             self._no_raise[p] = True
             self._withdrawn = -1
             self._discard(p, 0)
-            return
+            return 0
         self._log(E_TIMEOUT, p, 0, 0)
         self._withdrawn = -1
         if self._stacks[p] == 0:
-            self._apply(p, A_DECLINE, None, 0)                  # an all-in voter who times out declines
+            self._apply(p, A_DECLINE, 0, 0)                     # an all-in voter who times out declines
         elif self._kinds(p) >> A_CHECK & 1:
-            self._apply(p, A_CHECK, None, 0)                    # R7.3
+            self._apply(p, A_CHECK, 0, 0)                       # R7.3
         else:
-            self._apply(p, A_FOLD, None, 0)
+            self._apply(p, A_FOLD, 0, 0)
+        return 0
 
     def withdraw_raise(self):
         """R7.3: the server withdraws the right to raise of the player to act, for this turn only;
@@ -1217,6 +1312,7 @@ class HandCore:
             self._run_dealer()
         else:
             self._next_drawer()
+        return 0
 
     # shortcuts ---------------------------------------------------------------
     def fold(self, seat=None):
@@ -1352,9 +1448,9 @@ class HandCore:
         self._phase = PH_COMPLETE
         self._showdown = contested
         self._log(E_HAND_END, -1, 0, 0)
-        self._legal = None                  # nobody acts any more (R9): nothing to keep for legal_actions()
-        self._legal_key = self._nrec
+        self._legal_key = -1   # nobody acts any more (R9): legal_actions() is None (the Python callers drop _legal)
         self._shrink()
+        return 0
 
     def _hole_mask(self, s):
         """The card mask of seat ``s``'s cards."""
@@ -1426,7 +1522,7 @@ class HandCore:
     def _shrink(self):
         """Give back the log buffer's unused room (a finished hand keeps exactly its records)."""
         if cython.compiled and self._rec_cap > self._nrec:
-            smaller = cython.cast(cython.p_longlong, PyMem_Realloc(  # noqa: F821 -- cimported in _state.pxd
+            smaller = cython.cast(cython.p_longlong, PyMem_RawRealloc(  # noqa: F821 -- cimported in _state.pxd
                 self._rec, self._nrec * cython.sizeof(cython.longlong)))
             if smaller != cython.NULL:
                 self._rec = smaller

@@ -376,7 +376,7 @@ class HandState(HandCore):
     def rng(self, generator):
         if not isinstance(generator, Rng):
             raise PokerDraw32TypeError(f"rng must be a pokerdraw32.Rng, got {shown(generator)}")
-        self._rng = generator
+        self._set_rng(generator)
 
     def _export(self):
         """The state by the attribute names of the snapshot format (:mod:`pokerdraw32.snapshot`)."""
@@ -488,7 +488,7 @@ class HandState(HandCore):
             if mine:
                 new.__dict__.update(mine)
         new._rules = self._rules
-        new._rng = copy.copy(self._rng)
+        new._set_rng(copy.copy(self._rng))
         new._events_cache = None
         new._legal = None
         new._legal_key = -1
