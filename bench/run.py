@@ -11,7 +11,8 @@ figure is the median of the repeats.  Ratios are computed between figures of thi
 since absolute numbers on shared machines are noisy.
 
 ``--targets`` runs bench/simulate.py (the per-action ``Hand`` loop and the ``simulate()`` path
-against the plain C loop and against the baseline revision's pure engine), bench/memory.py
+against the plain C loop and against the baseline revision's pure engine), bench/threads.py
+(compiled sessions in threads against in turn, beside a GIL-free control), bench/memory.py
 (10,000 finished hands held) and bench/import_time.py, each with its own report, then prints
 every ``target:`` line again as a summary.  The baseline is ``--baseline REV`` (default
 ``fef819d``, main before the compiled hand: see bench/baseline.py); ``--peers PYTHON`` adds
@@ -72,6 +73,7 @@ def run_targets(args: argparse.Namespace) -> None:
     import import_time
     import memory
     import simulate
+    import threads
 
     common = ["--baseline", args.baseline]
     tee = _Tee(sys.stdout)
@@ -81,6 +83,8 @@ def run_targets(args: argparse.Namespace) -> None:
         simulate.main([*common, *(["--peers", args.peers] if args.peers else []),
                        *(["--seconds", "1", "--repeat", "3", "--sim-hands", "1000", "--check-hands", "200"]
                          if args.quick else ["--sim-hands", "20000"])])   # the size of issue 11's command
+        print("\n== sessions in threads: the GIL released (bench/threads.py)", flush=True)
+        threads.main(["--repeat", "3"] if args.quick else [])
         print("\n== memory (bench/memory.py)", flush=True)
         memory.main([*common, *(["--trace-hands", "500"] if args.quick else [])])
         print("\n== import time (bench/import_time.py)", flush=True)

@@ -47,7 +47,7 @@ cpdef i64 random_action(rng, i64 packed, int kinds, i64 lo, i64 hi) except -1
 cdef i64 _random(gen_t g, rng, i64 packed, int kinds, i64 lo, i64 hi) except -1 nogil
 @cython.locals(amount=i64, i=int)
 cpdef list discard_cards(i64 decision)
-@cython.locals(n=int, s=int)
+@cython.locals(n=int, s=int, count=i64)
 cpdef i64 play_hand(HandCore hand, list policies, list rngs) except -1
 @cython.locals(decisions=i64, p=int, kinds=int, packed=i64, j=int, decision=i64, code=int, cards=i64, amount=i64)
 cdef i64 _play(HandCore hand, const int *policies, gen_t *gens, list rngs) except -1 nogil

@@ -309,7 +309,8 @@ def discard_cards(decision):
 
 def play_hand(hand, policies, rngs):
     """Play ``hand`` (a :class:`~pokerdraw32._state.HandCore` dealing from its stub) to the end:
-    seat ``s`` by policy ``policies[s]`` (RULE or RANDOM) with generator ``rngs[s]``.
+    seat ``s`` by policy ``policies[s]`` (RULE or RANDOM) with generator ``rngs[s]``.  Compiled,
+    the GIL is released meanwhile (see :class:`Session`).
 
     :returns: the number of decisions made.
     :raises PokerDraw32ValueError: a policy code is unknown, fewer policies or generators than
@@ -330,7 +331,9 @@ def play_hand(hand, policies, rngs):
         for s in range(n):
             pol[s] = policies[s]
             gens[s] = rng_state(rngs[s])  # noqa: F821 -- cimported from _core in _play.pxd
-        return _play(hand, pol, gens, rngs)
+        with cython.nogil:
+            count = _play(hand, pol, gens, rngs)
+        return count
     return _play(hand, policies, [None] * 5, rngs)
 
 

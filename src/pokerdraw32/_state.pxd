@@ -61,7 +61,9 @@ cpdef make_legal(seat, phase, kinds, call_amount, min_to, max_to, max_discard, h
 cdef _set_fields(obj, tuple names, tuple values)
 @cython.locals(offset=Py_ssize_t, i=Py_ssize_t)
 cdef _slot_offsets(cls, tuple names, Py_ssize_t *out)
+cdef list _KIND_SETS
 cpdef kind_set(int mask)
+cdef list _SIMPLE
 
 cpdef enum:
     PH_DEAL = 0
@@ -187,6 +189,9 @@ cdef class HandCore:
     cdef Py_ssize_t _nrec, _rec_cap
     # the state of _rng when it is exactly an Rng (the core then shuffles without the GIL), else NULL
     cdef uint64_t *_rs
+    # legal_actions()'s hole cards of each seat, by their key (count | the codes in order << 3)
+    cdef list _hole_cache
+    cdef long long _hole_keys[5]
 
     # The rules' methods below touch no Python object (nogil): a session plays whole hands, and a
     # caller many hands at once, without the GIL. They return 0, or -1 with an exception set (the
@@ -246,7 +251,7 @@ cdef class HandCore:
     cdef int _kinds(self, int p) noexcept nogil
     @cython.locals(stack=i64, owe=i64, mask=int)
     cdef int _kinds_now(self, int p) noexcept nogil
-    @cython.locals(deck=tuple, phases=tuple)
+    @cython.locals(deck=tuple, phases=tuple, key=i64, j=int)
     cdef _compute_legal(self)
     cdef int _ready(self, seat) except -2
     cdef bint _allowed(self, int p, int code, amount, i64 cards) except -1

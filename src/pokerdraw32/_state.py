@@ -60,8 +60,8 @@ _SCALARS = ('_n', '_button', '_nblind', '_structure', '_cap', '_parole', '_after
             '_reopen_serial', '_lo', '_hi', '_call', '_offer_open', '_votes', '_voted', '_draw_n', '_draw_index',
             '_npots', '_pot_shared', '_shown', '_sd_start', '_showdown', '_legal_key', '_nrec', '_rec_cap')
 
-# The legal-action sets by kinds bit mask (1 << action code), built on first use.
-_KIND_SETS = {}
+# The legal-action sets by kinds bit mask (1 << action code, codes 0..8), built on first use.
+_KIND_SETS = [None] * 512
 
 
 _NEW = object.__new__
@@ -137,7 +137,9 @@ if cython.compiled:   # the offsets, checked against the public constructors onc
 
 def kind_set(mask):
     """The frozenset of ActionKind of a kinds bit mask (1 << action code)."""
-    found = _KIND_SETS.get(mask)
+    if not 0 <= mask < 512:
+        raise PokerDraw32ValueError(f"no action kinds mask {mask}")
+    found = _KIND_SETS[mask]
     if found is None:
         kinds = []
         for i in range(len(ACTION_KINDS)):
@@ -269,8 +271,11 @@ def discard_word(codes):
 _KINDS = tuple(EventKind)
 _BLINDS = ("small", "big", "over", "live", "dead")
 # the events without amount, cards or info (check, fold, ...), immutable, by their first word
-_SIMPLE = {kind | (seat + 1) << 5: make_event(_KINDS[kind], seat, None, (), ())
-           for kind in (2, 3, 7, 8, 17) for seat in range(5)}   # FOLD, CHECK, SPLIT, DECLINE, MUCK
+_SIMPLE = [None] * 256   # by the record's first word (no flags: below 256)
+for _kind in (2, 3, 7, 8, 17):   # FOLD, CHECK, SPLIT, DECLINE, MUCK
+    for _seat in range(5):
+        _SIMPLE[_kind | (_seat + 1) << 5] = make_event(_KINDS[_kind], _seat, None, (), ())
+del _kind, _seat
 
 
 def decode(hand, first, word):
@@ -279,9 +284,10 @@ def decode(hand, first, word):
     kind = _KINDS[code]
     seat = (first >> 5 & 7) - 1
     flags = first >> 8
-    simple = _SIMPLE.get(first)
-    if simple is not None:
-        return simple
+    if first < 256:
+        simple = _SIMPLE[first]
+        if simple is not None:
+            return simple
     info = ()
     if code == E_DEAL_HOLE or code == E_DEAL_DRAW or code == E_DISCARD or code == E_SHOW:
         count = word & 7
@@ -365,6 +371,8 @@ class HandCore:
         self._redacted_for = -1
         self._legal_key = -1
         self._kinds_key = -1
+        for i in range(5):
+            self._hole_keys[i] = -1
 
     def _alloc(self):
         if not cython.compiled:
@@ -689,7 +697,7 @@ class HandCore:
             ev = self._event_at(self._nrec - 2)
             self._run_dealer()
             if self._phase == PH_COMPLETE:
-                self._legal = None   # nobody acts any more (R9): nothing to keep for legal_actions()
+                self._legal = self._hole_cache = None   # nobody acts any more (R9): nothing to keep
             return ev
         count = self._pend_count
         given = parse_cards(cards)
@@ -732,7 +740,7 @@ class HandCore:
         ev = self._event_at(self._nrec - 2)
         self._run_dealer()
         if self._phase == PH_COMPLETE:
-            self._legal = None   # nobody acts any more (R9): nothing to keep for legal_actions()
+            self._legal = self._hole_cache = None   # nobody acts any more (R9): nothing to keep
         return ev
 
     def _give_hole(self, seat, w):
@@ -1057,7 +1065,18 @@ class HandCore:
             return None
         deck = DECK
         if cython.compiled:
-            hole = tuple([deck[self._hole[5 * p + j]] for j in range(self._hole_n[p])])
+            # the seat's cards as Card objects, kept while they stay the same (key: the codes in order)
+            key = self._hole_n[p]
+            for j in range(self._hole_n[p]):
+                key |= cython.cast(cython.longlong, self._hole[5 * p + j]) << (3 + 5 * j)
+            if self._hole_keys[p] == key and self._hole_cache is not None:
+                hole = self._hole_cache[p]
+            else:
+                hole = tuple([deck[self._hole[5 * p + j]] for j in range(self._hole_n[p])])
+                if self._hole_cache is None:
+                    self._hole_cache = [None] * 5
+                self._hole_cache[p] = hole
+                self._hole_keys[p] = key
         else:   # plain Python: a slice of the list
             hole = tuple([deck[c] for c in self._hole[5 * p:5 * p + self._hole_n[p]]])
         mask = self._kinds(p)
@@ -1163,7 +1182,7 @@ class HandCore:
         start = self._nrec
         self._apply(p, code, amount if code == A_BET or code == A_RAISE else 0, cards)
         if self._phase == PH_COMPLETE:
-            self._legal = None   # nobody acts any more (R9): nothing to keep for legal_actions()
+            self._legal = self._hole_cache = None   # nobody acts any more (R9): nothing to keep
         return self._event_at(start if code != A_TIMEOUT else start + 2)   # a timeout: the action it stands for
 
     def _apply(self, p, code, amount, cards):
