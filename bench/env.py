@@ -88,8 +88,8 @@ def main() -> None:
                 env.pop("POKERDRAW32_NO_EXTENSIONS", None)
                 if build == "pure":
                     env["POKERDRAW32_NO_EXTENSIONS"] = "1"
-                runs = [float(subprocess.run([sys.executable, __file__, "--child", kind, str(players), str(args.seconds)],
-                                             env=env, check=True, capture_output=True, text=True).stdout)
+                command = [sys.executable, __file__, "--child", kind, str(players), str(args.seconds)]
+                runs = [float(subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout)
                         for _ in range(args.repeat)]
                 print(f"{kind + ' ' + build:<18} {players:>7} {statistics.median(runs):>30,.0f}")
 

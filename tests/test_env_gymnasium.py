@@ -116,7 +116,7 @@ def test_an_action_outside_the_mask_raises_and_changes_nothing() -> None:
 def test_penalty_mode_ends_the_episode() -> None:
     e = DrawEnv(players=3, illegal_action="penalty", penalty=3)
     _, info = e.reset(seed=3)
-    obs, reward, terminated, truncated, info = e.step(int(np.flatnonzero(~info["action_mask"])[0]))
+    _obs, reward, terminated, truncated, info = e.step(int(np.flatnonzero(~info["action_mask"])[0]))
     assert (reward, terminated, truncated, info["illegal_action"]) == (-3.0, True, False, True)
     with pytest.raises(PokerDraw32ValueError, match="reset"):
         e.step(0)

@@ -61,7 +61,7 @@ def play_random(e: Any, rnd: random.Random) -> dict[str, float]:
     """One hand with uniformly random legal actions; the rewards collected, checked along the way."""
     totals = {a: 0.0 for a in e.possible_agents}
     for agent in e.agent_iter():
-        obs, reward, terminated, truncated, info = e.last()
+        obs, reward, terminated, truncated, _info = e.last()
         totals[agent] += reward
         assert not truncated
         assert obs["observation"].shape == (OBS_SIZE,) and obs["observation"].dtype == np.float32

@@ -92,12 +92,10 @@ if not cython.compiled:   # compiled, these are C enums of _state.pxd (same valu
         A_SPLIT,
         E_BET,
         E_CALL,
-        E_CHECK,
         E_DECLINE,
         E_FOLD,
         E_RAISE,
         E_ROUND_END,
-        E_SPLIT,
         PH_COMPLETE,
         PH_DRAW,
     )
@@ -230,7 +228,7 @@ def _bucket_to(h, fraction):
 def _bucket_legal(h, buckets, b):
     """Bucket ``b`` gives an amount no earlier bucket gives (BET or RAISE legal)."""
     amount = _bucket_to(h, buckets[b])
-    for j in range(b):
+    for j in range(b):   # a C loop, not all() over a generator
         if _bucket_to(h, buckets[j]) == amount:
             return False
     return True

@@ -55,9 +55,9 @@ if TYPE_CHECKING or NO_EXTENSIONS:
 else:
     try:
         from ._core import Rng, evaluate_codes, evaluate_mask, split_pots
+        from ._encode_c import OBS_SIZE as _compiled_encoding  # noqa: F401
         from ._play_c import Session as _compiled_session  # noqa: F401 -- built with _core: all or none
         from ._state_view_c import HandState as _compiled_hand_state  # noqa: F401
-        from ._encode_c import OBS_SIZE as _compiled_encoding  # noqa: F401
 
         IMPLEMENTATION = "cython"
     except ImportError as exc:

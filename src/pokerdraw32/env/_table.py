@@ -28,7 +28,7 @@ def table_rules(players: object, rules: Rules | None, preset: str, structure: st
     big_blinds = integer(stack)
     if big_blinds is None or big_blinds <= 0:
         raise PokerDraw32ValueError(f"stack={stack!r} must be a positive whole number of big blinds [R3.2]")
-    chips = big_blinds * rules.bb
+    chips = big_blinds * rules.big_blind
     if n * chips > MAX_CHIPS:
         raise PokerDraw32ValueError(f"stack={stack!r} big blinds for {n} players is more than {MAX_CHIPS} chips "
                                     "at the table [R3.2]")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -19,7 +19,7 @@ from ._table import render_text, table_rules
 from .encoding import DEFAULT_BUCKETS, OBS_SIZE, Encoding
 
 
-class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 -- PettingZoo's name for the unwrapped class
+class raw_env(AECEnv):  # type: ignore[misc]
     """One hand of 32-Card Draw as a PettingZoo AEC game (turn-based): agents ``"player_0"`` ..
     ``"player_{n-1}"`` sit at hand seats ``0 .. n-1``; each :meth:`reset` deals a new hand with
     every stack at ``stack`` big blinds and the button on a seat drawn from the environment's
@@ -49,8 +49,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 -- PettingZoo's name 
     ``env.hand.view(seat)``; ``env.hand`` itself is the dealer's record (every card).
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "pokerdraw32_v0", "is_parallelizable": False,
-                "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "pokerdraw32_v0",
+                                          "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, players: int = 2, rules: Rules | None = None, preset: str = "classic",
                  structure: str | None = None, stack: int = 100, buckets: Sequence[float] = DEFAULT_BUCKETS,
@@ -61,9 +61,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 -- PettingZoo's name 
             raise PokerDraw32ValueError(f"render_mode={render_mode!r}: use one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.encoding = Encoding(buckets)
-        self.big_blind = self.rules.bb
+        self.big_blind: int = self.rules.big_blind
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
-        self.agents = []
+        self.agents: list[str] = []
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict({
             "observation": spaces.Box(0.0, float(self.players), (OBS_SIZE,), np.float32),

@@ -62,7 +62,7 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
     The full information of the learning seat is ``SeatView.of(env.hand, env.seat)``.
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012 -- gymnasium.Env declares it so
 
     def __init__(self, players: int = 3, opponents: Opponent | Sequence[Opponent] = "rule", seat: int = 0,
                  rules: Rules | None = None, preset: str = "classic", structure: str | None = None,
@@ -81,7 +81,7 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
             if len(chosen) != n - 1:
                 raise PokerDraw32ValueError(f"{len(chosen)} opponents for {n} players: give {n - 1}")
         for o in chosen:
-            if isinstance(o, str) and o not in ("rule", "random") or not isinstance(o, str) and not callable(o):
+            if (isinstance(o, str) and o not in ("rule", "random")) or (not isinstance(o, str) and not callable(o)):
                 raise PokerDraw32ValueError(f"opponent {o!r}: use 'rule', 'random' or a callable SeatView -> action")
         self.opponents = chosen
         if illegal_action not in ("raise", "penalty"):
@@ -92,7 +92,7 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
             raise PokerDraw32ValueError(f"render_mode={render_mode!r}: use one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.encoding = Encoding(buckets)
-        self.big_blind = self.rules.bb
+        self.big_blind: int = self.rules.big_blind
         self.observation_space = spaces.Box(0.0, float(n), (OBS_SIZE,), np.float32)
         self.action_space = spaces.Discrete(self.encoding.actions)
         self.hand: Hand | None = None
