@@ -33,8 +33,8 @@ class Encoding:
     >>> from pokerdraw32 import Hand, Rules
     >>> enc = Encoding()
     >>> h = Hand(Rules(), [200, 200, 200], button=0, seed=1)
-    >>> enc.actions, [enc.action_name(i) for i in enc.action_mask(h).nonzero()[0]]
-    (39, ['fold', 'check/call', 'bet/raise min', 'bet/raise 0.5 pot', 'bet/raise 1 pot', 'bet/raise all-in'])
+    >>> enc.actions, [enc.action_name(i) for i in enc.action_mask(h).nonzero()[0]]   # half pot: the min raise
+    (39, ['fold', 'check/call', 'bet/raise min', 'bet/raise 1 pot', 'bet/raise all-in'])
     >>> enc.observation(h, 0, scale=200).shape
     (171,)
     """
