@@ -97,6 +97,17 @@ def test_rewards_are_chips_in_big_blinds_and_sum_to_zero(players: int, preset: s
     assert buttons == set(range(players))              # the button moves with the seed
 
 
+def test_short_stacks_facing_a_large_over_blind_stay_in_the_space() -> None:
+    """Stacks of one big blind against an over blind of 10 big blinds: the bet to match in round one
+    is the over blind, owed in full (R4.5), 10 stacks: the observation space allows it."""
+    e = raw_env(players=5, rules=Rules(sb=1, bb=2, ob=20), stack=1)
+    assert e.observation_space("player_0")["observation"].high.max() == 10.0
+    rnd = random.Random(3)
+    for hand in range(20):
+        e.reset(seed=hand)
+        play_random(e, rnd)
+
+
 def test_same_seed_same_game_and_the_stack_in_big_blinds() -> None:
     def trajectory(seed: int) -> list[Any]:
         e = raw_env(players=4, stack=50)

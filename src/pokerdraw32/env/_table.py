@@ -35,6 +35,13 @@ def table_rules(players: object, rules: Rules | None, preset: str, structure: st
     return n, rules, chips
 
 
+def observation_bound(players: int, rules: Rules, stack: int) -> float:
+    """The largest value of an observation at a table of equal stacks ``stack``: chips are divided by
+    the starting stack, so every amount is at most ``players`` (all the chips), except the bet to
+    match in round one, the largest blind, owed in full even when its poster is short (R4.5)."""
+    return float(max(players, -(-rules.largest_blind(players) // stack)))
+
+
 def render_text(hand: Hand | None, names: list[str]) -> str:
     """The table as text, the dealer's view (every seat's cards): phase, pot, then one line a seat."""
     if hand is None:

@@ -15,7 +15,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from ..errors import PokerDraw32ValueError
 from ..hand import Hand
 from ..rules import Rules
-from ._table import render_text, table_rules
+from ._table import observation_bound, render_text, table_rules
 from .encoding import DEFAULT_BUCKETS, OBS_SIZE, Encoding
 
 
@@ -65,8 +65,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.agents: list[str] = []
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        high = observation_bound(self.players, self.rules, self.stack)
         obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, float(self.players), (OBS_SIZE,), np.float32),
+            "observation": spaces.Box(0.0, high, (OBS_SIZE,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.encoding.actions,), np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}

@@ -15,7 +15,7 @@ from ..bots import RandomBot, RuleBot, SeatView
 from ..errors import PokerDraw32TypeError, PokerDraw32ValueError, integer
 from ..hand import Hand
 from ..rules import Rules
-from ._table import render_text, table_rules
+from ._table import observation_bound, render_text, table_rules
 from .encoding import DEFAULT_BUCKETS, OBS_SIZE, Encoding
 
 Opponent = str | Callable[[SeatView], Action | str]
@@ -93,7 +93,8 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         self.render_mode = render_mode
         self.encoding = Encoding(buckets)
         self.big_blind: int = self.rules.big_blind
-        self.observation_space = spaces.Box(0.0, float(n), (OBS_SIZE,), np.float32)
+        high = observation_bound(n, self.rules, self.stack)
+        self.observation_space = spaces.Box(0.0, high, (OBS_SIZE,), np.float32)
         self.action_space = spaces.Discrete(self.encoding.actions)
         self.hand: Hand | None = None
         self._players: list[Callable[[SeatView], Action | str] | None] = [None] * n
