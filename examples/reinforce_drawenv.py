@@ -1,6 +1,6 @@
 """REINFORCE on :class:`pokerdraw32.env.DrawEnv` with numpy only: a linear softmax policy over the
-legal actions learns to beat the random bots (issue 12, item 6; a vector-environment version will
-follow the compiled vector environment).
+legal actions learns to beat the random bots (issue 12, item 6; on many tables at once:
+``examples/reinforce_vector.py``).
 
     python examples/reinforce_drawenv.py                   # 20,000 hands heads-up, about 20 seconds
     python examples/reinforce_drawenv.py --episodes 50000 --players 3

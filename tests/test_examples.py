@@ -34,3 +34,12 @@ def test_reinforce_learns_to_beat_the_random_bots(capsys: pytest.CaptureFixture[
     random_policy, _ = out["random legal"]
     # seeded: the same numbers on every run, compiled or pure (deterministic, not a timing)
     assert trained > random_policy and trained > 0
+
+
+def test_reinforce_on_the_vector_environment_beats_the_random_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    out = load("reinforce_vector").main(["--tables", "64", "--rollouts", "60", "--eval", "10"])
+    assert "bb/hand against random bots" in capsys.readouterr().out
+    trained, half = out["trained (greedy)"]
+    random_policy, random_half = out["random legal"]
+    # seeded: the same numbers on every run, compiled or pure (deterministic, not a timing)
+    assert trained - half > random_policy + random_half

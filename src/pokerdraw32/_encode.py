@@ -141,6 +141,15 @@ def observe(h, seat, out, scale):
         raise PokerDraw32ValueError(f"the observation buffer holds {len(out)} values; it needs {OBS_SIZE}")
     if not scale > 0:
         raise PokerDraw32ValueError(f"scale={scale} must be a positive number of chips")
+    return _observe(h, seat, out, scale)
+
+
+@cython.boundscheck(False)   # the public functions check the buffers' sizes first
+@cython.wraparound(False)
+def _observe(h, seat, out, scale):
+    """:func:`observe` with its arguments checked: no Python object (a compiled loop over many
+    tables calls it without the GIL)."""
+    n = h._n
     for i in range(OBS_SIZE):
         out[i] = 0.0
     for j in range(h._hole_n[seat]):
@@ -227,6 +236,8 @@ def _bucket_to(h, fraction):
     return target
 
 
+@cython.boundscheck(False)   # the public functions check the buffers' sizes first
+@cython.wraparound(False)
 def _bucket_legal(h, buckets, b):
     """Bucket ``b`` gives an amount no earlier bucket gives (BET or RAISE legal)."""
     amount = _bucket_to(h, buckets[b])
@@ -260,6 +271,14 @@ def action_mask(h, out, buckets):
     size = BET0 + nb + DISCARDS
     if len(out) < size:
         raise PokerDraw32ValueError(f"the mask buffer holds {len(out)} values; it needs {size}")
+    return _fill_mask(h, out, buckets, nb)
+
+
+@cython.boundscheck(False)   # the public functions check the buffers' sizes first
+@cython.wraparound(False)
+def _fill_mask(h, out, buckets, nb):
+    """:func:`action_mask` with its arguments checked (``nb`` buckets): no Python object."""
+    size = BET0 + nb + DISCARDS
     for i in range(size):
         out[i] = 0
     p = h._actor
@@ -323,7 +342,13 @@ def decode_action(h, index, buckets):
         out of range, a kind not legal now, a bucket that repeats an earlier bucket's amount).
     :raises PokerDraw32ValueError: not 1 to 16 buckets.
     """
-    nb = _check_buckets(buckets)
+    return _decode(h, index, buckets, _check_buckets(buckets))
+
+
+@cython.boundscheck(False)   # the public functions check the buffers' sizes first
+@cython.wraparound(False)
+def _decode(h, index, buckets, nb):
+    """:func:`decode_action` with ``nb`` checked buckets: no Python object."""
     p = h._actor
     if p < 0 or h._pend_seat >= 0 or h._phase == PH_COMPLETE or not 0 <= index < BET0 + nb + DISCARDS:
         return -1
@@ -362,7 +387,7 @@ def apply_action(h, index, buckets):
         return -1
     p = h._actor
     code = decision & 255
-    amount = None
+    amount = 0
     cards = 0
     if code == A_DISCARD:
         cards = decision >> 8

@@ -3,6 +3,8 @@
 * :func:`env` / :class:`raw_env`: a PettingZoo AEC environment, one hand a game, every seat an agent;
 * :class:`DrawEnv`: a Gymnasium environment, one learning seat against built-in or given opponents,
   registered as ``"pokerdraw32/Draw-v0"`` when this package is imported;
+* :class:`DrawVectorEnv`: ``num_envs`` DrawEnv tables stepped by one compiled call without the GIL
+  (a ``gymnasium.vector.VectorEnv``, built-in opponents);
 * :class:`Encoding`: the shared action space, legal-action mask and observation as numpy arrays
   (the layout: :mod:`pokerdraw32._encode`, and README.md, "Research interfaces").
 
@@ -28,8 +30,9 @@ except ImportError as _exc:   # pragma: no cover - depends on the installation
 from .aec import env, raw_env
 from .encoding import DEFAULT_BUCKETS, OBS_SIZE, Encoding
 from .single import DrawEnv
+from .vector import DrawVectorEnv
 
-__all__ = ["DEFAULT_BUCKETS", "OBS_SIZE", "DrawEnv", "Encoding", "env", "raw_env"]
+__all__ = ["DEFAULT_BUCKETS", "OBS_SIZE", "DrawEnv", "DrawVectorEnv", "Encoding", "env", "raw_env"]
 
 ENV_ID = "pokerdraw32/Draw-v0"
 """The Gymnasium id of :class:`DrawEnv`."""

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from .._kernels import Rng
 from ..actions import Action
 from ..bots import RandomBot, RuleBot, SeatView
 from ..errors import PokerDraw32TypeError, PokerDraw32ValueError, integer
@@ -39,10 +40,17 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
     seat never has a decision (everyone folds to its big blind) is not an episode: it is dealt
     again, and ``info["hands_skipped"]`` counts such hands.
 
+    Every random draw comes from one :class:`~pokerdraw32.Rng`, ``Rng(seed)`` at ``reset(seed=...)``
+    (at the first reset without a seed, seeded from ``np_random``), in this order: the button
+    (``below(players)``), the deck and any R6.2 reshuffle (the hand's generator), the built-in
+    opponents' choices (their policies draw from it too).  :class:`~pokerdraw32.env.DrawVectorEnv`
+    follows the same order in compiled code, so its table ``i`` is this environment reset with
+    ``seed + i``.
+
     :param players: seats dealt in, 2 to 5 (R3.1).
     :param opponents: one :data:`Opponent` for every other seat, or a list of ``players - 1`` of
         them in seat order after skipping the learning seat (default ``"rule"``).  Built-in bots
-        are seeded from the environment's generator at each reset.
+        draw from the environment's generator.
     :param seat: the learning seat's hand seat (default 0).
     :param rules: the :class:`~pokerdraw32.rules.Rules`; default: the ``preset``.
     :param preset: ``"classic"`` (default) or ``"two-blind"``.
@@ -100,12 +108,14 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         self._players: list[Callable[[SeatView], Action | str] | None] = [None] * n
         self._mask = np.zeros(self.encoding.actions, dtype=np.uint8)
         self._skipped = 0
+        self._rng: Rng | None = None
 
-    def _seat_opponents(self) -> None:
+    def _seat_opponents(self, rng: Rng) -> None:
         others = [s for s in range(self.players) if s != self.seat]
         for s, o in zip(others, self.opponents, strict=True):
             if o == "rule" or o == "random":
-                bot = (RuleBot if o == "rule" else RandomBot)(int(self.np_random.integers(2**63)))
+                bot = (RuleBot if o == "rule" else RandomBot)(0)
+                bot.rng = rng                     # the episode's one generator (see the class)
                 self._players[s] = bot.decide
             else:
                 self._players[s] = o   # type: ignore[assignment]
@@ -136,12 +146,14 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
               options: dict[str, Any] | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Deal a new hand and play the opponents up to the learning seat's first decision."""
         super().reset(seed=seed)
+        if seed is not None or self._rng is None:
+            self._rng = Rng(int(seed) if seed is not None else int(self.np_random.integers(2**63)))
+            self._seat_opponents(self._rng)
+        rng = self._rng
         self._skipped = 0
         while True:
-            self._seat_opponents()
-            button = int(self.np_random.integers(self.players))
-            self.hand = Hand(self.rules, [self.stack] * self.players, button,
-                             seed=int(self.np_random.integers(2**63)))
+            button = rng.below(self.players)
+            self.hand = Hand(self.rules, [self.stack] * self.players, button, rng=rng)
             self._play_opponents()
             if not self.hand.is_complete:
                 break

@@ -1,0 +1,55 @@
+# Declarations that make _vector.py C when compiled (Cython pure-Python mode, augmenting .pxd), as
+# _play.pxd does for _play.py: setup.py compiles _vector.py + this file as pokerdraw32._vector_c.
+# Every name here must agree with _vector.py (Cython checks it when compiling).  A step runs
+# without the GIL: the tables' hands are reached through borrowed pointers (_ptrs), kept alive by
+# the _hands list.
+
+cimport cython
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.ref cimport PyObject
+from libc.stdint cimport int64_t
+from pokerdraw32._core cimport Rng, rng_below, rng_state
+from pokerdraw32._state_c cimport HandCore, A_BET, A_DISCARD, A_RAISE, PH_COMPLETE
+from pokerdraw32._play_c cimport gen_t, RULE, RANDOM, _rule, _random
+from pokerdraw32._encode_c cimport BET0, DISCARDS, OBS_SIZE, _check_buckets, _decode, _fill_mask, _observe
+
+ctypedef long long i64
+ctypedef PyObject *PyObjectPtr
+
+@cython.locals(packed=i64, j=int)
+cdef i64 _packed(HandCore h, int p) noexcept nogil
+
+
+cdef class VectorCore:
+    cdef int _n, _seat, _nb, _actions, _count
+    cdef bint _ready
+    cdef long long _stack, _bb, _decisions
+    cdef long long _stacks[5]
+    cdef int _pol[5]
+    cdef PyObjectPtr *_ptrs
+    cdef gen_t *_gens
+    cdef char *_done
+    cdef long long *_pending
+    cdef double[:] _bview
+    cdef list _buckets, _hands, _rngs
+    cdef object _rules, _hand_class
+
+    cdef _alloc(self, Py_ssize_t count)
+    @cython.locals(i=Py_ssize_t)
+    cdef int _deal_all(self, float[:, :] obs, unsigned char[:, :] mask) except -1
+    cdef int _check_buffers(self, obs, mask) except -1
+    @cython.locals(bad=Py_ssize_t, i=Py_ssize_t)
+    cdef Py_ssize_t _step(self, const int64_t[:] actions, float[:, :] obs, unsigned char[:, :] mask,
+                          double[:] rewards, unsigned char[:] terminated) except -2
+    @cython.locals(i=Py_ssize_t, decision=i64)
+    cdef Py_ssize_t _validate(self, const int64_t[:] actions) noexcept nogil
+    @cython.locals(i=Py_ssize_t)
+    cdef int _advance(self, double[:] rewards, unsigned char[:] terminated) except -1 nogil
+    @cython.locals(seat=int, decision=i64, code=int, cards=i64, amount=i64)
+    cdef double _table(self, HandCore h, Py_ssize_t i) except? -1e300 nogil
+    @cython.locals(button=int)
+    cdef int _episode(self, HandCore h, Py_ssize_t i) except -1 nogil
+    @cython.locals(p=int, kinds=int, packed=i64, decision=i64, code=int, cards=i64, amount=i64, g=gen_t)
+    cdef int _opponents(self, HandCore h, Py_ssize_t i) except -1 nogil
+    @cython.locals(i=Py_ssize_t)
+    cdef int _write(self, float[:, :] obs, unsigned char[:, :] mask) except -1 nogil

@@ -1,0 +1,182 @@
+"""The vector environment: many tables stepped by one compiled call (issue 12, item 4)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .._kernels import encode as _encode
+from .._kernels import play as _play
+from .._kernels import vector as _vector
+from ..errors import IllegalActionError, PokerDraw32ValueError, integer
+from ..hand import Hand
+from ..rules import Rules
+from ._table import observation_bound, render_text, table_rules
+from .encoding import DEFAULT_BUCKETS, OBS_SIZE, Encoding
+
+
+class DrawVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """``num_envs`` tables of :class:`~pokerdraw32.env.DrawEnv`, advanced together by one compiled
+    call that releases the GIL (:mod:`pokerdraw32._vector`).
+
+    Table ``i`` is exactly ``DrawEnv(...)`` reset with seed ``seed + i`` (the same hands, the same
+    opponents' choices, the same observations, masks and rewards for the same actions; the suite
+    checks it), with Gymnasium's ``NEXT_STEP`` autoreset: the step after a table's hand ended deals
+    it the next hand, ignores its action and returns reward 0.
+
+    * observations: ``float32[num_envs, 171]`` (:data:`~pokerdraw32.env.OBS_SIZE`), the learning
+      seat's encoding, chips divided by the starting stack;
+    * actions: ``int64[num_envs]``, indices of the encoding (``Discrete(35 + B)`` each);
+    * ``info["action_mask"]``: ``bool[num_envs, 35 + B]``, the legal actions of each table's
+      learning seat (all False for a table whose hand just ended);
+    * rewards: ``float64[num_envs]``, the learning seat's result in big blinds when its hand ends;
+      terminations: ``bool[num_envs]``; truncations: always False.
+
+    Opponents are the built-in bots only (``"rule"`` or ``"random"``, played inside the compiled
+    loop); for opponents written in Python use :class:`~pokerdraw32.env.DrawEnv` (or Gymnasium's
+    ``SyncVectorEnv`` of them).
+
+    :param num_envs: tables, 1 or more.
+    :param copy: return copies of the observations, masks, rewards and terminations (default
+        True); ``False`` returns the environment's own arrays, overwritten by the next step (faster).
+    :param illegal_action: ``"raise"`` (default): an action outside a table's mask raises
+        :class:`~pokerdraw32.errors.IllegalActionError` naming the table, the index and the rule,
+        and no table moves.
+    :raises PokerDraw32ValueError: bad players, seat, stack, buckets, opponents or ``num_envs``.
+    The other parameters are :class:`~pokerdraw32.env.DrawEnv`'s.
+
+    >>> from pokerdraw32.env import DrawVectorEnv
+    >>> envs = DrawVectorEnv(4, players=3, opponents="random")
+    >>> obs, info = envs.reset(seed=7)
+    >>> obs.shape, info["action_mask"].shape
+    ((4, 171), (4, 39))
+    >>> actions = info["action_mask"].argmax(axis=1)          # the first legal action of each table
+    >>> obs, rewards, terminated, truncated, info = envs.step(actions)
+    >>> rewards.dtype, terminated.shape
+    (dtype('float64'), (4,))
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}  # noqa: RUF012
+
+    def __init__(self, num_envs: int, players: int = 3, opponents: str | Sequence[str] = "rule", seat: int = 0,
+                 rules: Rules | None = None, preset: str = "classic", structure: str | None = None,
+                 stack: int = 100, buckets: Sequence[float] = DEFAULT_BUCKETS, copy: bool = True,
+                 illegal_action: str = "raise", render_mode: str | None = None) -> None:
+        count = integer(num_envs)
+        if count is None or count < 1:
+            raise PokerDraw32ValueError(f"num_envs={num_envs!r} must be 1 or more tables")
+        self.players, self.rules, self.stack = table_rules(players, rules, preset, structure, stack)
+        n = self.players
+        learner = integer(seat)
+        if learner is None or not 0 <= learner < n:
+            raise PokerDraw32ValueError(f"seat={seat!r}: the learning seat must be 0..{n - 1}")
+        self.seat = learner
+        chosen = [opponents] * (n - 1) if isinstance(opponents, str) or callable(opponents) else list(opponents)
+        if len(chosen) != n - 1:
+            raise PokerDraw32ValueError(f"{len(chosen)} opponents for {n} players: give {n - 1}")
+        for o in chosen:
+            if o not in ("rule", "random"):
+                raise PokerDraw32ValueError(f"opponent {o!r}: the vector environment plays the built-in 'rule' and "
+                                            "'random' bots (use DrawEnv for opponents written in Python)")
+        self.opponents = chosen
+        if illegal_action != "raise":
+            raise PokerDraw32ValueError(f"illegal_action={illegal_action!r}: the vector environment raises ('raise')")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise PokerDraw32ValueError(f"render_mode={render_mode!r}: use one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.encoding = Encoding(buckets)
+        self.big_blind: int = self.rules.big_blind
+        self.num_envs = count
+        self.copy = bool(copy)
+        policies = [-1] * n
+        others = [s for s in range(n) if s != learner]
+        for s, o in zip(others, chosen, strict=True):
+            policies[s] = _play.RULE if o == "rule" else _play.RANDOM
+        policies[learner] = _play.RULE   # not read: the learning seat's decisions are the actions
+        self._core = _vector.VectorCore(Hand, self.rules, n, learner, self.stack, self.big_blind, policies,
+                                        list(self.encoding.buckets), count)
+        high = observation_bound(n, self.rules, self.stack)
+        self.single_observation_space = spaces.Box(0.0, high, (OBS_SIZE,), np.float32)
+        self.single_action_space = spaces.Discrete(self.encoding.actions)
+        self.observation_space = batch_space(self.single_observation_space, count)
+        self.action_space = batch_space(self.single_action_space, count)
+        self._obs = np.zeros((count, OBS_SIZE), dtype=np.float32)
+        self._mask = np.zeros((count, self.encoding.actions), dtype=np.uint8)
+        self._rewards = np.zeros(count, dtype=np.float64)
+        self._terminated = np.zeros(count, dtype=np.bool_)
+        self._truncated = np.zeros(count, dtype=np.bool_)
+        self._reset_once = False
+
+    def _out(self) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        mask = self._mask.view(np.bool_)
+        if self.copy:
+            return self._obs.copy(), {"action_mask": mask.copy()}
+        return self._obs, {"action_mask": mask}
+
+    def reset(self, *, seed: int | Sequence[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Deal every table a new hand: table ``i`` seeded with ``seed + i`` (a list: one seed a
+        table; None: seeds drawn from the environment's ``np_random``)."""
+        if seed is None or isinstance(seed, (int, np.integer)):
+            super().reset(seed=None if seed is None else int(seed))
+            if seed is None:
+                seeds: list[int | None] = [int(x) for x in self.np_random.integers(2**63, size=self.num_envs)]
+            else:
+                seeds = [int(seed) + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise PokerDraw32ValueError(f"{len(seeds)} seeds for {self.num_envs} tables")
+            super().reset(seed=None)
+        self._core.reset(seeds, self._obs, self._mask)
+        self._reset_once = True
+        return self._out()
+
+    def step(self, actions: Any) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray[np.bool_],
+                                          npt.NDArray[np.bool_], dict[str, Any]]:
+        """Play one action of each table's learning seat, then its opponents (see the class).
+
+        :raises IllegalActionError: a table's action is outside its mask; no table moved.
+        """
+        if not self._reset_once:
+            raise PokerDraw32ValueError("call reset() before step()")
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.num_envs,) or not np.issubdtype(chosen.dtype, np.integer):
+            raise PokerDraw32ValueError(f"actions must be {self.num_envs} integers (an action index a table), "
+                                        f"got {chosen.dtype} of shape {chosen.shape}")
+        chosen = np.ascontiguousarray(chosen, dtype=np.int64)
+        bad = self._core.step(chosen, self._obs, self._mask, self._rewards, self._terminated.view(np.uint8))
+        if bad >= 0:
+            hand = self.hands[bad]
+            error = _encode.action_error(hand, int(chosen[bad]), self.encoding._buckets)
+            named = IllegalActionError(f"table {bad}: {error}", seat=error.seat)
+            named.rule = error.rule
+            raise named from None
+        obs, info = self._out()
+        if self.copy:
+            return obs, self._rewards.copy(), self._terminated.copy(), self._truncated.copy(), info
+        return obs, self._rewards, self._terminated, self._truncated, info
+
+    @property
+    def hands(self) -> list[Hand]:
+        """Each table's current hand (the dealer's objects, every card: for inspection and tests;
+        acting on them directly breaks the environment)."""
+        return list(self._core.hands)
+
+    @property
+    def decisions(self) -> int:
+        """Decisions made so far at every table, the learning seats' and the opponents'."""
+        return int(self._core.decisions)
+
+    def render(self) -> str | None:  # type: ignore[override]  # text, as DrawEnv's ansi mode
+        """``"ansi"``: every table as text (the dealer's view: every card)."""
+        if self.render_mode != "ansi":
+            return None
+        names = [("you" if s == self.seat else f"seat {s}") for s in range(self.players)]
+        return "\n\n".join(f"table {i}\n{render_text(h, names)}" for i, h in enumerate(self.hands))

@@ -1,0 +1,195 @@
+"""The vector environment, :class:`pokerdraw32.env.DrawVectorEnv` (issue 12, item 4): its tables
+are :class:`~pokerdraw32.env.DrawEnv` reset with ``seed + i`` (the same trajectories, step by step,
+autoreset included), the pure and compiled cores agree, an action outside a mask changes nothing,
+rewards are in big blinds and chips are conserved (R9.5), and a step releases the GIL.  Skipped
+where the ``[rl]`` extra is not installed."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import threading
+import time
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from conftest import compiled_module  # noqa: E402
+
+from pokerdraw32 import Hand, Rules  # noqa: E402
+from pokerdraw32.env import OBS_SIZE, DrawEnv, DrawVectorEnv  # noqa: E402
+from pokerdraw32.errors import IllegalActionError, PokerDraw32ValueError  # noqa: E402
+
+CONFIGS = [
+    {"players": 2, "structure": "fixed-limit", "opponents": "rule"},
+    {"players": 3, "opponents": "random"},
+    {"players": 3, "opponents": ["rule", "random"], "seat": 2, "stack": 7},
+    {"players": 4, "structure": "pot-limit", "opponents": "random", "preset": "two-blind"},
+    {"players": 5, "opponents": "rule", "seat": 3, "stack": 12, "buckets": (0.0, 0.33, 2.0, -1.0)},
+]
+
+
+def pick(mask: Any, rnd: random.Random) -> int:
+    return int(rnd.choice(np.flatnonzero(mask)))
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_tables_are_drawenvs_with_consecutive_seeds(config: dict[str, Any]) -> None:
+    """Every step of every table equals DrawEnv(seed + i) given the same actions; a table whose hand
+    ended starts its next hand at the next step (reward 0), as DrawEnv.reset() without a seed."""
+    count, seed = 6, 40
+    envs = DrawVectorEnv(count, **config)
+    singles = [DrawEnv(**config) for _ in range(count)]
+    obs, info = envs.reset(seed=seed)
+    single = [e.reset(seed=seed + i) for i, e in enumerate(singles)]
+    rnd = random.Random(3)
+    ended = [False] * count
+    episodes = 0
+    for _ in range(120):
+        for i in range(count):
+            assert np.array_equal(obs[i], single[i][0]), f"table {i}"
+            assert np.array_equal(info["action_mask"][i], single[i][1]["action_mask"]), f"table {i}"
+        actions = np.array([0 if ended[i] else pick(info["action_mask"][i], rnd) for i in range(count)])
+        obs, rewards, terminated, truncated, info = envs.step(actions)
+        assert not truncated.any()
+        for i, e in enumerate(singles):
+            if ended[i]:                                      # NEXT_STEP autoreset
+                single[i] = e.reset()
+                assert rewards[i] == 0.0 and not terminated[i]
+                ended[i] = False
+                continue
+            o, r, term, _trunc, inf = e.step(int(actions[i]))
+            single[i] = (o, inf)
+            assert rewards[i] == r and terminated[i] == term, f"table {i}"
+            if term:
+                ended[i] = True
+                episodes += 1
+                assert not info["action_mask"][i].any()
+                hand = envs.hands[i]
+                assert sum(hand.stacks) == sum(hand.starting_stacks)          # R9.5
+                assert r * envs.big_blind == hand.stacks[envs.seat] - hand.starting_stacks[envs.seat]
+                assert hand.events == e.hand.events
+    assert episodes >= count
+
+
+@pytest.fixture(scope="module")
+def cores() -> tuple[ModuleType, ModuleType, type, type]:
+    compiled = compiled_module("pokerdraw32._vector_c")
+    state_c = compiled_module("pokerdraw32._state_view_c")
+    pure = importlib.import_module("pokerdraw32._vector")
+    state_py = importlib.import_module("pokerdraw32._state_view")
+    return compiled, pure, type("CompiledHand", (state_c.HandState,), {}), type("PureHand", (state_py.HandState,), {})
+
+
+def test_pure_and_compiled_cores_agree(cores: tuple[ModuleType, ModuleType, type, type]) -> None:
+    compiled, pure, compiled_hand, pure_hand = cores
+    count, actions = 5, 39
+    runs = []
+    for module, hand_class in ((compiled, compiled_hand), (pure, pure_hand)):
+        core = module.VectorCore(hand_class, Rules(), 3, 1, 300, 2, [0, 0, 1], [0.0, 0.5, 1.0, -1.0], count)
+        obs = np.zeros((count, OBS_SIZE), np.float32)
+        mask = np.zeros((count, actions), np.uint8)
+        rewards = np.zeros(count)
+        terminated = np.zeros(count, np.uint8)
+        core.reset(list(range(10, 10 + count)), obs, mask)
+        rnd = random.Random(8)
+        trace = [obs.tobytes() + mask.tobytes()]
+        for _ in range(150):
+            chosen = np.array([pick(m, rnd) if m.any() else 0 for m in mask], dtype=np.int64)
+            assert core.step(chosen, obs, mask, rewards, terminated) == -1
+            trace.append(obs.tobytes() + mask.tobytes() + rewards.tobytes() + terminated.tobytes())
+        runs.append((trace, core.decisions, [h._records(0) for h in core.hands]))
+    assert runs[0] == runs[1]
+
+
+def test_an_action_outside_a_mask_moves_no_table() -> None:
+    envs = DrawVectorEnv(4, players=3, opponents="random", copy=True)
+    _obs, info = envs.reset(seed=5)
+    before = [h._records(0) for h in envs.hands]
+    mask = info["action_mask"]
+    actions = mask.argmax(axis=1)
+    illegal = int(np.flatnonzero(~mask[2])[0])
+    actions[2] = illegal
+    with pytest.raises(IllegalActionError, match=rf"table 2: action index {illegal} "):
+        envs.step(actions)
+    assert [h._records(0) for h in envs.hands] == before
+    for bad in (-1, 39, 2**40):
+        actions[2] = bad
+        with pytest.raises(IllegalActionError, match="table 2: action index"):
+            envs.step(actions)
+    assert [h._records(0) for h in envs.hands] == before
+    with pytest.raises(PokerDraw32ValueError, match="4 integers"):
+        envs.step(actions[:3])
+    with pytest.raises(PokerDraw32ValueError, match="4 integers"):
+        envs.step(actions.astype(float))
+    actions[2] = mask[2].argmax()
+    envs.step(actions)                                        # and the tables still play
+
+
+def test_refusals() -> None:
+    with pytest.raises(PokerDraw32ValueError, match="num_envs"):
+        DrawVectorEnv(0)
+    with pytest.raises(PokerDraw32ValueError, match="built-in"):
+        DrawVectorEnv(2, opponents=lambda view: "f")  # type: ignore[arg-type]
+    with pytest.raises(PokerDraw32ValueError, match="seat"):
+        DrawVectorEnv(2, players=3, seat=3)
+    with pytest.raises(PokerDraw32ValueError, match="reset"):
+        DrawVectorEnv(2).step(np.zeros(2, np.int64))
+    envs = DrawVectorEnv(3)
+    with pytest.raises(PokerDraw32ValueError, match="3 tables"):
+        envs.reset(seed=[1, 2])
+
+
+def test_spaces_and_copies() -> None:
+    envs = DrawVectorEnv(8, players=4, copy=False)
+    obs, _info = envs.reset(seed=1)
+    assert envs.observation_space.contains(obs) and envs.action_space.shape == (8,)
+    assert obs is envs.reset(seed=1)[0]                       # copy=False: the environment's own array
+    copied = DrawVectorEnv(8, players=4)
+    first, _ = copied.reset(seed=1)
+    assert first is not copied.reset(seed=1)[0] and np.array_equal(first, obs)
+
+
+def test_a_step_releases_the_gil(cores: tuple[ModuleType, ModuleType, type, type]) -> None:
+    """Another Python thread runs in the middle of a big compiled step (as for the sessions:
+    no timing is asserted, only that the other thread ran while the step did)."""
+    envs = DrawVectorEnv(20_000, players=5, opponents="random", copy=False)
+    _, info = envs.reset(seed=2)
+    samples: list[float] = []
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.is_set():
+            samples.append(time.perf_counter())
+
+    thread = threading.Thread(target=sample)
+    thread.start()
+    inside: list[float] = []
+    try:
+        for _ in range(20):
+            actions = info["action_mask"].argmax(axis=1)
+            start = time.perf_counter()
+            _obs, _rewards, _terminated, _truncated, info = envs.step(actions)
+            end = time.perf_counter()
+            quarter = (end - start) / 4
+            inside = [t for t in samples if start + quarter < t < end - quarter]
+            if inside:
+                break
+    finally:
+        stop.set()
+        thread.join()
+    assert inside, "no other thread ran during the step: the GIL was held"
+
+
+def test_vector_hands_are_hands() -> None:
+    envs = DrawVectorEnv(2, players=2)
+    envs.reset(seed=9)
+    assert all(isinstance(h, Hand) for h in envs.hands)
+    text = DrawVectorEnv(2, render_mode="ansi")
+    text.reset(seed=1)
+    assert "table 1" in (text.render() or "")
