@@ -193,3 +193,31 @@ def test_vector_hands_are_hands() -> None:
     text = DrawVectorEnv(2, render_mode="ansi")
     text.reset(seed=1)
     assert "table 1" in (text.render() or "")
+
+
+def test_one_thread_at_a_time() -> None:
+    """A step started while another thread steps the same tables is refused, nothing changed
+    (the tables would otherwise be played by two threads at once, without the GIL)."""
+    envs = DrawVectorEnv(30_000, players=5, opponents="random", copy=False)
+    _, info = envs.reset(seed=4)
+    actions = info["action_mask"].argmax(axis=1)
+    errors: list[Exception] = []
+
+    def other() -> None:
+        try:
+            envs.step(actions)
+        except PokerDraw32ValueError as exc:
+            errors.append(exc)
+
+    for _ in range(20):
+        thread = threading.Thread(target=other)
+        thread.start()
+        try:
+            _, _, _, _, info = envs.step(actions)
+        except PokerDraw32ValueError as exc:
+            errors.append(exc)
+        thread.join()
+        actions = info["action_mask"].argmax(axis=1)
+        if errors:
+            break
+    assert not errors or "another thread" in str(errors[0])

@@ -298,3 +298,27 @@ def test_choose_discards_keeps_its_contract() -> None:
         choose_discards(hand[:4])
     with pytest.raises(PokerDraw32ValueError):
         choose_discards((*hand[:4], hand[0]))
+
+
+def test_a_session_plays_in_one_thread_at_a_time(builds: tuple[ModuleType, ModuleType, type, type]) -> None:
+    compiled, _, compiled_hand, _ = builds
+    session = make_session(compiled, compiled_hand, compiled_module("pokerdraw32._core").Rng, 2)
+    refused: list[Exception] = []
+
+    def other() -> None:
+        try:
+            session.play(50_000)
+        except PokerDraw32ValueError as exc:
+            refused.append(exc)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    try:
+        session.play(50_000)
+    except PokerDraw32ValueError as exc:
+        refused.append(exc)
+    thread.join()
+    assert all("another thread" in str(e) for e in refused)
+    played = session.hands_played
+    assert played in (50_000, 100_000) and (played == 100_000) == (not refused)
+    assert sum(session.stacks) == sum(session.bought_in)          # R9.5: nothing half-played

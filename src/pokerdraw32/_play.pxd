@@ -65,7 +65,7 @@ cdef class Session:
     cdef int _pol[5]
     cdef gen_t _gens[5]
     cdef bint _keep, _record
-    cdef object _hand_class, _rules, _table_rng
+    cdef object _hand_class, _rules, _table_rng, _lock
     cdef list _rngs, _rows, _policies
     cdef HandCore _hand
     cdef public object hand

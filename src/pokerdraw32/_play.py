@@ -24,6 +24,8 @@ if __name__ == "pokerdraw32._play_c":   # compiled (setup.py); see _state.py
 else:
     from . import _cython_shim as cython
 
+from _thread import allocate_lock
+
 from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, integer
 
 if not cython.compiled:   # compiled, _play.pxd cimports value_of and Rng from _core
@@ -399,7 +401,8 @@ class Session:
     Compiled, :meth:`play` releases the GIL while it plays (other threads run meanwhile; it takes
     the GIL back only to record the ledger, to make a new hand object when the session keeps
     hands, and to call a generator that is not exactly an :class:`~pokerdraw32.Rng`).  A session,
-    its generators and its :attr:`hand` belong to one thread at a time.
+    its generators and its :attr:`hand` belong to one thread at a time (:meth:`play` refuses to
+    start while another thread plays the same session).
 
     :param hand_class: the class of the hands (:class:`pokerdraw32.hand.Hand`); one hand object
         is reused from hand to hand unless ``keep_hands`` (then each hand is a new object, for
@@ -448,6 +451,7 @@ class Session:
         self._rows = []
         self._hand = None
         self.hand = None
+        self._lock = allocate_lock()
 
     def _alloc(self):
         if not cython.compiled:
@@ -477,12 +481,16 @@ class Session:
         if cython.compiled:          # the generators' states, read without the GIL (NULL: called with it)
             for s in range(n):
                 self._gens[s] = rng_state(self._rngs[s])  # noqa: F821 -- cimported from _core in _play.pxd
-        self._todo = count
+        if not self._lock.acquire(False):
+            raise PokerDraw32ValueError("the session is playing in another thread: a session belongs to one thread "
+                                        "at a time")
         try:
+            self._todo = count
             with cython.nogil:
                 self._run()
         finally:
             self.hand = self._hand
+            self._lock.release()
 
     def _run(self):
         """Play ``_todo`` hands (see :meth:`play`)."""

@@ -32,7 +32,11 @@ cdef class VectorCore:
     cdef long long *_pending
     cdef double[:] _bview
     cdef list _buckets, _hands, _rngs
-    cdef object _rules, _hand_class
+    cdef object _rules, _hand_class, _lock
+
+    cdef int _enter(self) except -1
+    @cython.locals(i=Py_ssize_t)
+    cdef int _reset(self, list seeds, obs, mask) except -1
 
     cdef _alloc(self, Py_ssize_t count)
     @cython.locals(i=Py_ssize_t)

@@ -25,6 +25,8 @@ if __name__ == "pokerdraw32._vector_c":   # compiled (setup.py); see _state.py
 else:
     from . import _cython_shim as cython
 
+from _thread import allocate_lock
+
 from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, integer
 
 if not cython.compiled:   # compiled, _vector.pxd cimports these (the same names, C functions and enums)
@@ -105,6 +107,7 @@ class VectorCore:
         self._rngs = []
         self._decisions = 0
         self._ready = False
+        self._lock = allocate_lock()
 
     def _alloc(self, count):
         if cython.compiled:
@@ -150,6 +153,20 @@ class VectorCore:
         if len(seeds) != count:
             raise PokerDraw32ValueError(f"{len(seeds)} seeds for {count} tables")
         self._check_buffers(obs, mask)
+        self._enter()
+        try:
+            return self._reset(list(seeds), obs, mask)
+        finally:
+            self._lock.release()
+
+    def _enter(self):
+        if not self._lock.acquire(False):
+            raise PokerDraw32ValueError("the tables are being stepped in another thread: an environment belongs to "
+                                        "one thread at a time")
+        return 0
+
+    def _reset(self, seeds, obs, mask):
+        count = self._count
         rngs = [Rng(seed) for seed in seeds]
         if len(self._hands) != count:
             hands = []
@@ -208,7 +225,11 @@ class VectorCore:
         if actions.shape[0] != count or rewards.shape[0] != count or terminated.shape[0] != count:
             raise PokerDraw32ValueError(f"actions, rewards and terminated must have {count} entries")
         self._check_buffers(obs, mask)
-        return self._step(actions, obs, mask, rewards, terminated)
+        self._enter()
+        try:
+            return self._step(actions, obs, mask, rewards, terminated)
+        finally:
+            self._lock.release()
 
     def _step(self, actions, obs, mask, rewards, terminated):
         with cython.nogil:
