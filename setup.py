@@ -35,10 +35,10 @@ if sys.implementation.name != "cpython":
 
 
 def pure_mode_extensions() -> list[Extension]:
-    """The hand's core, its read-only state and the built-in bots' play, each one source in
-    Cython's pure-Python mode (src/pokerdraw32/_state.py with the declarations of _state.pxd;
-    _state_view.py, _play.py likewise), compiled as pokerdraw32._state_c, pokerdraw32._state_view_c
-    and pokerdraw32._play_c so that each .py stays importable as
+    """The hand's core, its read-only state, the built-in bots' play and the research encoding,
+    each one source in Cython's pure-Python mode (src/pokerdraw32/_state.py with the declarations
+    of _state.pxd; _state_view.py, _play.py, _encode.py likewise), compiled as
+    pokerdraw32._state_c, _state_view_c, _play_c and _encode_c so that each .py stays importable as
     plain Python beside it (POKERDRAW32_NO_EXTENSIONS=1 at run time). Cython finds an augmenting
     .pxd by the module's name, so both files are copied under that name into build/cython-src,
     with _core.pxd (the C interface of _core that _play cimports, and which Cython reads when it
@@ -47,7 +47,7 @@ def pure_mode_extensions() -> list[Extension]:
     target = os.path.join("build", "cython-src", "pokerdraw32")
     os.makedirs(target, exist_ok=True)
     copies = [(os.path.join("src", "_core.pxd"), "_core.pxd")]
-    for module in ("_state", "_state_view", "_play"):
+    for module in ("_state", "_state_view", "_play", "_encode"):
         for ext in (".py", ".pxd"):
             copies.append((os.path.join("src", "pokerdraw32", module + ext), module + "_c" + ext))
     for source, name in copies:
@@ -59,7 +59,7 @@ def pure_mode_extensions() -> list[Extension]:
                 f.write(data)
     open(os.path.join(target, "__init__.py"), "a").close()
     modules = [Extension(f"pokerdraw32.{m}_c", [os.path.join(target, m + "_c.py")])
-               for m in ("_state", "_state_view", "_play")]
+               for m in ("_state", "_state_view", "_play", "_encode")]
     core = Extension("pokerdraw32._core", ["src/_core.pyx"])   # directives in its header
     try:
         from Cython.Build import cythonize
@@ -78,7 +78,7 @@ ext_modules = []
 if not no_extensions:
     # Cython (a build requirement) compiles the .pyx and the pure-mode .py files at build time; the
     # sdist keeps them, not generated .c files.
-    print("pokerdraw32: compiling pokerdraw32._core, _state_c, _state_view_c and _play_c; set "
+    print("pokerdraw32: compiling pokerdraw32._core, _state_c, _state_view_c, _play_c and _encode_c; set "
           "POKERDRAW32_NO_EXTENSIONS=1 to skip it")
     ext_modules = pure_mode_extensions()
 

@@ -35,6 +35,9 @@ def run(tests: list[doctest.DocTest]) -> None:
 
 @pytest.mark.parametrize("name", ["pokerdraw32", *MODULES])
 def test_module_doctests(name: str, request: pytest.FixtureRequest) -> None:
+    if name == "pokerdraw32.env" or name.startswith("pokerdraw32.env."):   # the [rl] extra's
+        for needed in ("numpy", "gymnasium", "pettingzoo"):
+            pytest.importorskip(needed)
     # the compiled module comes from the fixture: it skips (or errors) as the kernel tests do
     module = request.getfixturevalue("core") if name == "pokerdraw32._core" else importlib.import_module(name)
     run(doctest.DocTestFinder().find(module))

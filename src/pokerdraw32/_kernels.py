@@ -55,6 +55,7 @@ if TYPE_CHECKING or NO_EXTENSIONS:
 else:
     try:
         from ._core import Rng, evaluate_codes, evaluate_mask, split_pots
+        from ._encode_c import OBS_SIZE as _compiled_encoding  # noqa: F401
         from ._play_c import Session as _compiled_session  # noqa: F401 -- built with _core: all or none
         from ._state_view_c import HandState as _compiled_hand_state  # noqa: F401
 
@@ -95,13 +96,15 @@ else:
 
 # The hand state machine's core (issue 11): pokerdraw32._state compiled as pokerdraw32._state_c, or the
 # same file as plain Python, following the kernels chosen above.
-__all__ += ["ACTION_CODES", "HandState", "blind_seats", "checked_shuffle", "play"]
+__all__ += ["ACTION_CODES", "HandState", "blind_seats", "checked_shuffle", "encode", "play"]
 
 if TYPE_CHECKING or IMPLEMENTATION == "python":
+    from . import _encode as encode  # the research encoding (issue 12): actions, masks, observations
     from . import _play as play
     from ._state import ACTION_CODES, blind_seats, checked_shuffle
     from ._state_view import HandState
 else:
+    from . import _encode_c as encode  # the research encoding (issue 12), on the compiled core
     from . import _play_c as play  # the built-in bots' policies and whole sessions (issue 11)
     from ._state_c import ACTION_CODES, blind_seats, checked_shuffle
     from ._state_view_c import HandState  # the core with its read-only state and copies

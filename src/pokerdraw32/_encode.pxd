@@ -1,0 +1,70 @@
+# Declarations that make _encode.py C when compiled (Cython pure-Python mode, augmenting .pxd), as
+# _play.pxd does for _play.py: setup.py compiles _encode.py + this file as pokerdraw32._encode_c.
+# Every name here must agree with _encode.py (Cython checks it when compiling).  The hot functions
+# take typed memoryviews and read only C fields, so a compiled loop over many tables can call them.
+
+cimport cython
+from pokerdraw32._state_c cimport (HandCore, A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_SPLIT, A_DECLINE,
+                                   A_DISCARD, E_FOLD, E_CALL, E_BET, E_RAISE, E_DECLINE, E_ROUND_END,
+                                   PH_DRAW, PH_COMPLETE)
+
+ctypedef long long i64
+
+cpdef enum:
+    FOLD = 0
+    CHECK_CALL = 1
+    SPLIT = 2
+    DECLINE = 3
+    BET0 = 4
+    DISCARDS = 31
+    MAX_BUCKETS = 16
+
+cpdef enum:
+    OBS_CARDS = 0
+    OBS_PHASE = 32
+    OBS_POSITION = 37
+    OBS_PLAYERS = 42
+    OBS_STRUCTURE = 46
+    OBS_POT = 49
+    OBS_TO_MATCH = 50
+    OBS_CALL = 51
+    OBS_MIN_TO = 52
+    OBS_MAX_TO = 53
+    OBS_BET_COUNT = 54
+    OBS_PAROLE = 55
+    OBS_SEATS = 56
+    SEAT_FEATURES = 23
+    OBS_SIZE = 171
+
+cpdef enum:
+    SEAT_PRESENT = 0
+    SEAT_IN_HAND = 1
+    SEAT_FOLDED = 2
+    SEAT_ALL_IN = 3
+    SEAT_TO_ACT = 4
+    SEAT_BUTTON = 5
+    SEAT_STACK = 6
+    SEAT_BET = 7
+    SEAT_CONTRIB = 8
+    SEAT_DRAWN = 9
+    SEAT_SPLIT = 14
+    SEAT_LAST = 15
+    SEAT_LAST_AMOUNT = 22
+
+@cython.locals(n=int, phase=int, actor=int, kinds=int, k=int, s=int, base=int, i=Py_ssize_t, j=int, seen=int,
+               first=i64, kind=int, complete=bint)
+cpdef int observe(HandCore h, int seat, float[:] out, double scale) except -1
+@cython.locals(by=i64, target=i64)
+cdef i64 _bucket_to(HandCore h, double fraction) noexcept
+@cython.locals(amount=i64, j=int)
+cdef bint _bucket_legal(HandCore h, double[:] buckets, int b) except -1
+@cython.locals(nb=Py_ssize_t, b=Py_ssize_t)
+cdef int _check_buckets(double[:] buckets) except -1
+@cython.locals(nb=int, size=int, i=int, p=int, kinds=int, count=int, full=int, m=int, b=int)
+cpdef int action_mask(HandCore h, unsigned char[:] out, double[:] buckets) except -1
+@cython.locals(held=i64, k=int, pos=int, w=i64, c=int, j=int)
+cdef i64 _discard_word(HandCore h, int p, int m) noexcept
+@cython.locals(nb=int, p=int, kinds=int, m=int, w=i64, code=int)
+cpdef i64 decode_action(HandCore h, int index, double[:] buckets) except -2
+@cython.locals(decision=i64, p=int, code=int, cards=i64)
+cpdef i64 apply_action(HandCore h, int index, double[:] buckets) except -2

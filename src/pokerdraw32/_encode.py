@@ -1,0 +1,435 @@
+"""The research encoding of a hand: a fixed discrete action space with its legal-action mask, and a
+fixed-size float32 observation of what one seat may know (issue 12).
+
+Written in Cython's pure-Python mode, as :mod:`pokerdraw32._play`: ``_encode.py`` with the
+declarations of ``_encode.pxd``, compiled by setup.py as ``pokerdraw32._encode_c``, or this very
+file as plain Python; :mod:`pokerdraw32._kernels` picks one (``_kernels.encode``), together with the
+hand's core, whose C fields it reads directly.  No numpy: the functions write into any writable
+buffer (``float[:]`` / ``unsigned char[:]`` typed memoryviews when compiled, so a numpy array, an
+``array.array`` or a ``memoryview``; item assignment in plain Python, so a list works there too),
+with no Python object in their loops.  :mod:`pokerdraw32.env` (PettingZoo, Gymnasium) is built on it.
+
+**Actions** (``ACTIONS = 35 + B`` indices; ``B`` = number of bet/raise buckets, default 4):
+
+======================  ==============================================================
+index                   action
+======================  ==============================================================
+0 ``FOLD``              fold (R5.2)
+1 ``CHECK_CALL``        check when nothing is owed, else call (all-in for less, R4.5)
+2 ``SPLIT``             Parole: split, the accepting answer to the offer (R8.1, R8.2)
+3 ``DECLINE``           Parole: decline, an all-in player's refusal (R8.2)
+4 .. 4+B-1 ``BET0``     bet or raise, bucket ``b``: raise to ``to_match + f * (pot +
+                        call)`` chips, rounded down, for the bucket's pot fraction ``f``
+                        (``0``: the minimum bet or raise, ``< 0``: the maximum, all-in
+                        unless the limit stops lower), clipped to the legal bounds
+                        ``[min_to, max_to]`` (R3.4, R3.5, R7.2); a bucket that gives the
+                        amount of an earlier bucket is masked (fixed-limit: only bucket 0)
+4+B .. 4+B+30           discard: index ``4 + B + m``, ``m`` (0-30) the bit mask of the
+``DISCARD0``            positions of the thrown cards in the seat's hole cards sorted by
+                        card code (``4*rank + suit``, lowest first); ``m = 0`` stands pat
+                        (R6.1: 0 to 4 cards, never all five)
+======================  ==============================================================
+
+The default buckets (:data:`DEFAULT_BUCKETS`) are ``(0.0, 0.5, 1.0, -1.0)``: the minimum, half
+the pot, the pot, all-in.  The timeout (R6.3, R7.3) and the withdrawal of a raise (R7.3) are a
+server's, not a player's, and have no index.
+
+**Observation of seat s** (``OBS_SIZE = 171`` float32 values, all in ``[0, players]``; chip
+amounts are divided by ``scale``, the starting stack the caller passes):
+
+=========================  =====  ===========================================================
+offset                     size   what
+=========================  =====  ===========================================================
+``OBS_CARDS`` 0            32     the seat's own hole cards, one 1.0 per card code (0-31)
+``OBS_PHASE`` 32           5      phase one-hot: deal, first round, draw, second round, complete
+``OBS_POSITION`` 37        5      ``(s - button) mod players`` one-hot (0: the button)
+``OBS_PLAYERS`` 42         4      players dealt in, one-hot for 2, 3, 4, 5
+``OBS_STRUCTURE`` 46       3      no-limit, pot-limit, fixed-limit one-hot
+``OBS_POT`` 49             1      pot, current bets included (0 once complete) / scale
+``OBS_TO_MATCH`` 50        1      the bet to match in the round / scale
+``OBS_CALL`` 51            1      chips the seat must call, on its turn, else 0 / scale
+``OBS_MIN_TO`` 52          1      smallest bet or raise-to, on its turn when legal, else 0 / scale
+``OBS_MAX_TO`` 53          1      largest bet or raise-to, likewise / scale
+``OBS_BET_COUNT`` 54       1      bets and raises in the round (the blind counts in round one),
+                                  at most 4, / 4 (R3.4 cap)
+``OBS_PAROLE`` 55          1      a Parole offer is open (R8.1)
+``OBS_SEATS`` 56           5x23   one block a seat, relative: block ``k`` is seat
+                                  ``(s + k) mod players`` (block 0 the seat itself), blocks
+                                  ``k >= players`` all zero
+=========================  =====  ===========================================================
+
+A seat's block (``SEAT_FEATURES = 23``; offsets ``SEAT_*`` within it): 0 dealt in, 1 in the hand
+(not folded), 2 folded, 3 all-in (in the hand, no chips behind, hand not complete), 4 to act, 5 the
+button, 6 stack / scale, 7 bet in the round / scale, 8 chips put in the pot this hand / scale,
+9-13 cards drawn one-hot 0-4 (all zero until the seat has drawn, R6.1: public then), 14 chose
+Parole split in the open offer, 15-21 its last action in the current betting round one-hot (fold,
+check, call, bet, raise, split, decline; all zero: none yet; blinds are not actions, their chips
+are in the bet), 22 that action's amount / scale (a call: chips called; a bet or raise: the
+raise-to level; else 0).
+
+Nothing else is read: never another seat's cards, the stub, the discard pile or the muck (the
+tests check that two hands differing only there give the same observation).  The full
+information a seat has is :meth:`pokerdraw32.hand.Hand.view` (JSON) or
+:class:`pokerdraw32.bots.SeatView` (with its event log).
+"""
+
+if __name__ == "pokerdraw32._encode_c":   # compiled (setup.py); see _state.py
+    import cython
+else:
+    from . import _cython_shim as cython
+
+from .errors import IllegalActionError, PokerDraw32ValueError
+
+if not cython.compiled:   # compiled, these are C enums of _state.pxd (same values)
+    from ._state import (
+        A_BET,
+        A_CALL,
+        A_CHECK,
+        A_DECLINE,
+        A_DISCARD,
+        A_FOLD,
+        A_RAISE,
+        A_SPLIT,
+        E_BET,
+        E_CALL,
+        E_DECLINE,
+        E_FOLD,
+        E_RAISE,
+        E_ROUND_END,
+        PH_COMPLETE,
+        PH_DRAW,
+    )
+
+if not cython.compiled:   # compiled, cpdef enums of _encode.pxd (same values)
+    FOLD, CHECK_CALL, SPLIT, DECLINE, BET0 = 0, 1, 2, 3, 4
+    DISCARDS = 31
+    MAX_BUCKETS = 16
+    OBS_CARDS, OBS_PHASE, OBS_POSITION, OBS_PLAYERS, OBS_STRUCTURE = 0, 32, 37, 42, 46
+    OBS_POT, OBS_TO_MATCH, OBS_CALL, OBS_MIN_TO, OBS_MAX_TO, OBS_BET_COUNT, OBS_PAROLE = 49, 50, 51, 52, 53, 54, 55
+    OBS_SEATS = 56
+    SEAT_FEATURES = 23
+    OBS_SIZE = 171
+    (SEAT_PRESENT, SEAT_IN_HAND, SEAT_FOLDED, SEAT_ALL_IN, SEAT_TO_ACT, SEAT_BUTTON, SEAT_STACK, SEAT_BET,
+     SEAT_CONTRIB, SEAT_DRAWN, SEAT_SPLIT, SEAT_LAST, SEAT_LAST_AMOUNT) = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 14, 15, 22
+
+DEFAULT_BUCKETS = (0.0, 0.5, 1.0, -1.0)
+"""The default bet/raise buckets as pot fractions: minimum (0), half pot, pot, all-in (< 0)."""
+
+_LAST_KINDS = ("fold", "check", "call", "bet", "raise", "split", "decline")
+
+
+def action_count(buckets):
+    """The size of the action space with ``buckets`` bet/raise buckets: ``35 + len(buckets)``."""
+    return BET0 + len(buckets) + DISCARDS
+
+
+# -- the observation ---------------------------------------------------------------------------
+
+def observe(h, seat, out, scale):
+    """Write the observation of ``seat`` in hand ``h`` into ``out`` (at least :data:`OBS_SIZE`
+    float32 entries; the first ``OBS_SIZE`` are all written), chips divided by ``scale``.
+
+    :returns: 0.
+    :raises PokerDraw32ValueError: no such seat, ``out`` too small or ``scale`` not positive.
+    """
+    n = h._n
+    if not 0 <= seat < n:
+        raise PokerDraw32ValueError(f"no seat {seat} in this hand (seats 0..{n - 1})")
+    if len(out) < OBS_SIZE:
+        raise PokerDraw32ValueError(f"the observation buffer holds {len(out)} values; it needs {OBS_SIZE}")
+    if not scale > 0:
+        raise PokerDraw32ValueError(f"scale={scale} must be a positive number of chips")
+    for i in range(OBS_SIZE):
+        out[i] = 0.0
+    for j in range(h._hole_n[seat]):
+        out[OBS_CARDS + h._hole[5 * seat + j]] = 1.0
+    phase = h._phase
+    out[OBS_PHASE + phase] = 1.0
+    out[OBS_POSITION + (seat - h._button + n) % n] = 1.0
+    out[OBS_PLAYERS + n - 2] = 1.0
+    out[OBS_STRUCTURE + h._structure] = 1.0
+    complete = phase == PH_COMPLETE
+    if not complete:
+        out[OBS_POT] = h._pot() / scale
+        out[OBS_TO_MATCH] = h._to_match / scale
+        out[OBS_BET_COUNT] = min(h._bet_count, 4) / 4.0
+    actor = h._actor if h._pend_seat < 0 and not complete else -1
+    if actor == seat and phase != PH_DRAW:
+        kinds = h._kinds(seat)                       # sets _call, and _lo/_hi with BET or RAISE
+        out[OBS_CALL] = h._call / scale
+        if kinds & (1 << A_BET | 1 << A_RAISE):
+            out[OBS_MIN_TO] = h._lo / scale
+            out[OBS_MAX_TO] = h._hi / scale
+    if h._offer_open:
+        out[OBS_PAROLE] = 1.0
+    for k in range(n):
+        s = (seat + k) % n
+        base = OBS_SEATS + SEAT_FEATURES * k
+        out[base + SEAT_PRESENT] = 1.0
+        if h._folded[s]:
+            out[base + SEAT_FOLDED] = 1.0
+        else:
+            out[base + SEAT_IN_HAND] = 1.0
+            if h._stacks[s] == 0 and not complete:
+                out[base + SEAT_ALL_IN] = 1.0
+        if s == actor:
+            out[base + SEAT_TO_ACT] = 1.0
+        if s == h._button:
+            out[base + SEAT_BUTTON] = 1.0
+        out[base + SEAT_STACK] = h._stacks[s] / scale
+        out[base + SEAT_BET] = h._bets[s] / scale
+        out[base + SEAT_CONTRIB] = h._contrib[s] / scale
+        if h._discarded[s] >= 0:
+            out[base + SEAT_DRAWN + h._discarded[s]] = 1.0
+        if h._offer_open and h._votes >> s & 1:
+            out[base + SEAT_SPLIT] = 1.0
+    # the current betting round's actions: the log read back to the last end of a round; the first
+    # record met for a seat is its last action (cards of private records are never read)
+    seen = 0
+    i = h._nrec - 2
+    while i >= 0:
+        first = h._rec[i]
+        kind = first & 31
+        if kind == E_ROUND_END:
+            break
+        if E_FOLD <= kind <= E_DECLINE:                # FOLD, CHECK, CALL, BET, RAISE, SPLIT, DECLINE
+            s = (first >> 5 & 7) - 1
+            if 0 <= s < n and not seen >> s & 1:
+                seen |= 1 << s
+                base = OBS_SEATS + SEAT_FEATURES * ((s - seat + n) % n)
+                out[base + SEAT_LAST + kind - E_FOLD] = 1.0
+                if kind == E_CALL or kind == E_BET or kind == E_RAISE:
+                    out[base + SEAT_LAST_AMOUNT] = (h._rec[i + 1] - 1) / scale
+        i -= 2
+    return 0
+
+
+# -- the actions ---------------------------------------------------------------------------------
+
+def _bucket_to(h, fraction):
+    """The raise-to amount of a bucket for the player to act (after ``_kinds``: ``_lo``/``_hi``
+    and ``_call`` are set), clipped to ``[_lo, _hi]``."""
+    if fraction < 0:
+        return h._hi
+    if fraction == 0:
+        return h._lo
+    if cython.compiled:
+        by = cython.cast(cython.longlong, fraction * (h._pot() + h._call))
+    else:
+        by = int(fraction * (h._pot() + h._call))   # truncated, as the C cast (fraction > 0)
+    target = h._to_match + by
+    if target < h._lo:
+        return h._lo
+    if target > h._hi:
+        return h._hi
+    return target
+
+
+def _bucket_legal(h, buckets, b):
+    """Bucket ``b`` gives an amount no earlier bucket gives (BET or RAISE legal)."""
+    amount = _bucket_to(h, buckets[b])
+    for j in range(b):   # a C loop, not all() over a generator
+        if _bucket_to(h, buckets[j]) == amount:
+            return False
+    return True
+
+
+def _check_buckets(buckets):
+    nb = len(buckets)
+    if not 1 <= nb <= MAX_BUCKETS:
+        raise PokerDraw32ValueError(f"{nb} bet/raise buckets: use 1 to {MAX_BUCKETS}")
+    for b in range(nb):
+        if not buckets[b] <= 1000.0:   # NaN too
+            raise PokerDraw32ValueError(f"bucket {b}: pot fraction {buckets[b]} must be a number, at most 1000")
+    return nb
+
+
+def action_mask(h, out, buckets):
+    """Write the legal-action mask of the player to act in ``h`` into ``out`` (at least
+    ``action_count(buckets)`` uint8 entries, 1 legal, 0 not; those are all written).
+
+    :param buckets: the bet/raise buckets' pot fractions (float64 values; ``0`` the minimum,
+        ``< 0`` the maximum).
+    :returns: the number of legal actions; 0 (an all-zero mask) when nobody is to act (hand
+        complete).
+    :raises PokerDraw32ValueError: ``out`` too small, or not 1 to 16 buckets.
+    """
+    nb = _check_buckets(buckets)
+    size = BET0 + nb + DISCARDS
+    if len(out) < size:
+        raise PokerDraw32ValueError(f"the mask buffer holds {len(out)} values; it needs {size}")
+    for i in range(size):
+        out[i] = 0
+    p = h._actor
+    if p < 0 or h._pend_seat >= 0 or h._phase == PH_COMPLETE:
+        return 0
+    kinds = h._kinds(p)
+    count = 0
+    if h._phase == PH_DRAW:
+        full = (1 << h._hole_n[p]) - 1
+        for m in range(DISCARDS):
+            if m & full == m and m != 31:
+                out[BET0 + nb + m] = 1
+                count += 1
+        return count
+    if kinds >> A_FOLD & 1:
+        out[FOLD] = 1
+        count += 1
+    if kinds & (1 << A_CHECK | 1 << A_CALL):
+        out[CHECK_CALL] = 1
+        count += 1
+    if kinds >> A_SPLIT & 1:
+        out[SPLIT] = 1
+        count += 1
+    if kinds >> A_DECLINE & 1:
+        out[DECLINE] = 1
+        count += 1
+    if kinds & (1 << A_BET | 1 << A_RAISE):
+        for b in range(nb):
+            if _bucket_legal(h, buckets, b):
+                out[BET0 + b] = 1
+                count += 1
+    return count
+
+
+def _discard_word(h, p, m):
+    """The card word (count, then 6 bits a card) of the cards at the positions of bit mask ``m``
+    in seat ``p``'s hole cards sorted by code; -1 when ``m`` names a position it does not hold."""
+    held = 0
+    for j in range(h._hole_n[p]):
+        held |= 1 << h._hole[5 * p + j]
+    k = 0
+    pos = 0
+    w = 0
+    for c in range(32):
+        if held >> c & 1:
+            if m >> pos & 1:
+                w |= c << (3 + 6 * k)
+                k += 1
+            pos += 1
+    if m >> pos:
+        return -1
+    return w | k
+
+
+def decode_action(h, index, buckets):
+    """The decision of action ``index`` for the player to act in ``h``, packed as the built-in
+    policies' (:mod:`pokerdraw32._play`): ``code | amount << 8``, the amount the raise-to level of
+    a bet or raise, or the card word of a discard (count in bits 0-2, then 6 bits a card).
+
+    :returns: the decision, or -1 when ``index`` is not in the legal-action mask (nobody to act,
+        out of range, a kind not legal now, a bucket that repeats an earlier bucket's amount).
+    :raises PokerDraw32ValueError: not 1 to 16 buckets.
+    """
+    nb = _check_buckets(buckets)
+    p = h._actor
+    if p < 0 or h._pend_seat >= 0 or h._phase == PH_COMPLETE or not 0 <= index < BET0 + nb + DISCARDS:
+        return -1
+    kinds = h._kinds(p)
+    if index >= BET0 + nb:
+        if not kinds >> A_DISCARD & 1:
+            return -1
+        m = index - BET0 - nb
+        w = _discard_word(h, p, m)
+        if w < 0 or (w & 7) > 4:
+            return -1
+        return A_DISCARD | w << 8
+    if index >= BET0:
+        if not kinds & (1 << A_BET | 1 << A_RAISE) or not _bucket_legal(h, buckets, index - BET0):
+            return -1
+        code = A_BET if kinds >> A_BET & 1 else A_RAISE
+        return code | _bucket_to(h, buckets[index - BET0]) << 8
+    if index == CHECK_CALL:
+        if kinds >> A_CHECK & 1:
+            return A_CHECK
+        return A_CALL if kinds >> A_CALL & 1 else -1
+    code = A_FOLD if index == FOLD else A_SPLIT if index == SPLIT else A_DECLINE
+    return code if kinds >> code & 1 else -1
+
+
+def apply_action(h, index, buckets):
+    """Apply action ``index`` for the player to act in ``h`` (the hand's own legality check and
+    state change, as every action).
+
+    :returns: the decision applied (see :func:`decode_action`), or -1, the hand unchanged, when
+        ``index`` is not in the legal-action mask (:func:`action_error` says why).
+    :raises PokerDraw32ValueError: not 1 to 16 buckets.
+    """
+    decision = decode_action(h, index, buckets)
+    if decision < 0:
+        return -1
+    p = h._actor
+    code = decision & 255
+    amount = None
+    cards = 0
+    if code == A_DISCARD:
+        cards = decision >> 8
+    elif code == A_BET or code == A_RAISE:
+        amount = decision >> 8
+    if not h._allowed(p, code, amount, cards):     # never: the mask is the hand's legality
+        raise AssertionError(f"action index {index} decoded to {decision:#x}, which the hand refuses")
+    h._apply(p, code, amount, cards)
+    return decision
+
+
+# -- names and refusals (Python objects: never in a loop over tables) --------------------------
+
+def action_name(index, buckets):
+    """A short text for action ``index``: ``"fold"``, ``"check/call"``, ``"split"``,
+    ``"decline"``, ``"bet/raise 0.5 pot"`` (``min``, ``all-in``), ``"discard 01001"`` (positions
+    0-4 of the sorted hole cards, 1 = thrown), ``"stand pat"``."""
+    nb = len(buckets)
+    if index == FOLD:
+        return "fold"
+    if index == CHECK_CALL:
+        return "check/call"
+    if index == SPLIT:
+        return "split"
+    if index == DECLINE:
+        return "decline"
+    if BET0 <= index < BET0 + nb:
+        f = buckets[index - BET0]
+        return "bet/raise " + ("all-in" if f < 0 else "min" if f == 0 else f"{f:g} pot")
+    if BET0 + nb <= index < BET0 + nb + DISCARDS:
+        m = index - BET0 - nb
+        return "stand pat" if m == 0 else "discard " + "".join("1" if m >> i & 1 else "0" for i in range(5))
+    return f"no action {index}"
+
+
+def action_error(hand, index, buckets):
+    """The :class:`~pokerdraw32.errors.IllegalActionError` for action ``index`` outside the mask of
+    ``hand`` (a :class:`~pokerdraw32.hand.Hand`): names the index, the action, the seat and the
+    rule (the hand's own refusal where the action kind is illegal)."""
+    nb = len(buckets)
+    size = BET0 + nb + DISCARDS
+    name = action_name(index, buckets)
+    p = hand.actor
+    if type(index) is not int or not 0 <= index < size:
+        return IllegalActionError(f"action index {index!r} is outside the action space 0..{size - 1}", seat=p)
+    if p is None or hand.is_complete:
+        return IllegalActionError(f"action index {index} ({name}): nobody is to act (the hand is "
+                                  f"{hand.phase.value})", seat=p)
+    from .actions import Action, ActionKind
+    legal = hand.legal_actions()
+    head = f"action index {index} ({name}) is not in the legal-action mask of seat {p}"
+    kinds = legal.kinds
+    if index == CHECK_CALL:
+        action = Action.check() if not hand.to_match else Action.call()
+    elif index in (FOLD, SPLIT, DECLINE):
+        action = Action((ActionKind.FOLD, ActionKind.CHECK, ActionKind.SPLIT, ActionKind.DECLINE)[index])
+    elif index < BET0 + nb:
+        if ActionKind.BET in kinds or ActionKind.RAISE in kinds:
+            b = index - BET0
+            return IllegalActionError(f"{head}: bucket {b} gives the same amount as an earlier bucket "
+                                      "(each amount has one index)", seat=p, rule="R3.4")
+        action = Action(ActionKind.RAISE if hand.to_match else ActionKind.BET, legal.min_to or 1)
+    else:
+        if ActionKind.DISCARD in kinds:    # a mask of 5 cards: never (the mask bits 0-30 hold at most 4)
+            return IllegalActionError(f"{head}: at most 4 cards may be discarded", seat=p, rule="R6.1")
+        action = Action.stand_pat()
+    from ._refusal import refuse
+    try:
+        refuse(hand, action, None)
+    except IllegalActionError as exc:
+        return IllegalActionError(f"{head}: {str(exc).rsplit(' [', 1)[0]}", seat=p, rule=exc.rule)
+    return IllegalActionError(head, seat=p)

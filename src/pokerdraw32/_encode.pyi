@@ -1,0 +1,51 @@
+# Types of pokerdraw32._encode (and of its compiled build pokerdraw32._encode_c): the .py is written in
+# Cython's pure-Python mode without annotations (Cython would read them as C types).
+from typing import Any
+
+from ._state import HandCore
+from .errors import IllegalActionError
+
+FOLD: int
+CHECK_CALL: int
+SPLIT: int
+DECLINE: int
+BET0: int
+DISCARDS: int
+MAX_BUCKETS: int
+OBS_CARDS: int
+OBS_PHASE: int
+OBS_POSITION: int
+OBS_PLAYERS: int
+OBS_STRUCTURE: int
+OBS_POT: int
+OBS_TO_MATCH: int
+OBS_CALL: int
+OBS_MIN_TO: int
+OBS_MAX_TO: int
+OBS_BET_COUNT: int
+OBS_PAROLE: int
+OBS_SEATS: int
+SEAT_FEATURES: int
+OBS_SIZE: int
+SEAT_PRESENT: int
+SEAT_IN_HAND: int
+SEAT_FOLDED: int
+SEAT_ALL_IN: int
+SEAT_TO_ACT: int
+SEAT_BUTTON: int
+SEAT_STACK: int
+SEAT_BET: int
+SEAT_CONTRIB: int
+SEAT_DRAWN: int
+SEAT_SPLIT: int
+SEAT_LAST: int
+SEAT_LAST_AMOUNT: int
+DEFAULT_BUCKETS: tuple[float, ...]
+
+def action_count(buckets: Any) -> int: ...
+def observe(h: HandCore, seat: int, out: Any, scale: float) -> int: ...
+def action_mask(h: HandCore, out: Any, buckets: Any) -> int: ...
+def decode_action(h: HandCore, index: int, buckets: Any) -> int: ...
+def apply_action(h: HandCore, index: int, buckets: Any) -> int: ...
+def action_name(index: int, buckets: Any) -> str: ...
+def action_error(hand: Any, index: int, buckets: Any) -> IllegalActionError: ...

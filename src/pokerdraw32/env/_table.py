@@ -1,0 +1,60 @@
+"""What the environments share: the table's rules and stacks from their arguments, and the text render."""
+
+from __future__ import annotations
+
+from ..cards import format_cards
+from ..errors import MAX_CHIPS, PokerDraw32ValueError, integer
+from ..hand import Hand
+from ..rules import Rules
+
+
+def table_rules(players: object, rules: Rules | None, preset: str, structure: str | None,
+                stack: object) -> tuple[int, Rules, int]:
+    """``(players, rules, starting stack in chips)`` from an environment's arguments.
+
+    :raises PokerDraw32ValueError: not 2 to 5 players (R3.1), or a stack (in big blinds) that is not
+        a positive integer or brings more than MAX_CHIPS to the table (R3.2).
+    :raises RulesError: an unknown preset or structure.
+    """
+    n = integer(players)
+    if n is None or not 2 <= n <= 5:
+        raise PokerDraw32ValueError(f"players={players!r}: a hand is dealt to 2 to 5 players [R3.1]")
+    if rules is None:
+        rules = Rules.preset(preset) if structure is None else Rules.preset(preset, structure=structure)
+    elif not isinstance(rules, Rules):
+        raise PokerDraw32ValueError(f"rules must be a Rules object or None, got {type(rules).__name__}")
+    elif structure is not None:
+        rules = rules.replace(structure=structure)
+    big_blinds = integer(stack)
+    if big_blinds is None or big_blinds <= 0:
+        raise PokerDraw32ValueError(f"stack={stack!r} must be a positive whole number of big blinds [R3.2]")
+    chips = big_blinds * rules.big_blind
+    if n * chips > MAX_CHIPS:
+        raise PokerDraw32ValueError(f"stack={stack!r} big blinds for {n} players is more than {MAX_CHIPS} chips "
+                                    "at the table [R3.2]")
+    return n, rules, chips
+
+
+def observation_bound(players: int, rules: Rules, stack: int) -> float:
+    """The largest value of an observation at a table of equal stacks ``stack``: chips are divided by
+    the starting stack, so every amount is at most ``players`` (all the chips), except the bet to
+    match in round one, the largest blind, owed in full even when its poster is short (R4.5)."""
+    return float(max(players, -(-rules.largest_blind(players) // stack)))
+
+
+def render_text(hand: Hand | None, names: list[str]) -> str:
+    """The table as text, the dealer's view (every seat's cards): phase, pot, then one line a seat."""
+    if hand is None:
+        return "(no hand dealt: call reset())"
+    lines = [f"{hand.phase.value}  pot {hand.pot}  button {names[hand.button]}"]
+    result = hand.result
+    for s in range(hand.n):
+        mark = ">" if hand.actor == s and not hand.is_complete else " "
+        status = "folded" if hand.folded[s] else "all-in" if hand.stacks[s] == 0 and result is None else ""
+        drawn = "" if hand.discarded[s] is None else f" drew {hand.discarded[s]}"
+        line = (f"{mark} {names[s]:<9} {format_cards(hand.hole_cards(s)) or '--':<15} stack {hand.stacks[s]:>6}"
+                f"  bet {hand.bets[s]:>5}{drawn} {status}")
+        if result is not None:
+            line += f"  {hand.stacks[s] - hand.starting_stacks[s]:+d}"
+        lines.append(line.rstrip())
+    return "\n".join(lines)

@@ -1,0 +1,193 @@
+"""The Gymnasium environment: one learning seat against built-in or given opponents."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from ..actions import Action
+from ..bots import RandomBot, RuleBot, SeatView
+from ..errors import PokerDraw32TypeError, PokerDraw32ValueError, integer
+from ..hand import Hand
+from ..rules import Rules
+from ._table import observation_bound, render_text, table_rules
+from .encoding import DEFAULT_BUCKETS, OBS_SIZE, Encoding
+
+Opponent = str | Callable[[SeatView], Action | str]
+"""``"rule"`` (:class:`~pokerdraw32.bots.RuleBot`), ``"random"`` (:class:`~pokerdraw32.bots.RandomBot`),
+or a callable ``SeatView -> Action | str`` (a bot's ``decide`` too)."""
+
+
+class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
+    """One hand of 32-Card Draw an episode, played by one learning seat against opponents.
+
+    Observation: ``float32[171]``, the encoding of :mod:`pokerdraw32._encode` for the learning
+    seat (chips divided by the starting stack).  Action: ``Discrete(35 + B)``, an index of that
+    encoding.  The legal-action mask (``bool[35 + B]``) is ``info["action_mask"]`` after
+    :meth:`reset` and :meth:`step`, and :meth:`action_masks` (sb3-contrib's MaskablePPO reads it).
+    Reward: the seat's result in big blinds when the hand ends (chips won or lost divided by
+    ``rules.bb``), 0 before; ``terminated`` then (no truncation: a hand always ends).
+
+    Each :meth:`reset` deals a new hand with every stack at ``stack`` big blinds, the button on a
+    seat drawn from the environment's generator (so the learning seat's position varies), and
+    plays the opponents up to the learning seat's first decision.  A hand in which the learning
+    seat never has a decision (everyone folds to its big blind) is not an episode: it is dealt
+    again, and ``info["hands_skipped"]`` counts such hands.
+
+    :param players: seats dealt in, 2 to 5 (R3.1).
+    :param opponents: one :data:`Opponent` for every other seat, or a list of ``players - 1`` of
+        them in seat order after skipping the learning seat (default ``"rule"``).  Built-in bots
+        are seeded from the environment's generator at each reset.
+    :param seat: the learning seat's hand seat (default 0).
+    :param rules: the :class:`~pokerdraw32.rules.Rules`; default: the ``preset``.
+    :param preset: ``"classic"`` (default) or ``"two-blind"``.
+    :param structure: ``"no-limit"``, ``"pot-limit"`` or ``"fixed-limit"``, overriding the rules'.
+    :param stack: every seat's chips at the deal, in big blinds (default 100).
+    :param buckets: bet/raise buckets as pot fractions (see :class:`~pokerdraw32.env.Encoding`).
+    :param illegal_action: ``"raise"`` (default): an action outside the mask raises
+        :class:`~pokerdraw32.errors.IllegalActionError` naming the index and the rule, nothing
+        changed; ``"penalty"``: the episode ends at once with reward ``-penalty`` and
+        ``info["illegal_action"] = True`` (the hand is abandoned) -- for learners without masks,
+        and :func:`gymnasium.utils.env_checker.check_env`, which samples any action.
+    :param penalty: the penalty, in big blinds (default 1.0).
+    :param render_mode: ``"human"`` (print) or ``"ansi"`` (text): the dealer's view (every card).
+    :raises PokerDraw32ValueError: bad players, seat, stack, buckets, opponents or mode.
+
+    Registered as ``"pokerdraw32/Draw-v0"`` (``gymnasium.make("pokerdraw32/Draw-v0", players=3)``).
+    The full information of the learning seat is ``SeatView.of(env.hand, env.seat)``.
+    """
+
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}  # noqa: RUF012 -- gymnasium.Env declares it so
+
+    def __init__(self, players: int = 3, opponents: Opponent | Sequence[Opponent] = "rule", seat: int = 0,
+                 rules: Rules | None = None, preset: str = "classic", structure: str | None = None,
+                 stack: int = 100, buckets: Sequence[float] = DEFAULT_BUCKETS, illegal_action: str = "raise",
+                 penalty: float = 1.0, render_mode: str | None = None) -> None:
+        self.players, self.rules, self.stack = table_rules(players, rules, preset, structure, stack)
+        n = self.players
+        learner = integer(seat)
+        if learner is None or not 0 <= learner < n:
+            raise PokerDraw32ValueError(f"seat={seat!r}: the learning seat must be 0..{n - 1}")
+        self.seat = learner
+        if isinstance(opponents, str) or callable(opponents):
+            chosen: list[Opponent] = [opponents] * (n - 1)
+        else:
+            chosen = list(opponents)
+            if len(chosen) != n - 1:
+                raise PokerDraw32ValueError(f"{len(chosen)} opponents for {n} players: give {n - 1}")
+        for o in chosen:
+            if (isinstance(o, str) and o not in ("rule", "random")) or (not isinstance(o, str) and not callable(o)):
+                raise PokerDraw32ValueError(f"opponent {o!r}: use 'rule', 'random' or a callable SeatView -> action")
+        self.opponents = chosen
+        if illegal_action not in ("raise", "penalty"):
+            raise PokerDraw32ValueError(f"illegal_action={illegal_action!r}: use 'raise' or 'penalty'")
+        self.illegal_action = illegal_action
+        self.penalty = float(penalty)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise PokerDraw32ValueError(f"render_mode={render_mode!r}: use one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.encoding = Encoding(buckets)
+        self.big_blind: int = self.rules.big_blind
+        high = observation_bound(n, self.rules, self.stack)
+        self.observation_space = spaces.Box(0.0, high, (OBS_SIZE,), np.float32)
+        self.action_space = spaces.Discrete(self.encoding.actions)
+        self.hand: Hand | None = None
+        self._players: list[Callable[[SeatView], Action | str] | None] = [None] * n
+        self._mask = np.zeros(self.encoding.actions, dtype=np.uint8)
+        self._skipped = 0
+
+    def _seat_opponents(self) -> None:
+        others = [s for s in range(self.players) if s != self.seat]
+        for s, o in zip(others, self.opponents, strict=True):
+            if o == "rule" or o == "random":
+                bot = (RuleBot if o == "rule" else RandomBot)(int(self.np_random.integers(2**63)))
+                self._players[s] = bot.decide
+            else:
+                self._players[s] = o   # type: ignore[assignment]
+
+    def _play_opponents(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        while not hand.is_complete and hand.actor != self.seat:
+            actor = hand.actor
+            assert actor is not None
+            policy = self._players[actor]
+            assert policy is not None
+            action = policy(SeatView.of(hand, actor))
+            if not isinstance(action, (Action, str)):
+                raise PokerDraw32TypeError(f"the opponent at seat {actor} returned {action!r}, not an Action or text")
+            hand.act(action, actor)
+
+    def _observe(self) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        hand = self.hand
+        assert hand is not None
+        obs = self.encoding.observation(hand, self.seat, self.stack)
+        self.encoding.action_mask(hand, self._mask)
+        info: dict[str, Any] = {"action_mask": self._mask.astype(bool), "button": hand.button,
+                                "hands_skipped": self._skipped}
+        return obs, info
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Deal a new hand and play the opponents up to the learning seat's first decision."""
+        super().reset(seed=seed)
+        self._skipped = 0
+        while True:
+            self._seat_opponents()
+            button = int(self.np_random.integers(self.players))
+            self.hand = Hand(self.rules, [self.stack] * self.players, button,
+                             seed=int(self.np_random.integers(2**63)))
+            self._play_opponents()
+            if not self.hand.is_complete:
+                break
+            self._skipped += 1
+        if self.render_mode == "human":
+            self.render()
+        return self._observe()
+
+    def step(self, action: Any) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        """Play ``action`` for the learning seat, then the opponents up to its next decision or the
+        end of the hand.
+
+        :raises IllegalActionError: ``action`` is outside the mask (``illegal_action="raise"``).
+        """
+        hand = self.hand
+        if hand is None or hand.is_complete:
+            raise PokerDraw32ValueError("the episode is over: call reset()")
+        if self.illegal_action == "penalty" and self.encoding.decode(hand, action) < 0:
+            obs, info = self._observe()
+            info["illegal_action"] = True
+            self.hand = None
+            return obs, -self.penalty, True, False, info
+        self.encoding.apply(hand, action)
+        self._play_opponents()
+        reward = 0.0
+        obs, info = self._observe()
+        if hand.is_complete:
+            chips = hand.stacks[self.seat] - hand.starting_stacks[self.seat]
+            reward = chips / self.big_blind
+            info["chips"] = chips
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, hand.is_complete, False, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal-action mask of the learning seat now (``bool[actions]``; all False after the hand)."""
+        if self.hand is None:
+            return np.zeros(self.encoding.actions, dtype=bool)
+        return self.encoding.action_mask(self.hand).astype(bool)
+
+    def render(self) -> str | None:
+        """``"ansi"``: the table as text (every seat's cards); ``"human"``: printed."""
+        names = [("you" if s == self.seat else f"seat {s}") for s in range(self.players)]
+        text = render_text(self.hand, names)
+        if self.render_mode == "ansi":
+            return text
+        if self.render_mode == "human":
+            print(text)
+        return None

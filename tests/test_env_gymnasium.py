@@ -1,0 +1,163 @@
+"""The Gymnasium environment, :class:`pokerdraw32.env.DrawEnv` (``"pokerdraw32/Draw-v0"``, issue 12):
+Gymnasium's env checker, the registration, then episodes against every kind of opponent: rewards in
+big blinds, chips conserved (R9.5), masks, refusals, seeds.  Skipped where the ``[rl]`` extra is not
+installed."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+gym = pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from pokerdraw32 import Rules  # noqa: E402
+from pokerdraw32._kernels import encode as E  # noqa: E402
+from pokerdraw32.actions import Action  # noqa: E402
+from pokerdraw32.bots import RuleBot, SeatView  # noqa: E402
+from pokerdraw32.env import OBS_SIZE, DrawEnv  # noqa: E402
+from pokerdraw32.errors import IllegalActionError, PokerDraw32ValueError  # noqa: E402
+
+
+@pytest.mark.parametrize(("players", "structure"), [(2, "fixed-limit"), (3, None), (5, "pot-limit")])
+def test_gymnasium_check_env(players: int, structure: str | None) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")               # no warning either
+        check_env(gym.make("pokerdraw32/Draw-v0", players=players, structure=structure, illegal_action="penalty",
+                           render_mode="ansi").unwrapped)
+
+
+def test_registered_and_made() -> None:
+    e = gym.make("pokerdraw32/Draw-v0", players=4, opponents="random", preset="two-blind")
+    obs, info = e.reset(seed=0)
+    assert obs.shape == (OBS_SIZE,) and obs.dtype == np.float32 and e.observation_space.contains(obs)
+    assert info["action_mask"].dtype == bool and info["action_mask"].any()
+    assert e.unwrapped.rules.name == "two-blind" and e.unwrapped.players == 4
+
+
+def run(e: DrawEnv, seed: int, rnd: random.Random) -> tuple[float, int, list[Any]]:
+    obs, info = e.reset(seed=seed)
+    steps = []
+    total = 0.0
+    while True:
+        mask = info["action_mask"]
+        assert np.array_equal(mask, e.action_masks()) and mask.any()
+        assert e.observation_space.contains(obs)
+        out = np.zeros(OBS_SIZE, np.float32)
+        E.observe(e.hand, e.seat, out, float(e.stack))
+        assert np.array_equal(obs, out) and e.hand.actor == e.seat
+        action = int(rnd.choice(np.flatnonzero(mask)))
+        obs, reward, terminated, truncated, info = e.step(action)
+        steps.append((action, obs.tobytes(), reward))
+        total += reward
+        assert not truncated
+        if terminated:
+            assert not info["action_mask"].any() and not e.action_masks().any()
+            return total, info["chips"], steps
+        assert reward == 0.0
+
+
+@pytest.mark.parametrize("opponents", ["rule", "random", "mixed", "callable"])
+def test_episodes_rewards_and_chips(opponents: str) -> None:
+    rnd = random.Random(1)
+    decide = RuleBot(seed=4).decide
+    given: Any = {"mixed": ["rule", "random", decide], "callable": lambda view: "fold" if view.legal.call_amount
+                  else ("check" if view.phase.value != "draw" else "d")}.get(opponents, opponents)
+    e = DrawEnv(players=4, opponents=given, seat=2, stack=30, rules=Rules(sb=2))
+    buttons = set()
+    for seed in range(30):
+        total, chips, _ = run(e, seed, rnd)
+        buttons.add(e.hand.button)
+        h = e.hand
+        assert h.is_complete and sum(h.stacks) == 4 * e.stack == 4 * 30 * 4          # R9.5
+        assert chips == h.stacks[2] - e.stack and total == chips / 4
+    # the button moves with the seed (the folding callables fold to seat 2 whenever it posts the over
+    # blind, button 3: those hands are dealt again)
+    assert buttons == ({0, 1, 2} if opponents == "callable" else {0, 1, 2, 3})
+
+
+def test_same_seed_same_episode() -> None:
+    def episode(seed: int) -> list[Any]:
+        return run(DrawEnv(players=3, opponents=["rule", "random"]), seed, random.Random(7))[2]
+
+    assert episode(5) == episode(5) != episode(6)
+
+
+def test_hands_without_a_decision_are_dealt_again() -> None:
+    folder = lambda view: "fold" if view.legal.call_amount else "check"   # noqa: E731
+    e = DrawEnv(players=3, opponents=folder, seat=0)
+    skipped = 0
+    for seed in range(20):
+        _, info = e.reset(seed=seed)
+        assert e.hand.actor == 0 and not e.hand.is_complete
+        skipped += info["hands_skipped"]
+    assert skipped > 0                       # seat 0 in the big blind: everyone folds to it
+
+
+def test_an_action_outside_the_mask_raises_and_changes_nothing() -> None:
+    e = DrawEnv(players=3)
+    _, info = e.reset(seed=3)
+    bad = int(np.flatnonzero(~info["action_mask"])[0])
+    before = e.hand.snapshot()
+    with pytest.raises(IllegalActionError, match=rf"action index {bad} \(.*\) is not in the legal-action mask "
+                                                 r"of seat 0: .* \[R\d"):
+        e.step(bad)
+    assert e.hand.snapshot() == before
+    with pytest.raises(IllegalActionError, match="outside the action space"):
+        e.step(e.action_space.n)
+
+
+def test_penalty_mode_ends_the_episode() -> None:
+    e = DrawEnv(players=3, illegal_action="penalty", penalty=3)
+    _, info = e.reset(seed=3)
+    _obs, reward, terminated, truncated, info = e.step(int(np.flatnonzero(~info["action_mask"])[0]))
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-3.0, True, False, True)
+    with pytest.raises(PokerDraw32ValueError, match="reset"):
+        e.step(0)
+
+
+def test_opponent_errors_and_bad_arguments() -> None:
+    e = DrawEnv(players=2, opponents=lambda view: 3, seat=1)
+    with pytest.raises(TypeError, match="not an Action"):
+        for seed in range(5):
+            e.reset(seed=seed)
+    e = DrawEnv(players=2, opponents=lambda view: Action.bet(10**6), seat=1)
+    with pytest.raises(IllegalActionError):
+        for seed in range(5):
+            e.reset(seed=seed)
+    for kwargs, message in [({"players": 1}, "2 to 5"), ({"seat": 3}, "learning seat"),
+                            ({"opponents": ["rule"]}, "1 opponents for 3"), ({"opponents": "smart"}, "opponent"),
+                            ({"illegal_action": "skip"}, "illegal_action"), ({"render_mode": "rgb"}, "render_mode")]:
+        with pytest.raises(PokerDraw32ValueError, match=message):
+            DrawEnv(**kwargs)
+
+
+def test_render(capsys: pytest.CaptureFixture[str]) -> None:
+    e = DrawEnv(players=2, render_mode="human")
+    e.reset(seed=1)
+    assert "> you" in capsys.readouterr().out
+    e = DrawEnv(players=2, render_mode="ansi")
+    e.reset(seed=1)
+    assert SeatView.of(e.hand, e.seat).hole_cards == e.hand.hole_cards(0)
+    text = e.render()
+    assert isinstance(text, str) and "you" in text and "seat 1" in text
+
+
+def test_readme_research_example(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's research example (the code block that starts with ``# research example``) runs."""
+    from pathlib import Path
+
+    readme = Path(__file__).resolve().parent.parent / "README.md"
+    if not readme.exists():
+        pytest.skip("README.md is not next to tests/ (tests run outside the repository)")
+    text = readme.read_text(encoding="utf-8")
+    start = text.index("```python\n# research example")
+    code = text[start + len("```python\n"):text.index("```", start + 10)]
+    exec(compile(code, "README.md (research example)", "exec"), {})
+    assert "big blinds a hand against random bots" in capsys.readouterr().out
