@@ -23,7 +23,7 @@ def test_failed_compile_ends_with_the_no_extensions_hint(tmp_path: Path) -> None
     (tmp_path / "src" / "_core.pyx").write_text("x = 1\n", encoding="utf-8")   # a stub: the compiler fails anyway
     (tmp_path / "src" / "_core.pxd").write_text("", encoding="utf-8")
     (tmp_path / "src" / "pokerdraw32").mkdir()
-    for module in ("_state", "_state_view", "_play"):     # the pure-mode sources setup.py compiles
+    for module in ("_state", "_state_view", "_play", "_encode"):   # the pure-mode sources setup.py compiles
         (tmp_path / "src" / "pokerdraw32" / f"{module}.py").write_text("x = 1\n", encoding="utf-8")
         (tmp_path / "src" / "pokerdraw32" / f"{module}.pxd").write_text("", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("POKERDRAW32_")}
