@@ -13,7 +13,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
-import pokerdraw32.openspiel  # noqa: E402  (registers the game)
+import pokerdraw32.openspiel  # noqa: E402, F401  (registers the game)
 from pokerdraw32._kernels import encode as E  # noqa: E402
 from pokerdraw32.cards import DECK, parse_cards  # noqa: E402
 from pokerdraw32.errors import IllegalActionError, PokerDraw32ValueError  # noqa: E402
@@ -46,7 +46,7 @@ def codes(text: str) -> list[int]:
 def play_random(state: DrawState, rng: random.Random) -> DrawState:
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(rng.choices(outcomes, probs)[0])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
@@ -223,8 +223,8 @@ def test_clone_and_serialize() -> None:
     state = game.new_initial_state()
     rng = random.Random(2)
     for _ in range(25):
-        outcomes, probs = zip(*state.chance_outcomes()) if state.is_chance_node() else (state.legal_actions(), None)
-        state.apply_action(rng.choice(outcomes))
+        choices = [c for c, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(rng.choice(choices))
     copy = state.clone()
     assert str(copy) == str(state) and copy.history() == state.history()
     before = str(state)
@@ -258,8 +258,7 @@ def test_strings_and_tensors_show_only_the_seat_s_cards() -> None:
                     assert full[E.OBS_SIZE:].sum() == len(state._own[p])   # fixed-limit: R = 5 slots hold all
                 state.apply_action(rng.choice(state.legal_actions()))
             else:
-                outcomes, _ = zip(*state.chance_outcomes())
-                state.apply_action(rng.choice(outcomes))
+                state.apply_action(rng.choice([c for c, _ in state.chance_outcomes()]))
 
 
 def test_information_state_tensor_records_own_decisions() -> None:

@@ -18,7 +18,7 @@ SMALL = "python_pokerdraw32(players=2,structure=fixed-limit,stack=6)"
 
 
 def sample_chance(state: object, rng: np.random.RandomState) -> int:
-    outcomes, probs = zip(*state.chance_outcomes())  # type: ignore[attr-defined]
+    outcomes, probs = zip(*state.chance_outcomes(), strict=True)  # type: ignore[attr-defined]
     return int(rng.choice(outcomes, p=probs))
 
 
@@ -44,7 +44,7 @@ def test_outcome_sampling_mccfr_gives_a_policy() -> None:
             probs = policy.action_probabilities(state)
             assert sorted(probs) == state.legal_actions()
             assert abs(sum(probs.values()) - 1) < 1e-9 and min(probs.values()) >= 0
-            actions, weights = zip(*probs.items())
+            actions, weights = zip(*probs.items(), strict=True)
             state.apply_action(int(rng.choice(actions, p=weights)))
         assert sum(state.returns()) == 0
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 try:
     import numpy as _numpy  # noqa: F401
-    import pyspiel as _pyspiel  # type: ignore[import-untyped] # noqa: F401
+    import pyspiel as _pyspiel  # noqa: F401
 except ImportError as _exc:   # pragma: no cover - depends on the installation
     raise ImportError(f"pokerdraw32.openspiel needs the [openspiel] extra (open_spiel, numpy): "
                       f"pip install 'pokerdraw32[openspiel]' ({_exc})") from _exc

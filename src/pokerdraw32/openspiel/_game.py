@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pyspiel  # type: ignore[import-untyped]
+import pyspiel
 
 from .._kernels import encode as _encode
 from ..cards import DECK, format_cards
@@ -400,7 +400,7 @@ class DrawObserver:
             last = obs[base + _encode.SEAT_LAST:base + _encode.SEAT_LAST + len(_LAST_KINDS)]
             if last.any():
                 kind = _LAST_KINDS[int(np.argmax(last))]
-                amount = int(round(float(obs[base + _encode.SEAT_LAST_AMOUNT])))
+                amount = round(float(obs[base + _encode.SEAT_LAST_AMOUNT]))
                 text += f" last {kind}" + (f" {amount}" if kind in ("call", "bet", "raise") else "")
             parts.append(text)
         result = h.result
