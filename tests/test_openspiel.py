@@ -30,6 +30,8 @@ CONFIGS = [
     "players=5,structure=no-limit,stack=30",
     "players=5,structure=fixed-limit,preset=two-blind,stack=40",
     "players=5,structure=pot-limit,small_blind=5,big_blind=10,over_blind=25,stack=500",
+    "players=5,stack=1",                                   # every seat all-in from the blinds (R4.5)
+    "players=2,button=1,structure=pot-limit,stack=10,buckets=0:",
 ]
 D0 = E.BET0 + 4       # the first discard id (stand pat) with the default 4 buckets
 
@@ -353,3 +355,4 @@ def test_parameters_as_a_dict() -> None:
     parameter): a dict of parameters takes it."""
     game = pyspiel.load_game(SHORT_NAME, {"buckets": "1", "players": 3})
     assert game.num_distinct_actions() == 36 and game.num_players() == 3
+    assert load("buckets=0:,structure=fixed-limit").num_distinct_actions() == 36   # a trailing ':' works too

@@ -14,7 +14,8 @@ name             default           meaning
 ``stack``        200               every seat's chips at the deal (equal stacks, table stakes R3.6)
 ``button``       0                 the dealer's seat (R4.1); the blinds follow it (R4.2, R4.3)
 ``buckets``      ``0:0.5:1:-1``    bet/raise buckets as pot fractions, ``:``-separated (see
-                                   :mod:`pokerdraw32._encode`: 0 the minimum, < 0 all-in)
+                                   :mod:`pokerdraw32._encode`: 0 the minimum, < 0 all-in); one
+                                   bucket as ``0:`` (OpenSpiel reads a bare ``0`` as a number)
 ===============  ================  ==============================================================
 
 **Chance nodes.**  Every card is one chance node whose outcomes are card codes 0-31 (``4 * rank +
@@ -117,7 +118,7 @@ def _buckets(text: object) -> tuple[float, ...]:
     if not isinstance(text, str):
         raise PokerDraw32ValueError(f"{SHORT_NAME}: buckets={text!r} must be pot fractions separated by ':'")
     try:
-        values = tuple(float(part) for part in text.split(":"))
+        values = tuple(float(part) for part in text.split(":") if part)   # "0:" is one bucket
     except ValueError:
         raise PokerDraw32ValueError(f"{SHORT_NAME}: buckets={text!r} must be pot fractions separated by ':', "
                                     "such as 0:0.5:1:-1") from None
