@@ -356,3 +356,17 @@ def test_parameters_as_a_dict() -> None:
     game = pyspiel.load_game(SHORT_NAME, {"buckets": "1", "players": 3})
     assert game.num_distinct_actions() == 36 and game.num_players() == 3
     assert load("buckets=0:,structure=fixed-limit").num_distinct_actions() == 36   # a trailing ':' works too
+
+
+def test_readme_example(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's OpenSpiel example (the code block that starts with ``# openspiel example``) runs."""
+    from pathlib import Path
+    readme = Path(__file__).resolve().parent.parent / "README.md"
+    if not readme.exists():
+        pytest.skip("README.md is not next to tests/ (tests run outside the repository)")
+    text = readme.read_text(encoding="utf-8")
+    start = text.index("```python\n# openspiel example")
+    code = text[start + len("```python\n"):text.index("```", start + 10)]
+    exec(compile(code, "README.md (openspiel example)", "exec"), {})
+    returns, info = capsys.readouterr().out.splitlines()
+    assert sum(eval(returns)) == 0 and info.startswith("seat 0 cards ")
