@@ -204,6 +204,8 @@ class DrawState(pyspiel.State):  # type: ignore[misc]
         self._game = game
         self.hand = Hand(game.rules, [game.stack] * game.players, game.button, seed=0, auto_deal=False)
         self._dealing: list[int] = []     # the cards of the pending deal drawn so far
+        # that deal's sources: (stub cards, how many come from the stub, pile cards it may give), or None
+        self._deal: tuple[list[int], int, list[int]] | None = None
         self._own: list[list[tuple[int, int]]] = [[] for _ in range(game.players)]  # (round, action id)
 
     # -- the OpenSpiel API ------------------------------------------------------------------------
@@ -232,19 +234,21 @@ class DrawState(pyspiel.State):  # type: ignore[misc]
         return [(c, p) for c in cards]
 
     def _dealable(self) -> list[int]:
-        h = self.hand
-        req = h.pending_deal
-        if req is None:
-            raise PokerDraw32ValueError("not a chance node: no deal is pending")
-        taken = set(self._dealing)
-        stub = [int(c) for c in h.stub]
-        if req.kind == "hole":
-            return sorted(c for c in stub if c not in taken)
-        from_stub = sum(1 for c in stub if c in taken)
-        if from_stub < min(req.count, len(stub)):
-            return sorted(c for c in stub if c not in taken)
-        own = {int(c) for c in h.hole[req.seat]} | {int(c) for c in h._own_discards}
-        return sorted(int(c) for c in h.pile if c not in taken and c not in own)
+        if self._deal is None:     # the deal's sources, read once a deal: the hand waits for all its cards
+            h = self.hand
+            req = h.pending_deal
+            if req is None:
+                raise PokerDraw32ValueError("not a chance node: no deal is pending")
+            stub = sorted(int(c) for c in h.stub)
+            if req.kind == "hole":
+                self._deal = (stub, len(stub), [])
+            else:     # R6.2: the stub first, then the pile without the receiver's own discards
+                own = {int(c) for c in h.hole[req.seat]} | {int(c) for c in h._own_discards}
+                pile = sorted(int(c) for c in h.pile if c not in own)
+                self._deal = (stub, min(req.count, len(stub)), pile)
+        stub, from_stub, pile = self._deal
+        taken = self._dealing
+        return [c for c in (stub if len(taken) < from_stub else pile) if c not in taken]
 
     def _apply_action(self, action: int) -> None:
         h = self.hand
@@ -256,6 +260,7 @@ class DrawState(pyspiel.State):  # type: ignore[misc]
             if len(self._dealing) == req.count:
                 cards = [DECK[c] for c in self._dealing]
                 self._dealing = []
+                self._deal = None
                 h.deal(cards)
             return
         seat = h.actor
