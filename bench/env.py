@@ -11,6 +11,7 @@ Subjects, each repeat in a fresh process (``POKERDRAW32_NO_EXTENSIONS=1`` for th
   ``agent_iter()`` / ``last()`` / ``step()``, the action drawn uniformly from the mask's legal
   indices by a numpy generator; ``step(None)`` for each terminated agent after the hand (not
   counted as a decision);
+* ``aec-unwrapped``: the same with ``raw_env(players=n)``, without PettingZoo's wrappers;
 * ``raw``: the same game on :class:`pokerdraw32.hand.Hand` with :class:`pokerdraw32.env.Encoding`
   alone (mask, actor's observation, apply): what the encoding costs without PettingZoo.
 
@@ -34,14 +35,14 @@ def measure(kind: str, players: int, seconds: float) -> float:
     import numpy as np
 
     from pokerdraw32 import Hand
-    from pokerdraw32.env import Encoding, env
+    from pokerdraw32.env import Encoding, env, raw_env
 
     rng = np.random.default_rng(0)
     decisions = 0
     start = time.process_time()
     deadline = start + seconds
-    if kind == "aec":
-        e = env(players=players)
+    if kind in ("aec", "aec-unwrapped"):
+        e = env(players=players) if kind == "aec" else raw_env(players=players)
         e.reset(seed=0)
         while time.process_time() < deadline:
             e.reset()
@@ -80,10 +81,10 @@ def main() -> None:
         kind, players, seconds = args.child
         print(json.dumps(measure(kind, int(players), float(seconds))))
         return
-    print(f"{'subject':<18} {'players':>7} {'decisions/s (median of ' + str(args.repeat) + ')':>30}")
+    print(f"{'subject':<22} {'players':>7} {'decisions/s (median of ' + str(args.repeat) + ')':>30}")
     for players in args.players:
         for build in ("compiled", "pure"):
-            for kind in ("aec", "raw"):
+            for kind in ("aec", "aec-unwrapped", "raw"):
                 env = dict(os.environ)
                 env.pop("POKERDRAW32_NO_EXTENSIONS", None)
                 if build == "pure":
@@ -91,7 +92,7 @@ def main() -> None:
                 command = [sys.executable, __file__, "--child", kind, str(players), str(args.seconds)]
                 runs = [float(subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout)
                         for _ in range(args.repeat)]
-                print(f"{kind + ' ' + build:<18} {players:>7} {statistics.median(runs):>30,.0f}")
+                print(f"{kind + ' ' + build:<22} {players:>7} {statistics.median(runs):>30,.0f}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 from conftest import RULE_VARIETY as RULES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pokerdraw32 import Hand, Rules
 from pokerdraw32._kernels import encode as E
@@ -319,3 +321,37 @@ def test_a_whole_hand_with_other_cards_looks_the_same_to_the_seat() -> None:
             play(a, index)
             play(b, index)
         assert b.is_complete
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=st.sampled_from(RULES), stacks=st.lists(st.integers(1, 400), min_size=2, max_size=5),
+       button=st.integers(0, 4), seed=st.integers(0, 2**64 - 1),
+       buckets=st.lists(st.one_of(st.just(0.0), st.just(-1.0), st.floats(0.01, 20.0)), min_size=1, max_size=16),
+       picks=st.lists(st.integers(0, 10**6), min_size=60, max_size=60))
+def test_any_table_any_buckets_mask_is_legal_and_chips_are_conserved(
+        rules: Any, stacks: list[int], button: int, seed: int, buckets: list[float], picks: list[int]) -> None:
+    """Hypothesis: any stacks (1 chip up), button, shuffle and buckets; actions picked among the
+    masked ones: each is accepted, the mask is the legal actions, the hand ends with chips conserved
+    (R9.5) and nobody to act; every seat's observation stays in ``[0, players]`` except the bet to
+    match (R4.5)."""
+    b = array("d", buckets)
+    h = Hand(rules, stacks, button % len(stacks), seed=seed)
+    n = len(stacks)
+    scale = float(max(stacks))
+    for pick in picks:
+        if h.is_complete:
+            break
+        m = mask(h, b)
+        la = h.legal_actions()
+        assert la is not None
+        assert m[E.FOLD] == (ActionKind.FOLD in la.kinds) and m[E.SPLIT] == (ActionKind.SPLIT in la.kinds)
+        assert any(m[E.BET0:E.BET0 + len(b)]) == (ActionKind.BET in la.kinds or ActionKind.RAISE in la.kinds)
+        for s in range(n):
+            o = obs(h, s, scale)
+            assert min(o) >= 0 and max(o[:E.OBS_TO_MATCH] + o[E.OBS_TO_MATCH + 1:]) <= sum(stacks) / scale + 1e-6
+        index = legal(m)[pick % sum(m)]
+        assert E.apply_action(h, index, b) >= 0
+    else:
+        while not h.is_complete:          # finish by the first legal action (fold or check/call)
+            play(h, legal(mask(h, b))[0], b)
+    assert h.is_complete and sum(h.stacks) == sum(stacks) and mask(h, b) == [0] * E.action_count(b)

@@ -34,8 +34,10 @@ The default buckets (:data:`DEFAULT_BUCKETS`) are ``(0.0, 0.5, 1.0, -1.0)``: the
 the pot, the pot, all-in.  The timeout (R6.3, R7.3) and the withdrawal of a raise (R7.3) are a
 server's, not a player's, and have no index.
 
-**Observation of seat s** (``OBS_SIZE = 171`` float32 values, all in ``[0, players]``; chip
-amounts are divided by ``scale``, the starting stack the caller passes):
+**Observation of seat s** (``OBS_SIZE = 171`` float32 values, none negative; chip amounts are
+divided by ``scale``, the starting stack the caller passes, so at a table of equal stacks ``scale``
+each is at most ``players``, but for the bet to match in round one, the largest blind, owed in full
+even by short stacks, R4.5):
 
 =========================  =====  ===========================================================
 offset                     size   what

@@ -74,7 +74,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: spaces.Discrete(self.encoding.actions) for a in self.possible_agents}
         self.hand: Hand | None = None
         self.np_random, _ = seeding.np_random(None)
-        self._mask = np.zeros(self.encoding.actions, dtype=np.uint8)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
