@@ -292,8 +292,10 @@ class DrawState(pyspiel.State):  # type: ignore[misc]
         information-state and observation strings and tensors are unchanged.
 
         The new state's OpenSpiel ``history()`` is empty (OpenSpiel keeps it outside the Python state,
-        and the old one holds the true cards); the other seats' recorded discards become the lowest
-        positions of the same count (their positions are private).
+        and the old one holds the true cards), so ``pyspiel.serialize_game_and_state``, which replays
+        the history, would give the initial state: clone a resampled state, do not serialize it.  The
+        other seats' recorded discards become the lowest positions of the same count (their positions
+        are private).
 
         :raises PokerDraw32ValueError: in the middle of a deal (between two of its chance nodes).
         """
