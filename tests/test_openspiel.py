@@ -370,3 +370,24 @@ def test_readme_example(capsys: pytest.CaptureFixture[str]) -> None:
     exec(compile(code, "README.md (openspiel example)", "exec"), {})
     returns, info = capsys.readouterr().out.splitlines()
     assert sum(eval(returns)) == 0 and info.startswith("seat 0 cards ")
+
+
+def test_observers() -> None:
+    """OpenSpiel's Python observer API: named views of the tensor; one seat's view only."""
+    from open_spiel.python.observation import make_observation
+    game = load("players=3,structure=fixed-limit")
+    state = game.new_initial_state()
+    deal(state, range(15))
+    info = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    info.set_from(state, 2)
+    assert sorted(info.dict) == ["draw", "first_round", "observation", "second_round"]
+    assert info.dict["first_round"].shape == (game.round_slots, 39)
+    assert list(info.tensor) == state.information_state_tensor(2)
+    assert info.string_from(state, 2) == state.information_state_string(2)
+    obs = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    obs.set_from(state, 0)
+    assert list(obs.tensor) == state.observation_tensor(0) and list(obs.dict) == ["observation"]
+    public = pyspiel.IIGObservationType(perfect_recall=False, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.NONE)
+    with pytest.raises(ValueError, match="one seat's view"):
+        make_observation(game, public)

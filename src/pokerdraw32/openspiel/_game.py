@@ -336,12 +336,17 @@ class DrawObserver:
     ``dict["first_round"]`` and ``dict["second_round"]`` (``float32[R, actions]``) and
     ``dict["draw"]`` (``float32[1, actions]``): the seat's own decisions, one-hot by action id.
 
-    :raises ValueError: observer parameters (none are supported).
+    :raises ValueError: observer parameters (none are supported), or an observation type other
+        than one seat's view (public information and the seat's private information): a public-only
+        or an all-seats observer is not provided.
     """
 
     def __init__(self, game: DrawGame, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
+        if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise ValueError(f"{SHORT_NAME} observes one seat's view (public_info=True, private_info="
+                             f"SINGLE_PLAYER); not {iig_obs_type}")
         self._game = game
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         a, r = game.actions, game.round_slots
