@@ -391,3 +391,25 @@ def test_observers() -> None:
                                         private_info=pyspiel.PrivateInfoType.NONE)
     with pytest.raises(ValueError, match="one seat's view"):
         make_observation(game, public)
+
+
+@pytest.mark.parametrize(("second_round", "returns"), [
+    ((E.CHECK_CALL, E.CHECK_CALL), [-2.0, 2.0]),       # showdown: four sevens beat eights full (R2)
+    ((E.BET0, E.CHECK_CALL), [-6.0, 6.0]),             # a 4-chip bet (2 x L, R7.2) called
+    ((E.BET0, E.FOLD), [-2.0, 2.0]),                   # ... folded to: the bettor takes the pot (R5.3)
+    ((E.SPLIT, E.SPLIT), [0.0, 0.0]),                  # Parole: both split, the pot is shared (R8.3)
+])
+def test_exact_returns(second_round: tuple[int, int], returns: list[float]) -> None:
+    game = load("players=2,structure=fixed-limit,stack=20")
+    state = game.new_initial_state()
+    deal(state, codes("7h 7d 7c 7s 8h"))             # seat 1, the small blind (R4.3)
+    deal(state, codes("8d 8c 8s 9h 9d"))             # seat 0, the button and big blind
+    state.apply_action(E.CHECK_CALL)                 # the small blind completes to 2
+    state.apply_action(E.CHECK_CALL)                 # the big blind checks
+    state.apply_action(D0)                           # both stand pat (R6.1)
+    state.apply_action(D0)
+    assert state.current_player() == 1               # heads-up the small blind opens round two (R7.1)
+    for seat, action in zip([1, 0], second_round, strict=True):
+        assert state.current_player() == seat
+        state.apply_action(action)
+    assert state.is_terminal() and state.returns() == returns
