@@ -24,7 +24,8 @@ seat in the dealing order (R5.1: left of the button first; five chance nodes a s
 player's replacement cards right after their discard (R6.1).  A replacement card comes from the
 stub while it lasts; once the stub is empty the outcomes are the discard pile (R6.2: the cards
 discarded earlier in this draw by the other players, plus folded hands with ``reshuffle_folded``;
-never the player's own discards).  Dealing card by card from a uniformly shuffled stub and a
+never the player's own discards), which, reshuffled, is the stub from then on (later discards start
+a new pile).  Dealing card by card from a uniformly shuffled stub and a
 reshuffled pile gives exactly the engine's distribution (R11.1); the order inside one deal does not
 matter.  A deal is made in the hand (:meth:`pokerdraw32.hand.Hand.deal`) when its last card is drawn.
 
