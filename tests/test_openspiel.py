@@ -103,6 +103,14 @@ def test_bad_parameters(params: str) -> None:
         load(params)
 
 
+def test_large_stacks() -> None:
+    """The largest stack an OpenSpiel int parameter holds (2**31 - 1 chips; the engine allows up to
+    MAX_CHIPS at the table): the bound on a hand's moves stays an OpenSpiel int."""
+    game = pyspiel.load_game(SHORT_NAME, {"stack": 2**31 - 1, "players": 5})
+    assert game.max_game_length() == 2**31 - 1 and game.max_utility() == 4 * (2**31 - 1)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
 def test_bad_rules() -> None:
     from pokerdraw32.errors import RulesError
     for params in ("structure=spread-limit", "preset=stud", "preset=two-blind,over_blind=8"):

@@ -165,7 +165,7 @@ class DrawGame(pyspiel.Game):  # type: ignore[misc]
         # else one per largest blind of all the chips, R3.4), each seat acts at most once more than the
         # raises plus a Parole answer (R8.2); one discard each; 5 + 4 cards a seat (R5.1, R6.1).
         raises = cap if cap is not None else -(-n * self.stack // self.rules.largest_blind(n))
-        length = 2 * n * (raises + 2) + n + 9 * n
+        length = min(2 * n * (raises + 2) + n + 9 * n, 2**31 - 1)    # OpenSpiel keeps it in a C int
         info = pyspiel.GameInfo(
             num_distinct_actions=self.actions,
             max_chance_outcomes=32,
