@@ -351,6 +351,16 @@ def test_resample_leaks_nothing() -> None:
     assert set().union(*seen) <= unseen
 
 
+def test_resampled_state_clones_but_does_not_load_back() -> None:
+    from pokerdraw32.snapshot import SnapshotError
+    a, _ = _second_round_states()
+    assert pickle.loads(pickle.dumps(a)).information_state_string(0) == a.information_state_string(0)
+    r = a.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(2, 0.0, 1.0))
+    assert str(r.clone()) == str(r)
+    with pytest.raises(SnapshotError, match="determinize"):
+        pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(r.get_game(), r))
+
+
 def test_resample_mid_deal_is_refused() -> None:
     state = load().new_initial_state()
     state.apply_action(3)

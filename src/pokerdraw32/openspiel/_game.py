@@ -293,10 +293,12 @@ class DrawState(pyspiel.State):  # type: ignore[misc]
         information-state and observation strings and tensors are unchanged.
 
         The new state's OpenSpiel ``history()`` is empty (OpenSpiel keeps it outside the Python state,
-        and the old one holds the true cards), so ``pyspiel.serialize_game_and_state``, which replays
-        the history, would give the initial state: clone a resampled state, do not serialize it.  The
-        other seats' recorded discards become the lowest positions of the same count (their positions
-        are private).
+        and the old one holds the true cards).  Clone a resampled state; it cannot be pickled back or
+        deserialized (``pyspiel.serialize_game_and_state`` pickles a Python state): its hand is a
+        determinized copy, which :meth:`~pokerdraw32.hand.Hand.restore` refuses with
+        :class:`~pokerdraw32.snapshot.SnapshotError`, as it is not a hand that was played.  The other
+        seats' recorded discards become the lowest positions of the same count (their positions are
+        private).
 
         :raises PokerDraw32ValueError: in the middle of a deal (between two of its chance nodes).
         """
