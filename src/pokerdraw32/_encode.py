@@ -387,7 +387,7 @@ def apply_action(h, index, buckets):
         return -1
     p = h._actor
     code = decision & 255
-    amount = 0
+    amount = 0   # a C i64 when compiled (_apply takes one); read only for BET and RAISE
     cards = 0
     if code == A_DISCARD:
         cards = decision >> 8
