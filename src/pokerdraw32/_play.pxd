@@ -49,7 +49,11 @@ cdef i64 _random(gen_t g, rng, i64 packed, int kinds, i64 lo, i64 hi) except -1 
 cpdef list discard_cards(i64 decision)
 @cython.locals(n=int, s=int, count=i64)
 cpdef i64 play_hand(HandCore hand, list policies, list rngs) except -1
-@cython.locals(decisions=i64, p=int, kinds=int, packed=i64, j=int, decision=i64, code=int, cards=i64, amount=i64)
+@cython.locals(packed=i64, j=int)
+cdef i64 packed_hand(HandCore hand, int p) noexcept nogil
+@cython.locals(code=int, cards=i64, amount=i64)
+cdef int apply_decision(HandCore hand, int p, i64 decision) except -1 nogil
+@cython.locals(decisions=i64, p=int, kinds=int, packed=i64, decision=i64)
 cdef i64 _play(HandCore hand, const int *policies, gen_t *gens, list rngs) except -1 nogil
 cdef i64 _decide(HandCore hand, int p, int policy, int kinds, i64 packed, gen_t g, rng) except -1 nogil
 

@@ -352,9 +352,7 @@ def _play(hand, policies, gens, rngs):
             break
         p = hand._actor
         kinds = hand._kinds(p)
-        packed = 0
-        for j in range(5):
-            packed |= hand._hole[5 * p + j] << 5 * j
+        packed = packed_hand(hand, p)
         if not cython.compiled:
             decision = _decide(hand, p, policies[p], kinds, packed, None, rngs[p])
         elif gens[p] == cython.NULL:
@@ -362,20 +360,36 @@ def _play(hand, policies, gens, rngs):
                 decision = _decide(hand, p, policies[p], kinds, packed, gens[p], rngs[p])
         else:
             decision = _decide(hand, p, policies[p], kinds, packed, gens[p], rngs)   # (rngs: not read)
-        code = decision & 255
-        cards = 0
-        amount = 0
-        if code == A_DISCARD:
-            cards = decision >> 8                                  # the card word
-        elif code == A_BET or code == A_RAISE:
-            amount = decision >> 8
-        if not hand._legal_c(p, code, amount, cards):            # a bug in a policy, never the rules'
+        if not apply_decision(hand, p, decision):                 # a bug in a policy, never the rules'
             with cython.gil:
-                raise AssertionError(f"policy {policies[p]} chose action {code} ({amount}, {cards:#x}) for seat "
-                                     f"{p}, which is not legal")
-        hand._apply(p, code, amount, cards)
+                raise AssertionError(f"policy {policies[p]} chose decision {decision:#x} for seat {p}, which is "
+                                     "not legal")
         decisions += 1
     return decisions
+
+
+def packed_hand(hand, p):
+    """Seat ``p``'s five cards in the hand's order, packed (5 bits a card), as the policies take them."""
+    packed = 0
+    for j in range(5):
+        packed |= hand._hole[5 * p + j] << 5 * j
+    return packed
+
+
+def apply_decision(hand, p, decision):
+    """Apply packed ``decision`` (see the module) of seat ``p``, the player to act, when the hand
+    allows it: 1 when applied, 0 (the hand unchanged) when not legal."""
+    code = decision & 255
+    cards = 0
+    amount = 0
+    if code == A_DISCARD:
+        cards = decision >> 8                                  # the card word
+    elif code == A_BET or code == A_RAISE:
+        amount = decision >> 8
+    if not hand._legal_c(p, code, amount, cards):
+        return 0
+    hand._apply(p, code, amount, cards)
+    return 1
 
 
 def _decide(hand, p, policy, kinds, packed, g, rng):

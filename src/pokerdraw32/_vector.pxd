@@ -9,15 +9,12 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport PyObject
 from libc.stdint cimport int64_t
 from pokerdraw32._core cimport Rng, rng_below, rng_state
-from pokerdraw32._state_c cimport HandCore, A_BET, A_DISCARD, A_RAISE, PH_COMPLETE
-from pokerdraw32._play_c cimport gen_t, RULE, RANDOM, _rule, _random
+from pokerdraw32._state_c cimport HandCore, PH_COMPLETE
+from pokerdraw32._play_c cimport gen_t, RULE, RANDOM, _decide, apply_decision, packed_hand
 from pokerdraw32._encode_c cimport BET0, DISCARDS, OBS_SIZE, _check_buckets, _decode, _fill_mask, _observe
 
 ctypedef long long i64
 ctypedef PyObject *PyObjectPtr
-
-@cython.locals(packed=i64, j=int)
-cdef i64 _packed(HandCore h, int p) noexcept nogil
 
 
 cdef class VectorCore:
@@ -49,11 +46,11 @@ cdef class VectorCore:
     cdef Py_ssize_t _validate(self, const int64_t[:] actions) noexcept nogil
     @cython.locals(i=Py_ssize_t)
     cdef int _advance(self, double[:] rewards, unsigned char[:] terminated) except -1 nogil
-    @cython.locals(seat=int, decision=i64, code=int, cards=i64, amount=i64)
+    @cython.locals(seat=int)
     cdef double _table(self, HandCore h, Py_ssize_t i) except? -1e300 nogil
     @cython.locals(button=int)
     cdef int _episode(self, HandCore h, Py_ssize_t i) except -1 nogil
-    @cython.locals(p=int, kinds=int, packed=i64, decision=i64, code=int, cards=i64, amount=i64, g=gen_t)
+    @cython.locals(p=int, kinds=int, decision=i64)
     cdef int _opponents(self, HandCore h, Py_ssize_t i) except -1 nogil
     @cython.locals(i=Py_ssize_t)
     cdef int _write(self, float[:, :] obs, unsigned char[:, :] mask) except -1 nogil

@@ -32,16 +32,8 @@ from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, inte
 if not cython.compiled:   # compiled, _vector.pxd cimports these (the same names, C functions and enums)
     from ._core_py import Rng
     from ._encode import BET0, DISCARDS, OBS_SIZE, _check_buckets, _decode, _fill_mask, _observe
-    from ._play import RANDOM, RULE, _random, _rule
-    from ._state import A_BET, A_DISCARD, A_RAISE, PH_COMPLETE, HandCore
-
-
-def _packed(h, p):
-    """Seat ``p``'s cards in order, 5 bits each (the policies' packed hand)."""
-    packed = 0
-    for j in range(5):
-        packed |= h._hole[5 * p + j] << 5 * j
-    return packed
+    from ._play import RANDOM, RULE, _decide, apply_decision, packed_hand
+    from ._state import PH_COMPLETE, HandCore
 
 
 class VectorCore:
@@ -274,15 +266,9 @@ class VectorCore:
             self._done[i] = 0
             self._episode(h, i)
             return 0.0
-        decision = self._pending[i]
-        code = decision & 255
-        cards = 0
-        amount = 0
-        if code == A_DISCARD:
-            cards = decision >> 8
-        elif code == A_BET or code == A_RAISE:
-            amount = decision >> 8
-        h._apply(seat, code, amount, cards)
+        if not apply_decision(h, seat, self._pending[i]):         # never: _validate decoded it from the mask
+            with cython.gil:
+                raise AssertionError(f"table {i}: the decision {self._pending[i]:#x} of the mask is refused")
         self._decisions += 1
         self._opponents(h, i)
         if h._phase == PH_COMPLETE:
@@ -309,28 +295,13 @@ class VectorCore:
         while h._phase != PH_COMPLETE and h._actor >= 0 and h._actor != self._seat:
             p = h._actor
             kinds = h._kinds(p)
-            packed = _packed(h, p)
-            if cython.compiled:
-                g = self._gens[i]
-                if self._pol[p] == RULE:
-                    decision = _rule(g, self, packed, h._phase, kinds, h._bets[p], h._call, h._lo, h._hi, h._pot())
-                else:
-                    decision = _random(g, self, packed, kinds, h._lo, h._hi)
+            if cython.compiled:   # the table's generator state (self: not read, the state is never NULL)
+                decision = _decide(h, p, self._pol[p], kinds, packed_hand(h, p), self._gens[i], self)
             else:
-                rng = self._gens[i]
-                if self._pol[p] == RULE:
-                    decision = _rule(None, rng, packed, h._phase, kinds, h._bets[p], h._call, h._lo, h._hi,
-                                     h._pot())
-                else:
-                    decision = _random(None, rng, packed, kinds, h._lo, h._hi)
-            code = decision & 255
-            cards = 0
-            amount = 0
-            if code == A_DISCARD:
-                cards = decision >> 8
-            elif code == A_BET or code == A_RAISE:
-                amount = decision >> 8
-            h._apply(p, code, amount, cards)
+                decision = _decide(h, p, self._pol[p], kinds, packed_hand(h, p), None, self._gens[i])
+            if not apply_decision(h, p, decision):                 # never: the policies choose among the kinds
+                with cython.gil:
+                    raise AssertionError(f"table {i}: the policy of seat {p} chose {decision:#x}, which is not legal")
             self._decisions += 1
         return 0
 

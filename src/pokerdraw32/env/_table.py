@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..cards import format_cards
 from ..errors import MAX_CHIPS, PokerDraw32ValueError, integer
 from ..hand import Hand
@@ -33,6 +35,29 @@ def table_rules(players: object, rules: Rules | None, preset: str, structure: st
         raise PokerDraw32ValueError(f"stack={stack!r} big blinds for {n} players is more than {MAX_CHIPS} chips "
                                     "at the table [R3.2]")
     return n, rules, chips
+
+
+def learning_seat(seat: object, players: int) -> int:
+    """``seat`` checked as the learning seat of ``players`` seats.
+
+    :raises PokerDraw32ValueError: not a seat 0..players-1.
+    """
+    learner = integer(seat)
+    if learner is None or not 0 <= learner < players:
+        raise PokerDraw32ValueError(f"seat={seat!r}: the learning seat must be 0..{players - 1}")
+    return learner
+
+
+def opponent_list(opponents: Any, players: int) -> list[Any]:
+    """One opponent a seat but the learning one: ``opponents`` repeated (a name or a callable) or
+    the given ``players - 1`` of them.
+
+    :raises PokerDraw32ValueError: another number of opponents.
+    """
+    chosen = [opponents] * (players - 1) if isinstance(opponents, str) or callable(opponents) else list(opponents)
+    if len(chosen) != players - 1:
+        raise PokerDraw32ValueError(f"{len(chosen)} opponents for {players} players: give {players - 1}")
+    return chosen
 
 
 def observation_bound(players: int, rules: Rules, stack: int) -> float:

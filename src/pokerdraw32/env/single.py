@@ -13,10 +13,10 @@ from gymnasium import spaces
 from .._kernels import Rng
 from ..actions import Action
 from ..bots import RandomBot, RuleBot, SeatView
-from ..errors import PokerDraw32TypeError, PokerDraw32ValueError, integer
+from ..errors import PokerDraw32TypeError, PokerDraw32ValueError
 from ..hand import Hand
 from ..rules import Rules
-from ._table import observation_bound, render_text, table_rules
+from ._table import learning_seat, observation_bound, opponent_list, render_text, table_rules
 from .encoding import DEFAULT_BUCKETS, OBS_SIZE, Encoding
 
 Opponent = str | Callable[[SeatView], Action | str]
@@ -78,16 +78,8 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
                  penalty: float = 1.0, render_mode: str | None = None) -> None:
         self.players, self.rules, self.stack = table_rules(players, rules, preset, structure, stack)
         n = self.players
-        learner = integer(seat)
-        if learner is None or not 0 <= learner < n:
-            raise PokerDraw32ValueError(f"seat={seat!r}: the learning seat must be 0..{n - 1}")
-        self.seat = learner
-        if isinstance(opponents, str) or callable(opponents):
-            chosen: list[Opponent] = [opponents] * (n - 1)
-        else:
-            chosen = list(opponents)
-            if len(chosen) != n - 1:
-                raise PokerDraw32ValueError(f"{len(chosen)} opponents for {n} players: give {n - 1}")
+        self.seat = learning_seat(seat, n)
+        chosen: list[Opponent] = opponent_list(opponents, n)
         for o in chosen:
             if (isinstance(o, str) and o not in ("rule", "random")) or (not isinstance(o, str) and not callable(o)):
                 raise PokerDraw32ValueError(f"opponent {o!r}: use 'rule', 'random' or a callable SeatView -> action")

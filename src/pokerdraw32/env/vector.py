@@ -17,7 +17,7 @@ from .._kernels import vector as _vector
 from ..errors import IllegalActionError, PokerDraw32ValueError, integer
 from ..hand import Hand
 from ..rules import Rules
-from ._table import observation_bound, render_text, table_rules
+from ._table import learning_seat, observation_bound, opponent_list, render_text, table_rules
 from .encoding import DEFAULT_BUCKETS, OBS_SIZE, Encoding
 
 
@@ -73,13 +73,8 @@ class DrawVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], np
             raise PokerDraw32ValueError(f"num_envs={num_envs!r} must be 1 or more tables")
         self.players, self.rules, self.stack = table_rules(players, rules, preset, structure, stack)
         n = self.players
-        learner = integer(seat)
-        if learner is None or not 0 <= learner < n:
-            raise PokerDraw32ValueError(f"seat={seat!r}: the learning seat must be 0..{n - 1}")
-        self.seat = learner
-        chosen = [opponents] * (n - 1) if isinstance(opponents, str) or callable(opponents) else list(opponents)
-        if len(chosen) != n - 1:
-            raise PokerDraw32ValueError(f"{len(chosen)} opponents for {n} players: give {n - 1}")
+        self.seat = learner = learning_seat(seat, n)
+        chosen = opponent_list(opponents, n)
         for o in chosen:
             if o not in ("rule", "random"):
                 raise PokerDraw32ValueError(f"opponent {o!r}: the vector environment plays the built-in 'rule' and "
