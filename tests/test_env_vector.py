@@ -224,3 +224,77 @@ def test_one_thread_at_a_time() -> None:
         if errors:
             break
     assert not errors or "another thread" in str(errors[0])
+
+
+# -- the adversarial review (session 6) ----------------------------------------------------------
+
+def test_the_encoding_refuses_no_hand() -> None:
+    from pokerdraw32._kernels import encode
+    from pokerdraw32.errors import PokerDraw32TypeError
+
+    buckets = np.array([0.0, 0.5, 1.0, -1.0])
+    with pytest.raises(PokerDraw32TypeError, match="not None"):
+        encode.observe(None, 0, np.zeros(OBS_SIZE, np.float32), 200.0)
+    with pytest.raises(PokerDraw32TypeError, match="not None"):
+        encode.action_mask(None, np.zeros(39, np.uint8), buckets)
+    with pytest.raises(PokerDraw32TypeError, match="not None"):
+        encode.decode_action(None, 1, buckets)
+
+
+def test_the_core_is_set_up_once_and_a_refused_reset_changes_nothing() -> None:
+    from pokerdraw32._kernels import play, vector
+
+    b = [0.0, 0.5, 1.0, -1.0]
+    core = vector.VectorCore(Hand, Rules(), 3, 0, 200, 2, [play.RULE] * 3, b, 2)
+    with pytest.raises((ValueError, TypeError)):
+        core.reset([1, 2], np.zeros((2, OBS_SIZE)), np.zeros((2, 39), np.uint8))   # float64 observations
+    assert core.hands == []
+    with pytest.raises(PokerDraw32ValueError, match="reset"):
+        core.step(np.zeros(2, np.int64), np.zeros((2, OBS_SIZE), np.float32), np.zeros((2, 39), np.uint8),
+                  np.zeros(2), np.zeros(2, np.uint8))
+    obs, mask = np.zeros((2, OBS_SIZE), np.float32), np.zeros((2, 39), np.uint8)
+    core.reset([1, 2], obs, mask)
+    with pytest.raises(PokerDraw32ValueError, match="set up once"):
+        core.__init__(Hand, Rules(), 3, 0, 200, 2, [play.RULE] * 3, b, 2)  # type: ignore[misc]
+    chosen = mask.argmax(axis=1).astype(np.int64)
+    assert core.step(chosen, obs, mask, np.zeros(2), np.zeros(2, np.uint8)) == -1
+
+
+def test_tables_need_their_own_hands_and_copies_cannot_move_them() -> None:
+    from pokerdraw32._kernels import play, vector
+    from pokerdraw32.errors import PokerDraw32TypeError
+
+    shared = Hand.__new__(Hand)
+
+    class Shared(Hand):
+        def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+            return shared
+
+    core = vector.VectorCore(Shared, Rules(), 3, 0, 200, 2, [play.RULE] * 3, [0.0, -1.0], 2)
+    with pytest.raises(PokerDraw32TypeError, match="same object"):
+        core.reset([1, 2], np.zeros((2, OBS_SIZE), np.float32), np.zeros((2, 37), np.uint8))
+    envs = DrawVectorEnv(2, players=5, seat=4, opponents="random")
+    _, info = envs.reset(seed=3)
+    copy = envs.hands[0]
+    copy.__init__(Rules(), [400, 400], 0)                   # type: ignore[misc]  # a copy: the table is untouched
+    before = [h.events for h in envs.hands]
+    assert before[0] != copy.events
+    envs.step(info["action_mask"].argmax(axis=1))
+
+
+def test_actions_the_way_learners_give_them() -> None:
+    """A 0-d integer array (Stable-Baselines3's predict for one environment) is an action; a
+    float, a bool, a list or None is not: refused by name, or the penalty in penalty mode."""
+    e = DrawEnv(players=3, opponents="random")
+    _, info = e.reset(seed=1)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    e.step(np.array(legal))
+    for bad in (1.0, True, [1], "1", None):
+        e.reset(seed=2)
+        with pytest.raises(IllegalActionError, match="not an integer"):
+            e.step(bad)
+    p = DrawEnv(players=3, illegal_action="penalty")
+    for bad in (1.0, True, [1], None, np.float32(1.7), 2**31, -1):
+        p.reset(seed=3)
+        _, reward, terminated, _, info = p.step(bad)
+        assert reward == -1.0 and terminated and info["illegal_action"]

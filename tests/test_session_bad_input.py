@@ -176,3 +176,55 @@ def test_stacks_beyond_the_chip_limit_are_named() -> None:
         simulate(players=3, hands=2, rules=Rules(sb=10**15))
     with pytest.raises(PokerDraw32ValueError, match=r"would bring more than"):
         simulate(players=3, hands=2, stack=2**63)
+
+
+# -- the adversarial review of the GIL-free core (session 6) ---------------------------------------
+
+def test_a_session_played_from_its_own_generator_is_refused() -> None:
+    """A generator (not exactly an Rng, so called with the GIL) that plays its own session again:
+    refused, the session intact (compiled, the nested play freed the hand being played)."""
+    class Reenter(Rng):
+        session: Any = None
+
+        def below(self, n: int) -> int:
+            Reenter.session.play(1)
+            return super().below(n)
+
+    s = play.Session(Hand, Rules(), 100, [play.RULE] * 3, [Reenter(1), Rng(2), Rng(3), Rng(4)], keep_hands=True)
+    Reenter.session = s
+    with pytest.raises(PokerDraw32ValueError, match="already playing"):
+        s.play(1)
+    assert sum(s.stacks) == sum(s.bought_in)
+
+
+def test_a_session_whose_first_hand_failed_plays_on() -> None:
+    class Flaky(Rules):
+        fail = True
+
+        def blinds(self, n: int) -> tuple[int, ...]:
+            if Flaky.fail:
+                Flaky.fail = False
+                raise RuntimeError("blinds unavailable once")
+            return super().blinds(n)
+
+    s = play.Session(Hand, Flaky(), 100, [play.RANDOM, play.RULE, play.RANDOM], [Rng(i) for i in range(1, 5)])
+    with pytest.raises(RuntimeError, match="once"):
+        s.play(1)
+    s.play(3)
+    assert s.hands_played == 3 and sum(s.stacks) == sum(s.bought_in)
+
+
+def test_a_refused_session_init_changes_nothing() -> None:
+    s = play.Session(Hand, Rules(), 100, [play.RULE] * 5, [Rng(i) for i in range(6)])
+    s.play(20)
+    before = (s.stacks, s.bought_in, s.hands_played)
+    with pytest.raises(PokerDraw32ValueError, match="policies"):
+        s.__init__(Hand, Rules(), 100, [play.RULE, play.RULE, "bad"], [Rng(i) for i in range(4)])  # type: ignore[misc]
+    assert (s.stacks, s.bought_in, s.hands_played) == before
+    s.play(5)
+    assert sum(s.stacks) == sum(s.bought_in)
+
+
+def test_uniform_of_nothing_is_refused() -> None:
+    with pytest.raises(PokerDraw32ValueError, match="n >= 1"):
+        play.uniform(Rng(1), 0)

@@ -63,6 +63,7 @@ cdef int _observe(HandCore h, int seat, float[:] out, double scale) noexcept nog
 cdef i64 _bucket_to(HandCore h, double fraction) noexcept nogil
 @cython.locals(amount=i64, j=int)
 cdef bint _bucket_legal(HandCore h, double[:] buckets, int b) noexcept nogil
+cdef int _check_hand(HandCore h) except -1
 @cython.locals(nb=Py_ssize_t, b=Py_ssize_t)
 cdef int _check_buckets(double[:] buckets) except -1
 @cython.locals(nb=int, size=int)

@@ -80,7 +80,9 @@ if __name__ == "pokerdraw32._encode_c":   # compiled (setup.py); see _state.py
 else:
     from . import _cython_shim as cython
 
-from .errors import IllegalActionError, PokerDraw32ValueError
+import operator
+
+from .errors import IllegalActionError, PokerDraw32TypeError, PokerDraw32ValueError
 
 if not cython.compiled:   # compiled, these are C enums of _state.pxd (same values)
     from ._state import (
@@ -134,6 +136,7 @@ def observe(h, seat, out, scale):
     :returns: 0.
     :raises PokerDraw32ValueError: no such seat, ``out`` too small or ``scale`` not positive.
     """
+    _check_hand(h)
     n = h._n
     if not 0 <= seat < n:
         raise PokerDraw32ValueError(f"no seat {seat} in this hand (seats 0..{n - 1})")
@@ -247,6 +250,13 @@ def _bucket_legal(h, buckets, b):
     return True
 
 
+def _check_hand(h):
+    """A hand, not None (compiled, a typed argument lets None through)."""
+    if h is None:
+        raise PokerDraw32TypeError("the encoding needs a hand, not None")
+    return 0
+
+
 def _check_buckets(buckets):
     nb = len(buckets)
     if not 1 <= nb <= MAX_BUCKETS:
@@ -267,6 +277,7 @@ def action_mask(h, out, buckets):
         complete).
     :raises PokerDraw32ValueError: ``out`` too small, or not 1 to 16 buckets.
     """
+    _check_hand(h)
     nb = _check_buckets(buckets)
     size = BET0 + nb + DISCARDS
     if len(out) < size:
@@ -342,6 +353,7 @@ def decode_action(h, index, buckets):
         out of range, a kind not legal now, a bucket that repeats an earlier bucket's amount).
     :raises PokerDraw32ValueError: not 1 to 16 buckets.
     """
+    _check_hand(h)
     return _decode(h, index, buckets, _check_buckets(buckets))
 
 
@@ -429,9 +441,18 @@ def action_error(hand, index, buckets):
     rule (the hand's own refusal where the action kind is illegal)."""
     nb = len(buckets)
     size = BET0 + nb + DISCARDS
+    if type(index) is not int:
+        try:
+            number = None if isinstance(index, bool) else operator.index(index)
+        except TypeError:
+            number = None
+        if number is None:
+            return IllegalActionError(f"action index {index!r} is not an integer of the action space 0..{size - 1}",
+                                      seat=hand.actor)
+        index = number
     name = action_name(index, buckets)
     p = hand.actor
-    if type(index) is not int or not 0 <= index < size:
+    if not 0 <= index < size:
         return IllegalActionError(f"action index {index!r} is outside the action space 0..{size - 1}", seat=p)
     if p is None or hand.is_complete:
         return IllegalActionError(f"action index {index} ({name}): nobody is to act (the hand is "

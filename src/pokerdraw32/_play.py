@@ -93,7 +93,11 @@ def below(rng, n):
 
 
 def uniform(rng, n):
-    """Unbiased integer in ``[0, n)`` for any ``n >= 1`` (``Rng.below`` stops at 2**32)."""
+    """Unbiased integer in ``[0, n)`` for any ``n >= 1`` (``Rng.below`` stops at 2**32).
+
+    :raises PokerDraw32ValueError: ``n < 1``."""
+    if n < 1:
+        raise PokerDraw32ValueError(f"uniform() needs n >= 1, got {n}")
     return _uniform(_gen(rng), rng, n)
 
 
@@ -440,7 +444,10 @@ class Session:
         stack = chips
         if not (isinstance(hand_class, type) and issubclass(hand_class, HandCore)):
             raise PokerDraw32TypeError(f"hand_class must be a subclass of the hand's core, got {hand_class!r}")
-        self._alloc()
+        for s in range(n):
+            if type(policies[s]) is not int or (policies[s] != RULE and policies[s] != RANDOM):
+                raise PokerDraw32ValueError(f"policies[{s}]={policies[s]!r}: use RULE or RANDOM")
+        self._alloc()                         # everything checked: a refused __init__ changes nothing
         self._played = self._showdowns = self._parole = self._decisions = 0
         for s in range(5):
             self._rebuys[s] = 0
@@ -448,8 +455,6 @@ class Session:
             self._categories[i] = 0
         self._n = n
         for s in range(n):
-            if type(policies[s]) is not int or (policies[s] != RULE and policies[s] != RANDOM):
-                raise PokerDraw32ValueError(f"policies[{s}]={policies[s]!r}: use RULE or RANDOM")
             self._pol[s] = policies[s]
             self._stacks[s] = stack
             self._bought[s] = stack
@@ -496,8 +501,8 @@ class Session:
             for s in range(n):
                 self._gens[s] = rng_state(self._rngs[s])  # noqa: F821 -- cimported from _core in _play.pxd
         if not self._lock.acquire(False):
-            raise PokerDraw32ValueError("the session is playing in another thread: a session belongs to one thread "
-                                        "at a time")
+            raise PokerDraw32ValueError("the session is already playing (in another thread, or from inside one of its "
+                                        "own generators): a session plays one call at a time")
         try:
             self._todo = count
             with cython.nogil:
@@ -540,9 +545,9 @@ class Session:
         if not isinstance(made, HandCore):
             raise PokerDraw32TypeError(f"{self._hand_class.__name__}.__new__ gave {made!r}, not a hand")
         h = made
-        self._hand = h
         stacks = [self._stacks[s] for s in range(self._n)]
         h._setup(self._rules, stacks, self._button, self._table_rng, None, True, [])   # shuffled by the rng
+        self._hand = h                        # only a hand that was set up (a failed one is not kept)
         return 0
 
     def _on_table(self):

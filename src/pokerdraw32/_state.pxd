@@ -179,6 +179,7 @@ cdef class HandCore:
     # the outcome
     cdef int _npots, _pot_shared, _shown, _sd_start
     cdef bint _showdown
+    cdef bint _reused         # a session's hand dealt again (_restart): its log buffer is kept at its size
     cdef long long _pot_amount[6]
     cdef int _pot_elig[6]
     cdef int _pot_win[6]

@@ -58,7 +58,7 @@ _SCALARS = ('_n', '_button', '_nblind', '_structure', '_cap', '_parole', '_after
             '_muck_n', '_own_n', '_rr_n', '_hole_index', '_pend_seat', '_pend_count', '_pend_hole', '_phase', '_actor',
             '_aggressor', '_withdrawn', '_redacted_for', '_to_match', '_raise_size', '_full_level', '_bet_count',
             '_reopen_serial', '_lo', '_hi', '_call', '_offer_open', '_votes', '_voted', '_draw_n', '_draw_index',
-            '_npots', '_pot_shared', '_shown', '_sd_start', '_showdown', '_legal_key', '_nrec', '_rec_cap')
+            '_npots', '_pot_shared', '_shown', '_sd_start', '_showdown', '_reused', '_legal_key', '_nrec', '_rec_cap')
 
 # The legal-action sets by kinds bit mask (1 << action code, codes 0..8), built on first use.
 _KIND_SETS = [None] * 512
@@ -504,6 +504,7 @@ class HandCore:
         for i in range(self._n):
             self._start[i] = stacks[i]
             self._stacks[i] = stacks[i]
+        self._reused = True
         self._begin(button, True)
         self._deal_first()
         return 0
@@ -1468,7 +1469,8 @@ class HandCore:
         self._showdown = contested
         self._log(E_HAND_END, -1, 0, 0)
         self._legal_key = -1   # nobody acts any more (R9): legal_actions() is None (the Python callers drop _legal)
-        self._shrink()
+        if not self._reused:   # a session's hand keeps its buffer for the next hand
+            self._shrink()
         return 0
 
     def _hole_mask(self, s):

@@ -7,6 +7,7 @@
 cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport PyObject
+from libc.string cimport memset
 from libc.stdint cimport int64_t
 from pokerdraw32._core cimport Rng, rng_below, rng_state
 from pokerdraw32._state_c cimport HandCore, PH_COMPLETE
@@ -39,6 +40,7 @@ cdef class VectorCore:
     @cython.locals(i=Py_ssize_t)
     cdef int _deal_all(self, float[:, :] obs, unsigned char[:, :] mask) except -1
     cdef int _check_buffers(self, obs, mask) except -1
+    cdef int _writable(self, float[:, :] obs, unsigned char[:, :] mask) except -1
     @cython.locals(bad=Py_ssize_t, i=Py_ssize_t)
     cdef Py_ssize_t _step(self, const int64_t[:] actions, float[:, :] obs, unsigned char[:, :] mask,
                           double[:] rewards, unsigned char[:] terminated) except -2

@@ -74,25 +74,32 @@ class VectorCore:
             raise PokerDraw32ValueError(f"{len(policies)} policies for {n} seats")
         if not (isinstance(hand_class, type) and issubclass(hand_class, HandCore)):
             raise PokerDraw32TypeError(f"hand_class must be a subclass of the hand's core, got {hand_class!r}")
-        self._alloc(tables)
+        for s in range(n):
+            if s != learner and (type(policies[s]) is not int or (policies[s] != RULE and policies[s] != RANDOM)):
+                raise PokerDraw32ValueError(f"policies[{s}]={policies[s]!r}: use RULE or RANDOM")
+        values = [float(b) for b in buckets]
+        if cython.compiled:
+            from array import array
+            view = array("d", values)
+        else:
+            view = values
+        nb = _check_buckets(view)
+        if (self._count if cython.compiled else self.__dict__.get("_count", 0)):
+            raise PokerDraw32ValueError("a VectorCore is set up once (__init__ again would change its tables under "
+                                        "their hands)")
+        self._alloc(tables)                   # everything checked: nothing below can fail but memory
         self._n = n
         self._seat = learner
         self._stack = chips
         self._bb = unit
         self._count = tables
         for s in range(n):
-            if s != learner and (type(policies[s]) is not int or (policies[s] != RULE and policies[s] != RANDOM)):
-                raise PokerDraw32ValueError(f"policies[{s}]={policies[s]!r}: use RULE or RANDOM")
             self._pol[s] = policies[s] if s != learner else -1
             self._stacks[s] = chips
-        self._buckets = [float(b) for b in buckets]
-        if cython.compiled:
-            from array import array
-            self._bview = array("d", self._buckets)
-        else:
-            self._bview = self._buckets
-        self._nb = _check_buckets(self._bview)
-        self._actions = BET0 + self._nb + DISCARDS
+        self._buckets = values
+        self._bview = view
+        self._nb = nb
+        self._actions = BET0 + nb + DISCARDS
         self._rules = rules
         self._hand_class = hand_class
         self._hands = []
@@ -112,6 +119,7 @@ class VectorCore:
             if self._ptrs == cython.NULL or self._gens == cython.NULL or self._done == cython.NULL \
                     or self._pending == cython.NULL:
                 raise MemoryError()
+            memset(self._done, 0, count)  # noqa: F821 -- cimported in _vector.pxd
         else:
             self._ptrs = [None] * count
             self._gens = [None] * count
@@ -145,6 +153,7 @@ class VectorCore:
         if len(seeds) != count:
             raise PokerDraw32ValueError(f"{len(seeds)} seeds for {count} tables")
         self._check_buffers(obs, mask)
+        self._writable(obs, mask)             # the buffers' types, before any hand changes
         self._enter()
         try:
             return self._reset(list(seeds), obs, mask)
@@ -157,9 +166,23 @@ class VectorCore:
                                         "one thread at a time")
         return 0
 
+    def _writable(self, obs, mask):
+        """The buffers hold float32 and uint8 and are writable, checked before any hand changes
+        (compiled, converting them to the typed views of the signature does it)."""
+        if not cython.compiled:
+            for name, buffer, kind in (("obs", obs, "float32"), ("mask", mask, "uint8")):
+                dtype = getattr(buffer, "dtype", None)
+                if dtype is not None and str(dtype) != kind:
+                    raise PokerDraw32TypeError(f"{name} must hold {kind}, not {dtype}")
+                flags = getattr(buffer, "flags", None)
+                if flags is not None and not flags.writeable:
+                    raise PokerDraw32ValueError(f"{name} is read-only")
+        return 0
+
     def _reset(self, seeds, obs, mask):
         count = self._count
         rngs = [Rng(seed) for seed in seeds]
+        self._ready = False
         if len(self._hands) != count:
             hands = []
             for _ in range(count):
@@ -167,6 +190,9 @@ class VectorCore:
                 if not isinstance(made, HandCore):
                     raise PokerDraw32TypeError(f"{self._hand_class.__name__}.__new__ gave {made!r}, not a hand")
                 hands.append(made)
+            if len({id(h) for h in hands}) != count:
+                raise PokerDraw32TypeError(f"{self._hand_class.__name__}.__new__ gave the same object twice: every "
+                                           "table needs its own hand")
             self._hands = hands
         stacks = [self._stack] * self._n
         stub = list(range(32))
@@ -244,6 +270,8 @@ class VectorCore:
             if self._done[i]:
                 continue
             if not 0 <= actions[i] < self._actions:
+                return i
+            if cython.cast(HandCore, self._ptrs[i])._actor != self._seat:   # the learning seat is to act
                 return i
             decision = _decode(cython.cast(HandCore, self._ptrs[i]), actions[i], self._bview, self._nb)
             if decision < 0:

@@ -21,6 +21,19 @@ OBS_SIZE: int = _encode.OBS_SIZE
 """Length of an observation (float32)."""
 
 
+def action_index(index: Any) -> int | None:
+    """``index`` as an action index: a Python or numpy integer, or a 0-d integer array (what
+    Stable-Baselines3's ``predict`` returns for one environment); None for anything else (a bool,
+    a float, a sequence)."""
+    if isinstance(index, (bool, np.bool_)):
+        return None
+    if isinstance(index, (int, np.integer)):
+        return int(index)
+    if isinstance(index, np.ndarray) and index.shape == () and np.issubdtype(index.dtype, np.integer):
+        return int(index)
+    return None
+
+
 class Encoding:
     """The action space and the observation of :mod:`pokerdraw32._encode`, with numpy arrays.
 
@@ -78,7 +91,10 @@ class Encoding:
     def decode(self, hand: Hand, index: int) -> int:
         """The packed decision of ``index`` for the player to act (see
         :func:`pokerdraw32._encode.decode_action`), or -1 when it is outside the mask."""
-        return int(_encode.decode_action(hand, int(index), self._buckets))
+        number = action_index(index)
+        if number is None or not 0 <= number < self.actions:
+            return -1
+        return int(_encode.decode_action(hand, number, self._buckets))
 
     def apply(self, hand: Hand, index: Any) -> int:
         """Play action ``index`` for the player to act in ``hand``.
@@ -87,7 +103,7 @@ class Encoding:
         :raises IllegalActionError: ``index`` is outside the legal-action mask (the message names
             the index, the action, the seat and the rule); the hand is unchanged.
         """
-        number = int(index) if isinstance(index, (int, np.integer)) and not isinstance(index, bool) else None
+        number = action_index(index)
         if number is None or not 0 <= number < self.actions:
             raise _encode.action_error(hand, index if number is None else number, self._buckets)
         decision = int(_encode.apply_action(hand, number, self._buckets))

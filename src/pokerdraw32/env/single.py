@@ -162,7 +162,7 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         """
         hand = self.hand
         if hand is None or hand.is_complete:
-            raise PokerDraw32ValueError("the episode is over: call reset()")
+            raise PokerDraw32ValueError("no hand in play (not reset yet, or the episode is over): call reset()")
         if self.illegal_action == "penalty" and self.encoding.decode(hand, action) < 0:
             obs, info = self._observe()
             info["illegal_action"] = True

@@ -148,7 +148,7 @@ class DrawVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], np
         chosen = np.ascontiguousarray(chosen, dtype=np.int64)
         bad = self._core.step(chosen, self._obs, self._mask, self._rewards, self._terminated.view(np.uint8))
         if bad >= 0:
-            hand = self.hands[bad]
+            hand = self._core.hands[bad]
             error = _encode.action_error(hand, int(chosen[bad]), self.encoding._buckets)
             named = IllegalActionError(f"table {bad}: {error}", seat=error.seat)
             named.rule = error.rule
@@ -160,9 +160,9 @@ class DrawVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], np
 
     @property
     def hands(self) -> list[Hand]:
-        """Each table's current hand (the dealer's objects, every card: for inspection and tests;
-        acting on them directly breaks the environment)."""
-        return list(self._core.hands)
+        """A copy of each table's current hand (the dealer's view, every card: for inspection and
+        tests; copies, so that acting on them cannot move a table behind the environment's back)."""
+        return [h.clone() for h in self._core.hands]
 
     @property
     def decisions(self) -> int:
@@ -174,4 +174,4 @@ class DrawVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], np
         if self.render_mode != "ansi":
             return None
         names = [("you" if s == self.seat else f"seat {s}") for s in range(self.players)]
-        return "\n\n".join(f"table {i}\n{render_text(h, names)}" for i, h in enumerate(self.hands))
+        return "\n\n".join(f"table {i}\n{render_text(h, names)}" for i, h in enumerate(self._core.hands))
