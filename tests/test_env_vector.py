@@ -298,3 +298,18 @@ def test_actions_the_way_learners_give_them() -> None:
         p.reset(seed=3)
         _, reward, terminated, _, info = p.step(bad)
         assert reward == -1.0 and terminated and info["illegal_action"]
+
+
+def test_both_builds_refuse_odd_indices_seats_and_read_only_buckets_alike() -> None:
+    """What the compiled and pure encodings once did differently (the adversarial review, F14)."""
+    from pokerdraw32._kernels import encode
+
+    h = Hand(Rules(), [200] * 3, 0, seed=1)
+    buckets = np.array([0.0, 0.5, 1.0, -1.0])
+    buckets.flags.writeable = False                            # read-only buckets are read, not written
+    assert encode.action_mask(h, np.zeros(39, np.uint8), buckets) == 5
+    for index in (2**31, -1, True, 1.0, "1", None):
+        assert encode.decode_action(h, index, buckets) == -1
+    assert encode.decode_action(h, np.int64(1), buckets) == encode.decode_action(h, 1, buckets) >= 0
+    with pytest.raises(PokerDraw32ValueError, match="no seat"):
+        encode.observe(h, 1.0, np.zeros(OBS_SIZE, np.float32), 200.0)

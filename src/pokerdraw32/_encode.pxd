@@ -55,25 +55,26 @@ cpdef enum:
 # calls them for many tables with the GIL released; the public ones check their arguments first
 # (the buffers' sizes, the buckets), so these index without bounds checks.
 @cython.locals(n=int)
-cpdef int observe(HandCore h, int seat, float[:] out, double scale) except -1
+cpdef int observe(HandCore h, seat, float[:] out, double scale) except -1
 @cython.locals(n=int, phase=int, actor=int, kinds=int, k=int, s=int, base=int, i=Py_ssize_t, j=int, seen=int,
                first=i64, kind=int, complete=bint)
 cdef int _observe(HandCore h, int seat, float[:] out, double scale) noexcept nogil
 @cython.locals(by=i64, target=i64)
 cdef i64 _bucket_to(HandCore h, double fraction) noexcept nogil
 @cython.locals(amount=i64, j=int)
-cdef bint _bucket_legal(HandCore h, double[:] buckets, int b) noexcept nogil
+cdef bint _bucket_legal(HandCore h, const double[:] buckets, int b) noexcept nogil
 cdef int _check_hand(HandCore h) except -1
 @cython.locals(nb=Py_ssize_t, b=Py_ssize_t)
-cdef int _check_buckets(double[:] buckets) except -1
+cdef int _check_buckets(const double[:] buckets) except -1
 @cython.locals(nb=int, size=int)
-cpdef int action_mask(HandCore h, unsigned char[:] out, double[:] buckets) except -1
+cpdef int action_mask(HandCore h, unsigned char[:] out, const double[:] buckets) except -1
 @cython.locals(size=int, i=int, p=int, kinds=int, count=int, full=int, m=int, b=int)
-cdef int _fill_mask(HandCore h, unsigned char[:] out, double[:] buckets, int nb) noexcept nogil
+cdef int _fill_mask(HandCore h, unsigned char[:] out, const double[:] buckets, int nb) noexcept nogil
 @cython.locals(held=i64, k=int, pos=int, w=i64, c=int, j=int)
 cdef i64 _discard_word(HandCore h, int p, int m) noexcept nogil
-cpdef i64 decode_action(HandCore h, int index, double[:] buckets) except -2
+@cython.locals(nb=int, number=i64)
+cpdef i64 decode_action(HandCore h, index, const double[:] buckets) except -2
 @cython.locals(p=int, kinds=int, m=int, w=i64, code=int)
-cdef i64 _decode(HandCore h, int index, double[:] buckets, int nb) noexcept nogil
+cdef i64 _decode(HandCore h, int index, const double[:] buckets, int nb) noexcept nogil
 @cython.locals(decision=i64, p=int, code=int, cards=i64)
-cpdef i64 apply_action(HandCore h, int index, double[:] buckets) except -2
+cpdef i64 apply_action(HandCore h, index, const double[:] buckets) except -2

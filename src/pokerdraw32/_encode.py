@@ -138,8 +138,8 @@ def observe(h, seat, out, scale):
     """
     _check_hand(h)
     n = h._n
-    if not 0 <= seat < n:
-        raise PokerDraw32ValueError(f"no seat {seat} in this hand (seats 0..{n - 1})")
+    if type(seat) is not int or not 0 <= seat < n:
+        raise PokerDraw32ValueError(f"no seat {seat!r} in this hand (seats 0..{n - 1})")
     if len(out) < OBS_SIZE:
         raise PokerDraw32ValueError(f"the observation buffer holds {len(out)} values; it needs {OBS_SIZE}")
     if not scale > 0:
@@ -354,7 +354,17 @@ def decode_action(h, index, buckets):
     :raises PokerDraw32ValueError: not 1 to 16 buckets.
     """
     _check_hand(h)
-    return _decode(h, index, buckets, _check_buckets(buckets))
+    nb = _check_buckets(buckets)
+    if isinstance(index, bool):
+        return -1
+    try:
+        given = operator.index(index)                       # an int or a numpy integer; not a float
+    except TypeError:
+        return -1
+    if not 0 <= given < BET0 + nb + DISCARDS:
+        return -1
+    number = given
+    return _decode(h, number, buckets, nb)
 
 
 @cython.boundscheck(False)   # the public functions check the buffers' sizes first

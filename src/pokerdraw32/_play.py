@@ -493,8 +493,8 @@ class Session:
         if n < 2:
             raise PokerDraw32ValueError("the session was not set up (Session.__init__)")
         count = integer(hands)
-        if count is None or count < 0:
-            raise PokerDraw32ValueError(f"hands={hands!r} must be a number of hands, 0 or more")
+        if count is None or not 0 <= count <= 1 << 62:
+            raise PokerDraw32ValueError(f"hands={hands!r} must be a number of hands, 0 to 2**62")
         if self._hand is not None:   # a reused hand is dealt again: what Python read of it goes
             self._hand._forget()
         if cython.compiled:          # the generators' states, read without the GIL (NULL: called with it)

@@ -28,7 +28,7 @@ cdef class VectorCore:
     cdef gen_t *_gens
     cdef char *_done
     cdef long long *_pending
-    cdef double[:] _bview
+    cdef const double[:] _bview
     cdef list _buckets, _hands, _rngs
     cdef object _rules, _hand_class, _lock
 
