@@ -202,6 +202,7 @@ cdef class HandCore:
     cdef _setup(self, rules, stacks, int button, rng, stub, bint auto_deal, extra)
     cdef _set_rng(self, rng)
     cdef _forget(self)
+    cdef int _drop_when_complete(self) except -1
     @cython.locals(i=int, n=int)
     cdef int _begin(self, int button, bint shuffle) except -1 nogil
     cdef int _deal_first(self) except -1 nogil

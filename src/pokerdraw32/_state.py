@@ -517,6 +517,13 @@ class HandCore:
         self._legal = None
         self._legal_key = -1
 
+    def _drop_when_complete(self):
+        """Once the hand is complete nobody acts any more (R9): what legal_actions() kept goes (the
+        Python entry points call this after the rules, which run without the GIL)."""
+        if self._phase == PH_COMPLETE:
+            self._legal = self._hole_cache = None
+        return 0
+
     def _post_blinds(self):
         for i in range(self._nblind):
             seat = self._blind_seat[i]
@@ -697,8 +704,7 @@ class HandCore:
             self._deal_from_stub()
             ev = self._event_at(self._nrec - 2)
             self._run_dealer()
-            if self._phase == PH_COMPLETE:
-                self._legal = self._hole_cache = None   # nobody acts any more (R9): nothing to keep
+            self._drop_when_complete()
             return ev
         count = self._pend_count
         given = parse_cards(cards)
@@ -740,8 +746,7 @@ class HandCore:
             self._give_draw(seat, pack_cards(codes), reshuffled)
         ev = self._event_at(self._nrec - 2)
         self._run_dealer()
-        if self._phase == PH_COMPLETE:
-            self._legal = self._hole_cache = None   # nobody acts any more (R9): nothing to keep
+        self._drop_when_complete()
         return ev
 
     def _give_hole(self, seat, w):
@@ -1182,8 +1187,7 @@ class HandCore:
             return None
         start = self._nrec
         self._apply(p, code, amount if code == A_BET or code == A_RAISE else 0, cards)
-        if self._phase == PH_COMPLETE:
-            self._legal = self._hole_cache = None   # nobody acts any more (R9): nothing to keep
+        self._drop_when_complete()
         return self._event_at(start if code != A_TIMEOUT else start + 2)   # a timeout: the action it stands for
 
     def _apply(self, p, code, amount, cards):
