@@ -145,32 +145,34 @@ def test_decisions_from_view_equal_decisions_from_hand() -> None:
                 h.act(a)
 
 
-# final_stacks, bought_in, ledger entries, showdowns, Parole splits: recorded before bots saw views
-# (both implementations give the same).
+# Table sessions (one chunk each): final_stacks, bought_in, ledger entries, showdowns, Parole splits,
+# recorded (both implementations give the same).  A one-chunk session run seeded S plays exactly as
+# simulate() did before runs were cut into chunks (428a7c2) seeded chunk_seed(S, 0): these values
+# were checked against that code.
 RECORDED = [
     (dict(players=5, hands=300, seed=7, bots="mixed"),
-     [69086, 21, 425, 39, 829], [11600, 18400, 9600, 14800, 16000], 1852, 287, 15),
+     [68366, 89, 278, 15, 252], [2200, 15000, 20200, 13000, 18600], 1845, 279, 20),
     (dict(players=3, hands=300, seed=11, bots="rule", rules=Rules.preset("two-blind")),
-     [220, 26073, 2107], [15400, 1400, 11600], 1042, 263, 31),
+     [1347, 21457, 196], [11800, 5200, 6000], 1015, 248, 43),
     (dict(players=4, hands=300, seed=5, bots="random", sit_out=0.3),
-     [402, 5135, 1186, 4877], [3800, 400, 4200, 3200], 882, 116, 5),
+     [200, 198, 404, 14998], [6600, 3600, 4200, 1400], 898, 114, 3),
     (dict(players=2, hands=300, seed=2**63 + 9, bots="mixed", rules=Rules.preset("two-blind"), sit_out=0.2),
-     [7588, 12], [400, 7200], 638, 94, 15),
+     [7789, 11], [200, 7600], 639, 99, 24),
 ]
 
 
 @pytest.mark.parametrize("case", RECORDED, ids=lambda c: f"{c[0]['players']}-{c[0]['bots']}")
 def test_seeded_simulations_unchanged(case: tuple) -> None:  # type: ignore[type-arg]
     kwargs, final, bought, entries, showdowns, parole = case
-    r = simulate(**kwargs)
+    r = simulate(mode="session", **kwargs)
     assert (r.final_stacks, r.bought_in, r.ledger_entries, r.showdowns, r.parole_splits) == (
         final, bought, entries, showdowns, parole)
 
 
-def test_cli_seed_7_unchanged() -> None:
-    r = simulate(players=5, hands=2000, seed=7)
-    assert r.final_stacks == [424108, 0, 883, 113, 5096] and r.ledger_entries == 12151
-    assert sum(r.bought_in) == 430200
+def test_one_session_of_2000_hands_unchanged() -> None:
+    r = simulate(players=5, hands=2000, seed=7, mode="session", chunk=2000)
+    assert r.final_stacks == [2799, 0, 0, 76, 435125] and r.ledger_entries == 12190
+    assert sum(r.bought_in) == 438000 and r.showdowns == 1884 and r.parole_splits == 116
 
 
 def test_list_of_builtin_names_equals_mixed() -> None:
@@ -206,13 +208,14 @@ def test_user_bots_object_and_callable() -> None:
         return Action.check() if ActionKind.CHECK in view.legal.kinds else Action.fold()
 
     buf = io.StringIO()
-    r = simulate(players=4, hands=60, seed=9, bots=["rule", Caller(), folder, "random"], history=buf)
+    r = simulate(players=4, hands=60, seed=9, bots=["rule", Caller(), folder, "random"], history=buf,
+                 mode="session")
     assert r.bots == ["RuleBot", "Caller", "folder", "RandomBot"]
     assert r.names == ["rule0", "caller1", "folder2", "random3"]
     assert sum(r.final_stacks) == sum(r.bought_in) and seen and all(isinstance(v, SeatView) for v in seen)
     assert all(v.seat == v.to_act for v in seen)
     # the user bots take seeds like built-in ones: the deal does not depend on who sits
-    same = simulate(players=4, hands=60, seed=9, bots=["rule", Caller(), folder, "random"])
+    same = simulate(players=4, hands=60, seed=9, bots=["rule", Caller(), folder, "random"], mode="session")
     assert same.final_stacks == r.final_stacks
 
 
@@ -251,7 +254,7 @@ def test_builtin_decide_refuses_other_objects() -> None:
 
 
 def test_illegal_user_action_leaves_the_table_unchanged() -> None:
-    from pokerdraw32.simulate import _act_for
+    from pokerdraw32._simchunk import _act
     from pokerdraw32.table import Table
 
     t = Table(Rules(), seed=3, min_buy_in=1, clock=lambda: 0.0)
@@ -263,9 +266,9 @@ def test_illegal_user_action_leaves_the_table_unchanged() -> None:
     assert seat is not None
     for bad in ("r 100000", "check", Action.discard(parse_cards("7h"))):
         with pytest.raises(IllegalActionError, match=rf"seat {seat} \(mine\): the bot chose"):
-            _act_for(t, seat, "mine", bad)
+            _act(t, seat, "mine", bad, True)
         assert t.snapshot() == before
-    _act_for(t, seat, "mine", "call")
+    _act(t, seat, "mine", "call", True)
     assert t.snapshot() != before
 
 
@@ -281,7 +284,8 @@ def test_cli_bots_list_and_import_specs(tmp_path: Path, monkeypatch: pytest.Monk
     assert code == 0
     code, listed, _ = run(*base, "--bots", "pokerdraw32.bots:RuleBot,random,rule")
     assert code == 0
-    assert json.loads(listed)["final_stacks"] == json.loads(mixed)["final_stacks"]
+    chips = [[b["chips"] for b in json.loads(text)["bots"]] for text in (listed, mixed)]
+    assert chips[0] == chips[1] and sum(chips[0]) == 0
     (tmp_path / "mybots_botview.py").write_text(
         "from pokerdraw32 import Action, ActionKind, Phase\n"
         "class Passive:\n"
@@ -299,7 +303,8 @@ def test_cli_bots_list_and_import_specs(tmp_path: Path, monkeypatch: pytest.Monk
     code, out, _ = run(*base, "--bots", "mybots_botview:Passive,mybots_botview:folder,rule")
     assert code == 0, out
     d = json.loads(out)
-    assert d["bots"] == ["Passive", "folder", "RuleBot"] and sum(d["final_stacks"]) == d["ledger"]["bought_in"]
+    assert [b["label"] for b in d["bots"]] == ["Passive", "folder", "RuleBot"]
+    assert sum(b["chips"] for b in d["bots"]) == 0 and d["hands_played"] == 40
     for bad in ("rule,random", "nosuchmodule_botview:X,rule,rule", "mybots_botview:Nope,rule,rule", "smart"):
         code, _, err = run(*base, "--bots", bad)
         assert code == 2 and "--bots" in err, (bad, err)

@@ -44,14 +44,15 @@ def test_eval_bad_card_exit_1_names_token() -> None:
 @pytest.mark.parametrize("preset", ["classic", "two-blind"])
 def test_simulate_json(structure: str, preset: str) -> None:
     code, out, err = run("simulate", "--players", "4", "--hands", "60", "--seed", "3", "--structure", structure,
-                         "--preset", preset, "--json")
+                         "--preset", preset, "--json", "--mode", "session")
     assert code == 0
     data = json.loads(out)
     assert data["hands_played"] == 60
     assert data["structure"] == structure and data["preset"] == preset
-    assert len(data["final_stacks"]) == 4 and all(isinstance(s, int) for s in data["final_stacks"])
-    assert sum(data["final_stacks"]) == sum(data["bought_in"])            # R9.5 over the session
-    assert sum(data["net"]) == 0
+    session = data["session"]
+    assert len(session["final_stacks"]) == 4 and all(isinstance(s, int) for s in session["final_stacks"])
+    assert sum(session["final_stacks"]) == sum(session["bought_in"])      # R9.5 over the session
+    assert sum(session["net"]) == 0 and session["net"] == [b["chips"] for b in data["bots"]]
     assert set(data["categories"]) == {"STRAIGHT_FLUSH", "FOUR_OF_A_KIND", "FLUSH", "FULL_HOUSE", "STRAIGHT",
                                        "THREE_OF_A_KIND", "TWO_PAIR", "ONE_PAIR", "HIGH_CARD"}
     assert "60/60" in err                                                 # the progress bar, on stderr
@@ -60,13 +61,14 @@ def test_simulate_json(structure: str, preset: str) -> None:
 def test_simulate_same_seed_same_result() -> None:
     a = json.loads(run("simulate", "--hands", "100", "--seed", "11", "--json", "--no-progress")[1])
     b = json.loads(run("simulate", "--hands", "100", "--seed", "11", "--json", "--no-progress")[1])
-    assert a["final_stacks"] == b["final_stacks"] and a["categories"] == b["categories"]
+    del a["run"], b["run"]
+    assert a == b
 
 
 def test_simulate_text_report() -> None:
     code, out, _ = run("simulate", "--players", "3", "--hands", "30", "--seed", "1", "--no-progress")
     assert code == 0
-    assert "hands/s" in out and "seat" in out and "one pair" in out
+    assert "hands/s" in out and "bb/100" in out and "95% interval" in out and "one pair" in out
 
 
 @pytest.mark.parametrize("argv", [["simulate", "--players", "6"], ["simulate", "--players", "1"],
@@ -89,9 +91,9 @@ def test_simulate_same_final_stacks_compiled_and_pure() -> None:
         env["POKERDRAW32_NO_EXTENSIONS"] = flag
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
         results[flag] = json.loads(proc.stdout)
-    assert results["0"]["implementation"] == "cython" and results["1"]["implementation"] == "python"
-    assert results["0"]["final_stacks"] == results["1"]["final_stacks"]
-    assert results["0"]["categories"] == results["1"]["categories"]
+    assert results["0"]["run"]["implementation"] == "cython" and results["1"]["run"]["implementation"] == "python"
+    del results["0"]["run"], results["1"]["run"]
+    assert results["0"] == results["1"]
 
 
 def test_play_scripted_session_hides_other_cards() -> None:

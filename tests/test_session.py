@@ -99,13 +99,19 @@ def test_session_is_the_table_hand_by_hand(rules: Rules, players: int) -> None:
 
 def result_fields(r: Any) -> dict[str, Any]:
     d = r.to_dict()
-    del d["seconds"], d["hands_per_second"]
+    del d["run"]
     return d
+
+
+MODES = [dict(mode="session"), dict(mode="reset"), dict(mode="reset", duplicate=True)]
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
 @pytest.mark.parametrize("lineup", LINEUPS)
-def test_simulate_compiled_session_equals_per_action_path(players: int, lineup: str) -> None:
+@pytest.mark.parametrize("mode", MODES, ids=["session", "reset", "duplicate"])
+def test_simulate_compiled_session_equals_per_action_path(players: int, lineup: str, mode: dict[str, Any]) -> None:
+    """The session (built-in bots by name) and the Table or Hand path (the same bots as classes)
+    play the same hands, in every mode, chunk by chunk (chunks of 50 hands, whole deals)."""
     specs = specs_of(lineup, players)
     classes: list[Any] = [RuleBot if s == "rule" else RandomBot for s in specs]
     for rules, stack in ((Rules(), None), (Rules(structure="fixed-limit"), 30), (Rules(structure="pot-limit"), 9)):
@@ -113,14 +119,17 @@ def test_simulate_compiled_session_equals_per_action_path(players: int, lineup: 
         fast_hands: list[Hand] = []
         slow_hands: list[Hand] = []
         fast = simulate(players=players, hands=120, seed=players * 7, rules=rules, stack=stack, bots=lineup,
-                        history=fast_hist, on_hand=fast_hands.append)
+                        history=fast_hist, on_hand=fast_hands.append, chunk=50, **mode)
         slow = simulate(players=players, hands=120, seed=players * 7, rules=rules, stack=stack, bots=classes,
-                        history=slow_hist, on_hand=slow_hands.append)
+                        history=slow_hist, on_hand=slow_hands.append, chunk=50, **mode)
         assert result_fields(fast) == result_fields(slow)
         assert fast_hist.getvalue() == slow_hist.getvalue()
         assert [h.events for h in fast_hands] == [h.events for h in slow_hands]
-        plain = simulate(players=players, hands=120, seed=players * 7, rules=rules, stack=stack, bots=lineup)
+        assert len(fast_hands) == fast.hands_played == (-(-120 // players) * players if "duplicate" in mode else 120)
+        plain = simulate(players=players, hands=120, seed=players * 7, rules=rules, stack=stack, bots=lineup,
+                         chunk=50, **mode)
         assert result_fields(plain) == result_fields(fast)         # no history, no on_hand: same play
+        assert sum(b.chips for b in fast.per_bot) == 0              # R9.5
 
 
 @pytest.mark.parametrize("players", [2, 4, 5])
@@ -130,8 +139,10 @@ def test_simulate_with_sit_out_plays_compiled_hands_at_the_table(players: int) -
     classes: list[Any] = [RuleBot if i % 2 == 0 else RandomBot for i in range(players)]
     for rules in (Rules(), Rules(structure="fixed-limit")):
         hist = [io.StringIO(), io.StringIO()]
-        fast = simulate(players=players, hands=150, seed=3, rules=rules, bots="mixed", sit_out=0.3, history=hist[0])
-        slow = simulate(players=players, hands=150, seed=3, rules=rules, bots=classes, sit_out=0.3, history=hist[1])
+        fast = simulate(players=players, hands=150, seed=3, rules=rules, bots="mixed", sit_out=0.3, history=hist[0],
+                        mode="session")
+        slow = simulate(players=players, hands=150, seed=3, rules=rules, bots=classes, sit_out=0.3, history=hist[1],
+                        mode="session")
         assert result_fields(fast) == result_fields(slow)
         assert hist[0].getvalue() == hist[1].getvalue()
         assert fast.dead_chips > 0 or players == 2
@@ -139,8 +150,8 @@ def test_simulate_with_sit_out_plays_compiled_hands_at_the_table(players: int) -
 
 def test_simulate_progress_counts_every_hand() -> None:
     seen: list[int] = []
-    simulate(players=3, hands=700, seed=1, bots="rule", progress=seen.append)
-    assert seen == sorted(seen) and seen[-1] == 700 and len(seen) >= 3
+    simulate(players=3, hands=700, seed=1, bots="rule", progress=seen.append, chunk=200)
+    assert seen == [200, 400, 600, 700]
 
 
 def test_session_refuses_bad_arguments() -> None:

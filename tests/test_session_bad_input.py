@@ -127,18 +127,19 @@ def test_re_buys_respect_the_tables_chip_limit_on_both_paths() -> None:
     outcomes = []
     for bots in ("rule", [RuleBot] * 5):
         with pytest.raises(TableError) as info:
-            simulate(players=5, hands=40, seed=11, stack=MAX_CHIPS // 5, bots=bots)
+            simulate(players=5, hands=40, seed=11, stack=MAX_CHIPS // 5, bots=bots, mode="session")
         outcomes.append(str(info.value))
     assert outcomes[0] == outcomes[1] and "chips on the table [R3.2]" in outcomes[0]
 
 
 def test_a_large_heads_up_stack_plays_on_both_paths() -> None:
     stack = MAX_CHIPS // 4
-    fast = simulate(players=2, hands=30, seed=2, stack=stack, bots="mixed").to_dict()
-    slow = simulate(players=2, hands=30, seed=2, stack=stack, bots=[RuleBot, RandomBot]).to_dict()
-    for d in (fast, slow):
-        del d["seconds"], d["hands_per_second"]
-    assert fast == slow and sum(fast["final_stacks"]) == sum(fast["bought_in"])
+    for mode in ("session", "reset"):
+        fast = simulate(players=2, hands=30, seed=2, stack=stack, bots="mixed", mode=mode).to_dict()
+        slow = simulate(players=2, hands=30, seed=2, stack=stack, bots=[RuleBot, RandomBot], mode=mode).to_dict()
+        for d in (fast, slow):
+            del d["run"]
+        assert fast == slow and sum(b["chips"] for b in fast["bots"]) == 0
 
 
 def test_play_hand_waits_for_no_deal_and_sessions_start_clean() -> None:

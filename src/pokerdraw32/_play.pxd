@@ -53,8 +53,8 @@ cpdef i64 play_hand(HandCore hand, list policies, list rngs) except -1
 cdef i64 packed_hand(HandCore hand, int p) noexcept nogil
 @cython.locals(code=int, cards=i64, amount=i64)
 cdef int apply_decision(HandCore hand, int p, i64 decision) except -1 nogil
-@cython.locals(decisions=i64, p=int, kinds=int, packed=i64, decision=i64)
-cdef i64 _play(HandCore hand, const int *policies, gen_t *gens, list rngs) except -1 nogil
+@cython.locals(decisions=i64, p=int, b=int, n=int, kinds=int, packed=i64, decision=i64)
+cdef i64 _play(HandCore hand, const int *policies, gen_t *gens, list rngs, int rot) except -1 nogil
 cdef i64 _decide(HandCore hand, int p, int policy, int kinds, i64 packed, gen_t g, rng) except -1 nogil
 
 
@@ -64,11 +64,17 @@ cdef class Session:
     cdef long long _bought[5]
     cdef long long _rebuys[5]
     cdef long long _categories[9]
-    cdef long long _played, _showdowns, _parole, _decisions, _stack, _todo
-    cdef int _button
+    cdef long long _sd[5]
+    cdef long long _sd_won[5]
+    cdef long long _won[5]
+    cdef long long _played, _showdowns, _parole, _decisions, _stack, _todo, _pos
+    cdef int _button, _rot
     cdef int _pol[5]
     cdef gen_t _gens[5]
-    cdef bint _keep, _record
+    cdef gen_t _deck
+    cdef uint64_t _saved[24]
+    cdef long long[::1] _out
+    cdef bint _keep, _record, _reset, _dup
     cdef object _hand_class, _rules, _table_rng, _lock
     cdef list _rngs, _rows, _policies
     cdef HandCore _hand
@@ -77,9 +83,11 @@ cdef class Session:
     cdef _alloc(self)
     @cython.locals(n=int, s=int)
     cdef int _run(self) except -1 nogil
+    @cython.locals(i=int, k=int, g=gen_t)
+    cdef int _deck_state(self, bint save) except -1 nogil
     @cython.locals(h=HandCore)
     cdef int _new_hand(self) except -1
     @cython.locals(total=i64, s=int)
     cdef long long _on_table(self) noexcept nogil
-    @cython.locals(total=i64, s=int, n=int)
+    @cython.locals(total=i64, s=int, n=int, b=int, won=i64)
     cdef int _settle(self, HandCore h) except -1 nogil

@@ -25,6 +25,7 @@ else:
     from . import _cython_shim as cython
 
 from _thread import allocate_lock
+from array import array
 
 from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, integer
 
@@ -338,16 +339,18 @@ def play_hand(hand, policies, rngs):
             pol[s] = policies[s]
             gens[s] = rng_state(rngs[s])  # noqa: F821 -- cimported from _core in _play.pxd
         with cython.nogil:
-            count = _play(hand, pol, gens, rngs)
+            count = _play(hand, pol, gens, rngs, 0)
         return count
-    return _play(hand, policies, [None] * 5, rngs)
+    return _play(hand, policies, [None] * 5, rngs, 0)
 
 
-def _play(hand, policies, gens, rngs):
+def _play(hand, policies, gens, rngs, rot):
     """:func:`play_hand` with the policies and the generators' states (``gens``, see :func:`_gen`)
     in C arrays: no Python object is touched, so callers may release the GIL, unless a generator
-    has no state (it is then called with the GIL)."""
+    has no state (it is then called with the GIL).  The bots sit ``rot`` seats on: seat ``p``
+    plays bot ``(p - rot) % n`` with its policy and generator (duplicate deals; 0: bot ``p``)."""
     decisions = 0
+    n = hand._n
     while hand._phase != PH_COMPLETE:
         if hand._pend_seat >= 0:
             with cython.gil:
@@ -355,18 +358,19 @@ def _play(hand, policies, gens, rngs):
         if hand._actor < 0:
             break
         p = hand._actor
+        b = (p - rot + n) % n
         kinds = hand._kinds(p)
         packed = packed_hand(hand, p)
         if not cython.compiled:
-            decision = _decide(hand, p, policies[p], kinds, packed, None, rngs[p])
-        elif gens[p] == cython.NULL:
+            decision = _decide(hand, p, policies[b], kinds, packed, None, rngs[b])
+        elif gens[b] == cython.NULL:
             with cython.gil:
-                decision = _decide(hand, p, policies[p], kinds, packed, gens[p], rngs[p])
+                decision = _decide(hand, p, policies[b], kinds, packed, gens[b], rngs[b])
         else:
-            decision = _decide(hand, p, policies[p], kinds, packed, gens[p], rngs)   # (rngs: not read)
+            decision = _decide(hand, p, policies[b], kinds, packed, gens[b], rngs)   # (rngs: not read)
         if not apply_decision(hand, p, decision):                 # a bug in a policy, never the rules'
             with cython.gil:
-                raise AssertionError(f"policy {policies[p]} chose decision {decision:#x} for seat {p}, which is "
+                raise AssertionError(f"policy {policies[b]} chose decision {decision:#x} for seat {p}, which is "
                                      "not legal")
         decisions += 1
     return decisions
@@ -416,6 +420,19 @@ class Session:
     each hand's shuffle comes from the table's generator (R11.1), and chips are conserved (R9.5,
     checked after every hand).
 
+    Two measurement modes change that:
+
+    * ``reset``: every hand starts from ``stack`` chips at every seat (no re-buys; the button
+      still moves each hand), so hands are independent samples of each bot's result;
+    * ``duplicate`` (with ``reset``): each deal is played ``n`` times, the bots moved one seat
+      clockwise each time: the table's generator is put back to where it was before the deal's
+      shuffle, and the button stays, so bot ``b`` holds seat ``(b + r) % n``'s cards and position
+      in the deal's ``r``-th hand.  The button moves once per deal.  Each bot's own generator is
+      put back too (common random numbers: a bot draws the same numbers in every rotation of a
+      deal, so its random choices do not add noise that the rotations cannot cancel).
+
+    Bots are numbered as ``policies`` (bot ``b`` sits at seat ``b`` unless the deal is rotated).
+
     Compiled, :meth:`play` releases the GIL while it plays (other threads run meanwhile; it takes
     the GIL back only to record the ledger, to make a new hand object when the session keeps
     hands, and to call a generator that is not exactly an :class:`~pokerdraw32.Rng`).  A session,
@@ -426,13 +443,16 @@ class Session:
         is reused from hand to hand unless ``keep_hands`` (then each hand is a new object, for
         ``on_hand`` and histories).
     :param rules: the table's :class:`~pokerdraw32.rules.Rules`.
-    :param stack: buy-in and re-buy, in chips.
-    :param policies: one policy code per seat (RULE or RANDOM); 2 to 5 seats (R3.1).
-    :param rngs: one generator per seat (the bots'), then the table's.
+    :param stack: buy-in and re-buy, in chips (with ``reset``: every seat's stack at every hand).
+    :param policies: one policy code per bot (RULE or RANDOM); 2 to 5 bots (R3.1).
+    :param rngs: one generator per bot, then the table's.
     :param ledger: record each hand's result per seat (:meth:`ledger_rows`).
+    :param reset: every hand from ``stack`` chips (see above).
+    :param duplicate: duplicate deals (see above); needs ``reset``.
     """
 
-    def __init__(self, hand_class, rules, stack, policies, rngs, ledger=False, keep_hands=False):
+    def __init__(self, hand_class, rules, stack, policies, rngs, ledger=False, keep_hands=False, reset=False,
+                 duplicate=False):
         n = len(policies)
         if not 2 <= n <= 5 or len(rngs) != n + 1:
             raise PokerDraw32ValueError(f"a session seats 2 to 5 bots with one generator each and the "
@@ -447,10 +467,16 @@ class Session:
         for s in range(n):
             if type(policies[s]) is not int or (policies[s] != RULE and policies[s] != RANDOM):
                 raise PokerDraw32ValueError(f"policies[{s}]={policies[s]!r}: use RULE or RANDOM")
+        if duplicate and not reset:
+            raise PokerDraw32ValueError("duplicate deals need reset=True: each replay of a deal starts from the "
+                                        "same stacks")
         self._alloc()                         # everything checked: a refused __init__ changes nothing
         self._played = self._showdowns = self._parole = self._decisions = 0
         for s in range(5):
             self._rebuys[s] = 0
+            self._sd[s] = 0
+            self._sd_won[s] = 0
+            self._won[s] = 0
         for i in range(9):
             self._categories[i] = 0
         self._n = n
@@ -467,9 +493,13 @@ class Session:
         self._button = -1
         self._keep = keep_hands
         self._record = ledger
+        self._reset = bool(reset)
+        self._dup = bool(duplicate)
+        self._rot = 0
         self._rows = []
         self._hand = None
         self.hand = None
+        self._out = None
         self._lock = allocate_lock()
 
     def _alloc(self):
@@ -477,15 +507,22 @@ class Session:
             self._stacks = [0] * 5
             self._bought = [0] * 5
             self._rebuys = [0] * 5
+            self._sd = [0] * 5
+            self._sd_won = [0] * 5
+            self._won = [0] * 5
             self._categories = [0] * 9
             self._pol = [0] * 5
             self._gens = [None] * 5
+            self._saved = [0] * 24
             self._played = self._showdowns = self._parole = self._decisions = 0
 
-    def play(self, hands):
+    def play(self, hands, results=None):
         """Play ``hands`` more hands; :attr:`hand` is the last one (a new object each hand when the
         session keeps hands, else the one reused).  Compiled, the GIL is released meanwhile.
 
+        :param results: ``None``, or an ``array.array('q')`` of at least ``hands * n`` items that
+            receives each hand's result per bot, in chips: item ``k * n + b`` is bot ``b``'s in the
+            ``k``-th hand of this call (its stack after the hand minus before).
         :raises AssertionError: chips were not conserved (a bug: please report it).
         :raises TableError: a re-buy would put more than MAX_CHIPS chips on the table (R3.2).
         """
@@ -495,19 +532,26 @@ class Session:
         count = integer(hands)
         if count is None or not 0 <= count <= 1 << 62:
             raise PokerDraw32ValueError(f"hands={hands!r} must be a number of hands, 0 to 2**62")
+        if results is not None and (not isinstance(results, array) or results.typecode != "q"
+                                    or len(results) < count * n):
+            raise PokerDraw32ValueError(f"results must be an array.array('q') of at least {count * n} items")
         if self._hand is not None:   # a reused hand is dealt again: what Python read of it goes
             self._hand._forget()
         if cython.compiled:          # the generators' states, read without the GIL (NULL: called with it)
             for s in range(n):
                 self._gens[s] = rng_state(self._rngs[s])  # noqa: F821 -- cimported from _core in _play.pxd
+            self._deck = rng_state(self._table_rng)  # noqa: F821 -- cimported from _core in _play.pxd
         if not self._lock.acquire(False):
             raise PokerDraw32ValueError("the session is already playing (in another thread, or from inside one of its "
                                         "own generators): a session plays one call at a time")
         try:
             self._todo = count
+            self._pos = 0
+            self._out = results
             with cython.nogil:
                 self._run()
         finally:
+            self._out = None
             self.hand = self._hand
             self._lock.release()
 
@@ -517,7 +561,9 @@ class Session:
         while self._todo > 0:
             self._todo -= 1
             for s in range(n):
-                if self._stacks[s] == 0:                           # busted: re-buy (R10.1, R10.4)
+                if self._reset:                                     # every hand from the stack
+                    self._stacks[s] = self._stack
+                elif self._stacks[s] == 0:                           # busted: re-buy (R10.1, R10.4)
                     if self._on_table() + self._stack > CHIP_LIMIT:  # as Table.add_chips
                         with cython.gil:
                             from .table import TableError
@@ -529,14 +575,44 @@ class Session:
                     if self._record:
                         with cython.gil:
                             self._rows.append(("add", s, self._stack, self._played))
-            self._button = 0 if self._button < 0 else (self._button + 1) % n   # R4.1
+            if self._dup and self._rot > 0:
+                self._deck_state(False)                             # the deal's deck again, the same button
+            else:
+                self._button = 0 if self._button < 0 else (self._button + 1) % n   # R4.1
+                if self._dup:
+                    self._deck_state(True)
             if self._hand is None or self._keep:
                 with cython.gil:
                     self._new_hand()
             else:
                 self._hand._restart(self._stacks, self._button)
-            self._decisions += _play(self._hand, self._pol, self._gens, self._rngs)
+            self._decisions += _play(self._hand, self._pol, self._gens, self._rngs, self._rot)
             self._settle(self._hand)
+            if self._dup:
+                self._rot = (self._rot + 1) % n
+        return 0
+
+    def _deck_state(self, save):
+        """Save (``save``) or restore the generators' states at the start of a duplicate deal: the
+        table's (the deck) and each bot's (its own random choices: common random numbers)."""
+        for k in range(self._n + 1):
+            if cython.compiled:
+                g = self._deck if k == self._n else self._gens[k]
+            if cython.compiled and g != cython.NULL:
+                for i in range(4):
+                    if save:
+                        self._saved[4 * k + i] = g[i]
+                    else:
+                        g[i] = self._saved[4 * k + i]
+                continue
+            with cython.gil:
+                rng = self._table_rng if k == self._n else self._rngs[k]
+                if save:
+                    state = rng.getstate()
+                    for i in range(4):
+                        self._saved[4 * k + i] = state[i]
+                else:
+                    rng.setstate([self._saved[4 * k + i] for i in range(4)])
         return 0
 
     def _new_hand(self):
@@ -571,6 +647,18 @@ class Session:
             with cython.gil:
                 for s in range(n):
                     self._rows.append(("hand", s, h._stacks[s] - h._start[s], self._played))
+        for s in range(n):                    # seat s holds bot b this hand
+            b = (s - self._rot + n) % n
+            won = h._stacks[s] - h._start[s]
+            if self._out is not None:
+                self._out[self._pos + b] = won
+            if won > 0:
+                self._won[b] += 1
+            if h._showdown and not h._folded[s]:
+                self._sd[b] += 1
+                if won > 0:
+                    self._sd_won[b] += 1
+        self._pos += n
         if h._showdown:
             self._showdowns += 1
             for s in range(n):
@@ -607,6 +695,17 @@ class Session:
     @property
     def showdowns(self):
         return self._showdowns
+
+    @property
+    def bot_showdowns(self):
+        """Per bot: hands it played to the showdown, and those of them it ended with more chips
+        than it started (won money at showdown)."""
+        return [self._sd[b] for b in range(self._n)], [self._sd_won[b] for b in range(self._n)]
+
+    @property
+    def hands_won(self):
+        """Per bot: hands it ended with more chips than it started."""
+        return [self._won[b] for b in range(self._n)]
 
     @property
     def parole_splits(self):

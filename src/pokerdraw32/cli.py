@@ -33,7 +33,8 @@ from .odds import POLICIES, EquityTable, draw_odds, equity
 from .phh import Where
 from .rulebook import rule_text
 from .rules import PRESETS, Rules, Structure
-from .simulate import simulate
+from .parallel import default_workers
+from .simulate import CHUNK, SimulationInterrupted, SimulationResult, simulate, write_csv
 
 __all__ = ["EXIT_CODES", "MAX_TRIALS", "build_parser", "main"]
 
@@ -173,22 +174,51 @@ def build_parser() -> argparse.ArgumentParser:
                         version=f"pokerdraw32 {__version__} ({IMPLEMENTATION} kernels)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    sim = sub.add_parser("simulate", help="bots play many hands at one table",
-                         description="Bots play H hands at one table (R4.1 button and blinds, R10 buy-ins, "
-                                     "missed blinds and the ledger; busted bots re-buy).")
+    sim = sub.add_parser(
+        "simulate", help="bots play many hands: win rates in bb/100 with 95%% confidence intervals",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Bots play H hands; each bot's win rate is reported in big blinds per 100 hands with a 95%% "
+                    "confidence interval.\n\n"
+                    "--mode reset (the default) starts every hand from the starting stacks, the button moving one "
+                    "seat each hand: hands are independent samples, the standard way to measure bots, and the "
+                    "interval is valid. --mode session plays table sessions instead (R4.1 button and blinds, R10 "
+                    "buy-ins, missed blinds and the ledger; busted bots re-buy; --sit-out): closer to a real game, "
+                    "but its hands are not independent, so its interval is only indicative.\n\n"
+                    "--duplicate plays each deal once per seat rotation (every bot gets every seat's cards and "
+                    "position), so the luck of the cards cancels.\n\n"
+                    "The run is cut into chunks of --chunk hands, chunk i seeded from --seed and i: the same seed "
+                    "gives the same results (everything in --json but \"run\") with any --workers, on a Dask "
+                    "cluster (--scheduler) and with compiled or pure kernels. Ctrl-C stops the run and reports the "
+                    "finished chunks.")
     _add_table_options(sim)
     sim.add_argument("--hands", type=_int_in(0, None, "play 0 or more hands"), default=1000, metavar="H",
-                     help="hands to play (default %(default)s)")
+                     help="hands to play (default %(default)s; with --duplicate rounded up to whole deals)")
     sim.add_argument("--bots", type=_bots_spec, default="mixed", metavar="mixed|rule|random|B1,B2,...",
                      help="bot types: rule-based, uniformly random, or alternating (default %(default)s); or one "
                           "bot per seat, comma-separated, each rule, random or an import spec module:attr naming "
                           "a bot class (a pokerdraw32.bots.Bot subclass gets the seat's seed, any other class no "
                           "argument), a bot object or a function view -> action")
+    sim.add_argument("--mode", choices=["reset", "session"], default="reset",
+                     help="reset: every hand from the starting stacks (default: independent hands, a valid "
+                          "interval); session: table sessions with re-buys")
+    sim.add_argument("--duplicate", action="store_true",
+                     help="duplicate deals: each deal played once per seat rotation (--mode reset)")
     sim.add_argument("--sit-out", type=_float_in(0, 1, "a probability, 0 <= P < 1", closed=True), default=0.0,
                      metavar="P",
-                     help="before each hand a bot sits out with probability P and one away returns with "
-                          "probability 1/2, paying its missed blinds (R10.3) (default %(default)s)")
+                     help="--mode session: before each hand a bot sits out with probability P and one away returns "
+                          "with probability 1/2, paying its missed blinds (R10.3) (default %(default)s)")
+    sim.add_argument("--workers", type=_int_in(1, 1024, "1 to 1024 workers"), default=None, metavar="N",
+                     help=f"chunks played at once (default: every core, here {default_workers()}); threads when "
+                          "every bot is built in and the kernels are compiled, else processes")
+    sim.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                     help="run the chunks on a Dask cluster (tcp://host:8786; needs pokerdraw32[dask])")
+    sim.add_argument("--chunk", type=_int_in(1, None, "at least 1 hand"), default=CHUNK, metavar="H",
+                     help="hands per chunk (default %(default)s); part of what the seed reproduces")
     sim.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    sim.add_argument("--csv", default=None, metavar="FILE",
+                     help="write one row per chunk and bot (chips, sum of squares, showdowns) to FILE")
+    sim.add_argument("--plot", default=None, metavar="FILE.png",
+                     help="plot each bot's cumulative winnings with its 95%% band (needs pokerdraw32[plot])")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     sim.add_argument("--history", default=None, metavar="FILE.phhs",
                      help="write every hand to FILE as PHH hand histories (replay them with 'pokerdraw32 replay')")
@@ -267,52 +297,99 @@ def build_parser() -> argparse.ArgumentParser:
 def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO | None) -> int:
     rules = _rules_from(args)
     # Everything simulate() checks, checked before any output (no half-drawn progress bar) and before
-    # the history file is created: the same call with no hand to play.
+    # any file is created: the same call with no hand to play.
     simulate(players=args.players, hands=0, seed=args.seed if args.seed is not None else 0, rules=rules,
-             stack=args.stack, bots=args.bots, sit_out=args.sit_out)
-    history = open(args.history, "w", encoding="utf-8") if args.history else None  # noqa: SIM115 (closed below)
+             stack=args.stack, bots=args.bots, sit_out=args.sit_out, mode=args.mode, duplicate=args.duplicate,
+             chunk=args.chunk)
+    if args.plot is not None:
+        from . import plot
+
+        plot.check_available()
+    client = executor = None
+    if args.scheduler is not None:
+        from . import cluster
+
+        client, executor = cluster.connect(args.scheduler)
     progress: Callable[[int], None] | None = None
     bar = None
-    if not args.no_progress and err is not None:
-        from tqdm import tqdm  # type: ignore[import-untyped]
-
-        bar = tqdm(total=args.hands, unit="hand", file=err, desc="simulate", dynamic_ncols=True, mininterval=0.25)
-        done = [0]
-
-        def progress(k: int) -> None:
-            bar.update(k - done[0])
-            done[0] = k
-
     try:
-        res = simulate(players=args.players, hands=args.hands, seed=args.seed, rules=rules, stack=args.stack,
-                       bots=args.bots, sit_out=args.sit_out, progress=progress, history=history)
+        history = open(args.history, "w", encoding="utf-8") if args.history else None  # noqa: SIM115 (closed below)
+        if not args.no_progress and err is not None:
+            from tqdm import tqdm  # type: ignore[import-untyped]
+
+            total = -(-args.hands // args.players) * args.players if args.duplicate else args.hands
+            bar = tqdm(total=total, unit="hand", file=err, desc="simulate", dynamic_ncols=True, mininterval=0.25)
+            done = [0]
+
+            def progress(k: int) -> None:
+                bar.update(k - done[0])
+                done[0] = k
+
+        interrupted = False
+        try:
+            res = simulate(players=args.players, hands=args.hands, seed=args.seed, rules=rules, stack=args.stack,
+                           bots=args.bots, sit_out=args.sit_out, mode=args.mode, duplicate=args.duplicate,
+                           workers=args.workers if executor is None else 1, executor=executor, chunk=args.chunk,
+                           progress=progress, history=history)
+        except SimulationInterrupted as stop:
+            res, interrupted = stop.result, True
+        finally:
+            if bar is not None:
+                bar.close()
+            if history is not None:
+                history.close()
     finally:
-        if bar is not None:
-            bar.close()
-        if history is not None:
-            history.close()
+        if client is not None:
+            client.close()
+    if args.csv is not None:
+        with open(args.csv, "w", encoding="utf-8", newline="") as f:
+            write_csv(res, f)
+    if args.plot is not None:
+        plot.winnings(res, args.plot)
     if args.json:
         json.dump(res.to_dict(), out)
         out.write("\n")
-        return 0
-    d = res.to_dict()
+    else:
+        _simulate_report(res, rules, out)
+    if interrupted:
+        _write(err, f"\ninterrupted: {res.hands_played} of {res.hands_requested} hands played "
+                    f"({len(res.chunks)} chunks finished); the results above are theirs\n")
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+def _simulate_report(res: SimulationResult, rules: Rules, out: TextIO) -> None:
+    """The text report of ``pokerdraw32 simulate``."""
+    mode = (f"reset (every hand from {res.stack} chips)" if res.mode == "reset"
+            else f"session (table sessions of {res.chunk} hands, re-buys of {res.stack})")
+    run = "this thread" if res.executor == "this thread" else f"{res.workers or '?'} {res.executor}"
     out.write(f"{res.hands_played} hands of {rules.structure.value} 32-Card Draw, {res.players} players, "
               f"preset {rules.name}, blinds {'/'.join(map(str, rules.blinds(res.players)))}, "
-              f"stacks {res.stack}, seed {res.seed} ({IMPLEMENTATION} kernels)\n")
-    out.write(f"{d['hands_per_second']:,.0f} hands/s ({res.seconds:.2f} s)\n\n")
-    out.write("seat  player     final  bought  rebuys      net\n")
-    for s in range(res.players):
-        out.write(f"{s:>4}  {res.names[s]:<9} {res.final_stacks[s]:>6}  {res.bought_in[s]:>6}  {res.rebuys[s]:>6}  "
-                  f"{res.net[s]:>+7}\n")
-    out.write(f"ledger: {res.ledger_entries} entries, {sum(res.bought_in)} chips bought in = "
-              f"{sum(res.final_stacks)} on the table (balanced, R9.5); dead chips for missed blinds: "
-              f"{res.dead_chips}\n")
+              f"stacks {res.stack}, seed {res.seed}\n")
+    out.write(f"mode {mode}{', duplicate deals' if res.duplicate else ''}; {len(res.chunks)} chunks of "
+              f"{res.chunk} hands on {run} ({IMPLEMENTATION} kernels): {res.hands_per_second:,.0f} hands/s "
+              f"({res.seconds:.2f} s)\n\n")
+    out.write("bot  name        hands      chips    bb/100    95% interval           won  showdowns  won at sd\n")
+    for b in res.per_bot:
+        ci = "" if b.ci95 is None else f"[{b.low:+9.1f}, {b.high:+9.1f}]"
+        won = 100 * b.hands_won / b.hands if b.hands else 0.0
+        sd = 100 * b.showdowns_won / b.showdowns if b.showdowns else 0.0
+        out.write(f"{b.bot:>3}  {b.name:<9} {b.hands:>7} {b.chips:>+10} {b.bb_per_100:>+9.1f}  {ci:<22} "
+                  f"{won:4.1f}%  {b.showdowns:>9}  {sd:8.1f}%\n")
+    samples = res.per_bot[0].samples if res.per_bot else 0
+    unit = "deals" if res.duplicate else "hands"
+    out.write(f"(95% intervals: normal approximation over {samples} {unit}"
+              f"{'; session hands are not independent: indicative only' if res.mode == 'session' else ''})\n")
+    if res.mode == "session":
+        assert res.final_stacks is not None and res.bought_in is not None and res.rebuys is not None
+        out.write(f"\nsessions: {sum(res.rebuys)} re-buys; ledger {res.ledger_entries} entries, "
+                  f"{sum(res.bought_in)} chips bought in = {sum(res.final_stacks)} on the tables (balanced, R9.5); "
+                  f"dead chips for missed blinds: {res.dead_chips}\n")
     out.write(f"\nshowdowns: {res.showdowns}   Parole splits: {res.parole_splits}\n")
     total = sum(res.categories.values()) or 1
     out.write("hands at showdown by category (every player's final hand):\n")
     for name, k in res.categories.items():
         out.write(f"  {name.lower().replace('_', ' '):<16} {k:>7}  {100 * k / total:5.1f}%\n")
-    return 0
 
 
 # ----------------------------------------------------------------------------------------- replay

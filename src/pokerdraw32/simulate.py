@@ -1,99 +1,209 @@
-"""Bots playing many hands at one table: the engine behind ``pokerdraw32 simulate``.
+"""Bots playing many hands, measured: the engine behind ``pokerdraw32 simulate``.
 
->>> r = simulate(players=3, hands=50, seed=7)
->>> r.hands_played, sum(r.final_stacks) == sum(r.bought_in)
-(50, True)
+Each bot's win rate comes in big blinds per 100 hands with a 95% confidence interval.  Two
+modes:
+
+* ``mode="reset"`` (the default): every hand starts from the starting stacks, the button moving
+  one seat each hand.  Hands are then independent samples, which is what a confidence interval
+  needs: the standard way to compare bots.  With ``duplicate=True`` each deal is played once per
+  seat rotation (every bot gets every seat's cards and position), so the luck of the cards
+  cancels and the interval is much narrower for the same number of hands.
+* ``mode="session"``: a table session (:class:`~pokerdraw32.table.Table`): stacks carry from
+  hand to hand, a bot that busts buys in again, bots may sit out (``sit_out``).  Closer to a
+  real game; its hands are not independent, so its interval is only indicative.
+
+A run is cut into chunks of ``chunk`` hands whatever the number of workers; chunk ``i`` is played
+as a run of its own seeded :func:`pokerdraw32.parallel.chunk_seed` ``(seed, i)``, and the chunks
+are added up in order: the same seed gives the same result on one thread, on every core
+(``workers``) or on a cluster (``executor``), with compiled or pure kernels.
+
+>>> r = simulate(players=3, hands=300, seed=7, bots=["rule", "random", "random"])
+>>> r.hands_played, sum(b.chips for b in r.per_bot)        # chips are conserved (R9.5)
+(300, 0)
+>>> rule = r.per_bot[0]
+>>> rule.low < rule.bb_per_100 < rule.high
+True
 """
 
 from __future__ import annotations
 
+import csv
+import math
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Literal, TextIO
 
-from ._kernels import IMPLEMENTATION, Rng, evaluate_mask, play
-from .actions import Action
-from .bots import Bot, Policy, RandomBot, RuleBot, SeatView
-from .errors import MAX_CHIPS, IllegalActionError, InvalidCardError, PokerDraw32TypeError, PokerDraw32ValueError
+from ._kernels import IMPLEMENTATION, Rng
+from ._simchunk import BUILT_IN, ChunkResult, Plan, names_of, play_chunk
+from .bots import Policy
+from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError
 from .evaluation import HandCategory
 from .hand import Hand
-from .history import HandHistory, HistoryWriter
+from .parallel import chunk_seed, run_chunks
 from .rules import Rules
-from .table import Table, default_buy_ins
 
-__all__ = ["SimulationResult", "simulate"]
+__all__ = ["BotResult", "SimulationInterrupted", "SimulationResult", "simulate", "write_csv"]
+
+Z95 = 1.959963984540054
+"""The 97.5th percentile of the standard normal distribution: a 95% interval is mean +- Z95 * SE."""
+
+CHUNK = 1000
+"""The default number of hands in a chunk (rounded up to whole deals with duplicate deals)."""
+
+
+@dataclass(frozen=True)
+class BotResult:
+    """One bot's results over a run (a bot is a place in the line-up; it keeps its seat unless the
+    deals are duplicated, when it visits every seat).
+
+    :ivar bot: its index in the line-up (0-based); ``name``: its name at the table (``rule0``);
+        ``label``: its class or function name.
+    :ivar hands: hands it played.
+    :ivar chips: chips won (negative: lost) over those hands.
+    :ivar bb_per_100: win rate, big blinds per 100 hands: ``100 * chips / hands / big_blind``.
+    :ivar ci95: half-width of its 95% confidence interval, in bb/100 (``None`` with fewer than
+        two samples).  Normal approximation over ``samples`` samples, each a hand (or a
+        duplicate deal: the sum of its rotations): ``Z95 * sqrt(samples * s2) / hands * 100 /
+        big_blind`` with ``s2`` the samples' variance (n - 1 in the denominator).
+    :ivar samples: independent samples the interval rests on (hands, or deals with duplicate).
+    :ivar hands_won: hands it ended with more chips than it started.
+    :ivar showdowns: hands it played to the showdown (R8); ``showdowns_won``: those it ended with
+        more chips than it started.
+    """
+
+    bot: int
+    name: str
+    label: str
+    hands: int
+    chips: int
+    bb_per_100: float
+    ci95: float | None
+    samples: int
+    hands_won: int
+    showdowns: int
+    showdowns_won: int
+
+    @property
+    def low(self) -> float:
+        """Lower end of the 95% interval, bb/100 (``-inf`` without an interval)."""
+        return -math.inf if self.ci95 is None else self.bb_per_100 - self.ci95
+
+    @property
+    def high(self) -> float:
+        """Upper end of the 95% interval, bb/100 (``inf`` without an interval)."""
+        return math.inf if self.ci95 is None else self.bb_per_100 + self.ci95
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"bot": self.bot, "name": self.name, "label": self.label, "hands": self.hands, "chips": self.chips,
+                "bb_per_100": self.bb_per_100, "ci95": self.ci95,
+                "ci95_low": None if self.ci95 is None else self.low,
+                "ci95_high": None if self.ci95 is None else self.high,
+                "samples": self.samples, "hands_won": self.hands_won, "showdowns": self.showdowns,
+                "showdowns_won": self.showdowns_won}
 
 
 @dataclass
 class SimulationResult:
-    """What a simulation produced.
+    """What a simulation produced; every chip count is an integer and the bots' results sum to
+    zero (R9.5).
 
-    :ivar hands_played: number of hands played.
+    :ivar hands_played: hands played (fewer than asked when the run was interrupted).
+    :ivar hands_requested: hands asked for (rounded up to whole deals with duplicate deals).
+    :ivar complete: every chunk finished (``False``: interrupted; see :class:`SimulationInterrupted`).
     :ivar seed: the seed used (drawn from the OS and reported when none was given).
-    :ivar final_stacks: each seat's chips at the end.
-    :ivar bought_in: chips each seat bought in for, first buy-in plus re-buys.
-    :ivar rebuys: re-buys per seat.
+    :ivar mode: ``"reset"`` or ``"session"``; ``duplicate``: duplicate deals.
+    :ivar per_bot: one :class:`BotResult` per bot, in line-up order.
+    :ivar chunks: the finished chunks' results (:class:`pokerdraw32._simchunk.ChunkResult`), in order.
     :ivar categories: showdown hand categories (every hand that reached a showdown), by name.
     :ivar showdowns: hands decided by a showdown; ``parole_splits``: hands where Parole shared a pot.
-    :ivar seconds: wall time of the play loop.
-    :ivar stack: the starting stack and re-buy, in chips.
-    :ivar names: the bots' names at the table (seat order).
-    :ivar dead_chips: dead chips posted for missed blinds (R10.3).
-    :ivar ledger_entries: lines in the table's ledger, which balanced at the end (R9.5).
+    :ivar final_stacks, bought_in, rebuys: session mode: per bot, summed over the chunks' tables
+        (each chunk is a table session of its own); ``None`` in reset mode.
+    :ivar seconds: wall time of the run; ``workers``, ``executor``: what ran it.
     """
 
     hands_played: int
     seed: int
     players: int
     rules: Rules
-    final_stacks: list[int]
-    bought_in: list[int]
-    rebuys: list[int]
+    stack: int
+    mode: str
+    duplicate: bool
+    chunk: int
+    hands_requested: int
+    complete: bool
+    per_bot: list[BotResult]
+    chunks: list[ChunkResult]
     categories: dict[str, int]
     showdowns: int
     parole_splits: int
+    decisions: int
+    dead_chips: int
     seconds: float
-    stack: int
     bots: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
-    dead_chips: int = 0
+    final_stacks: list[int] | None = None
+    bought_in: list[int] | None = None
+    rebuys: list[int] | None = None
     ledger_entries: int = 0
+    workers: int | None = 1
+    executor: str = "this thread"
 
     @property
     def net(self) -> list[int]:
-        """Each seat's result in chips: final stack minus everything bought in."""
-        return [f - b for f, b in zip(self.final_stacks, self.bought_in, strict=False)]
+        """Each bot's result in chips (in session mode: final stacks minus everything bought in)."""
+        return [b.chips for b in self.per_bot]
 
     @property
     def hands_per_second(self) -> float:
         return self.hands_played / self.seconds if self.seconds > 0 else float("inf")
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly summary."""
-        return {
-            "hands_played": self.hands_played,
+        """JSON-friendly: everything but ``"run"`` (how and how fast it ran) is the same for the same
+        arguments and seed, whatever the workers, the executor or the kernels."""
+        d: dict[str, Any] = {
             "seed": self.seed,
             "players": self.players,
-            "stack": self.stack,
+            "hands_played": self.hands_played,
+            "hands_requested": self.hands_requested,
+            "complete": self.complete,
+            "mode": self.mode,
+            "duplicate": self.duplicate,
             "structure": self.rules.structure.value,
             "preset": self.rules.name,
-            "implementation": IMPLEMENTATION,
-            "bots": self.bots,
-            "final_stacks": self.final_stacks,
-            "bought_in": self.bought_in,
-            "rebuys": self.rebuys,
-            "net": self.net,
+            "blinds": list(self.rules.blinds(self.players)),
+            "big_blind": self.rules.big_blind,
+            "stack": self.stack,
+            "bots": [b.to_dict() for b in self.per_bot],
             "categories": self.categories,
             "showdowns": self.showdowns,
             "parole_splits": self.parole_splits,
+            "decisions": self.decisions,
             "dead_chips": self.dead_chips,
-            "ledger": {"entries": self.ledger_entries, "balanced": True,
-                       "bought_in": sum(self.bought_in), "on_table": sum(self.final_stacks)},
-            "seconds": round(self.seconds, 3),
-            "hands_per_second": round(self.hands_per_second, 1),
         }
+        if self.mode == "session":
+            assert self.final_stacks is not None and self.bought_in is not None
+            d["session"] = {"final_stacks": self.final_stacks, "bought_in": self.bought_in, "rebuys": self.rebuys,
+                            "net": self.net,
+                            "ledger": {"entries": self.ledger_entries, "balanced": True,
+                                       "bought_in": sum(self.bought_in), "on_table": sum(self.final_stacks)}}
+        d["chunks"] = {"hands": self.chunk, "planned": -(-self.hands_requested // self.chunk) if self.chunk else 0,
+                       "finished": [{"index": c.index, "seed": c.seed, "first_hand": c.first_hand, "hands": c.hands,
+                                     "chips": c.chips} for c in self.chunks]}
+        d["run"] = {"implementation": IMPLEMENTATION, "workers": self.workers, "executor": self.executor,
+                    "seconds": round(self.seconds, 3), "hands_per_second": round(self.hands_per_second, 1)}
+        return d
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`simulate`: ``result`` is the :class:`SimulationResult` of the chunks
+    that finished (``complete`` is ``False``).  A KeyboardInterrupt, so a script stops as usual
+    unless it catches this to keep the partial result."""
+
+    def __init__(self, result: SimulationResult) -> None:
+        super().__init__(f"interrupted after {result.hands_played} of {result.hands_requested} hands")
+        self.result = result
 
 
 def simulate(
@@ -104,45 +214,70 @@ def simulate(
     rules: Rules | None = None,
     stack: int | None = None,
     bots: Literal["rule", "random", "mixed"] | Sequence[str | Policy | type] = "mixed",
+    mode: Literal["reset", "session"] = "reset",
+    duplicate: bool = False,
     sit_out: float = 0.0,
+    workers: int | None = 1,
+    executor: Executor | None = None,
+    chunk: int = CHUNK,
     progress: Callable[[int], None] | None = None,
     on_hand: Callable[[Hand], None] | None = None,
     history: TextIO | None = None,
 ) -> SimulationResult:
-    """Play ``hands`` hands with ``players`` bots at one :class:`~pokerdraw32.table.Table`.
+    """Play ``hands`` hands with ``players`` bots and measure each bot's win rate.
 
-    The table moves the button and the blinds (R4.1, R4.2) and keeps the ledger; a bot that
-    busts buys in again for the starting stack before the next hand (R10.1, R10.4).  With
-    ``sit_out`` > 0, before each hand every bot dealt in sits out with that probability and every
-    bot sitting out returns with probability 1/2, paying the blinds it missed (R10.3).  Everything
-    random comes from one seed: the same seed gives the same result with compiled or pure kernels.
+    Everything random comes from ``seed``: the same arguments and seed give the same result
+    (apart from the timing) with compiled or pure kernels, on any number of workers or any
+    executor.
 
     :param players: 2 to 5 (R3.1).
-    :param hands: number of hands, >= 0.
+    :param hands: number of hands, >= 0 (with ``duplicate``, rounded up to a multiple of
+        ``players``: whole deals).
     :param seed: 0 <= seed < 2**64; ``None`` draws one from the OS (reported in the result).
     :param rules: the table's rules (default: the classic preset).
-    :param stack: buy-in and re-buy in chips (default 100 big blinds).
+    :param stack: starting stack (and re-buy) in chips (default 100 big blinds).
     :param bots: ``"rule"`` (all :class:`~pokerdraw32.bots.RuleBot`), ``"random"`` (all
         :class:`~pokerdraw32.bots.RandomBot`) or ``"mixed"`` (alternating, rule-based first); or a
         list with one bot per seat, each ``"rule"``, ``"random"``, an object with
         ``decide(view) -> Action | str`` (:class:`~pokerdraw32.bots.BotLike`), a callable
-        ``view -> Action | str``, or a class of such objects (instantiated once for the seat: a
-        :class:`~pokerdraw32.bots.Bot` subclass with the seat's seed, any other with no
-        arguments); every bot decides from its seat's
-        :class:`~pokerdraw32.bots.SeatView`.  Each seat takes one seed from the simulation's
-        generator whatever its bot, so the cards dealt do not depend on who sits where, and
-        ``["rule", "random", ...]`` plays exactly as ``"mixed"``.
-    :param sit_out: probability, 0 <= p < 1, that a bot sits out before a hand.
-    :param progress: called with the number of hands just finished (for progress bars).
-    :param on_hand: called with each finished :class:`~pokerdraw32.hand.Hand`.
-    :param history: a text stream that receives every hand as a ``.phhs`` table (PHH, with the
-        table's seat numbers + 1 and the bots' names); replaying it reproduces every stack.
-    :raises ValueError: bad players, hands, stack, bots or sit_out.
-    :raises PokerDraw32TypeError: ``rules`` is not a :class:`~pokerdraw32.rules.Rules`, or ``progress`` or
-        ``on_hand`` is not callable.
+        ``view -> Action | str``, or a class of such objects.  Each chunk makes its own bots: a
+        class is instantiated (a :class:`~pokerdraw32.bots.Bot` subclass with the seat's seed,
+        any other with no arguments) and an object is copied (``copy.deepcopy``, as a worker
+        process would receive it), so a chunk never sees another's state.  Each seat takes one
+        seed from the chunk's generator whatever its bot, so the cards dealt do not depend on
+        who sits where, and ``["rule", "random", ...]`` plays exactly as ``"mixed"``.  Only the
+        built-in bots play in compiled code (and release the GIL).
+    :param mode: ``"reset"`` (every hand from the starting stacks; default) or ``"session"`` (a
+        table session with re-buys); see the module.
+    :param duplicate: duplicate deals (``mode="reset"`` only): each deal played ``players``
+        times, the bots moved one seat on each time, the button kept.
+    :param sit_out: ``mode="session"`` only: probability, 0 <= p < 1, that a bot sits out before
+        a hand (one sitting out returns with probability 1/2, paying the blinds it missed, R10.3).
+    :param workers: how many chunks run at once when no ``executor`` is given: 1 (default) on
+        this thread, ``None`` every core (:func:`pokerdraw32.parallel.default_workers`).  More than
+        one uses threads when every bot is built in and the kernels are compiled (their play
+        releases the GIL), else processes (bots must then pickle).
+    :param executor: any :class:`concurrent.futures.Executor` to run the chunks on (a
+        ``ProcessPoolExecutor``, Dask's ``client.get_executor()``, ...); it is not shut down.
+    :param chunk: hands per chunk, >= 1 (default 1000; rounded up to whole deals).  Part of what
+        the seed reproduces: the same seed with another ``chunk`` plays other hands.  In session
+        mode each chunk is a table session of its own.
+    :param progress: called on this thread with the number of hands finished so far, after each
+        chunk (for progress bars).
+    :param on_hand: called with each finished :class:`~pokerdraw32.hand.Hand`; it runs where the
+        hands are played, so only with ``workers=1`` and no executor.
+    :param history: a text stream that receives every hand as a ``.phhs`` table (PHH, seat
+        numbers + 1 and the bots' names), chunk by chunk in order; replaying it reproduces every
+        stack.
+    :raises PokerDraw32ValueError: bad players, hands, stack, bots, mode, sit_out, workers or
+        chunk; ``duplicate`` with ``mode="session"``; ``sit_out`` with ``mode="reset"``;
+        ``on_hand`` with workers or an executor.
+    :raises PokerDraw32TypeError: ``rules`` is not a :class:`~pokerdraw32.rules.Rules`, a callback
+        is not callable, ``executor`` is not an Executor, or a user bot returned something that
+        is not an Action or a str.
     :raises IllegalActionError: a user bot chose an action that is not legal (the message names the
-        seat, the bot and the action; the table is left as it was).
-    :raises PokerDraw32TypeError: a user bot returned something that is not an Action or a str.
+        seat, the bot and the action).
+    :raises SimulationInterrupted: Ctrl-C; it carries the result of the chunks that finished.
     """
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
         raise PokerDraw32ValueError(f"players={players!r}: a table deals 2 to 5 players [R3.1]")
@@ -162,189 +297,163 @@ def simulate(
         why = f" (the default stack, 100 big blinds of {rules.big_blind})" if default_stack else ""
         raise PokerDraw32ValueError(f"stack={stack}{why}: {players} players would bring more than {MAX_CHIPS} chips "
                                     "to the table [R3.2]")
+    if mode not in ("reset", "session"):
+        raise PokerDraw32ValueError(f"mode={mode!r}: use 'reset' (every hand from the starting stacks) or 'session' "
+                                    "(a table session with re-buys)")
+    if not isinstance(duplicate, bool):
+        raise PokerDraw32TypeError(f"duplicate must be True or False, got {duplicate!r}")
+    if duplicate and mode != "reset":
+        raise PokerDraw32ValueError("duplicate deals need mode='reset': every replay of a deal starts from the "
+                                    "same stacks")
     if isinstance(sit_out, bool) or not isinstance(sit_out, (int, float)) or not 0 <= sit_out < 1:
         raise PokerDraw32ValueError(f"sit_out={sit_out!r} must be a probability, 0 <= p < 1")
+    if sit_out and mode != "session":
+        raise PokerDraw32ValueError("sit_out needs mode='session': sitting out is part of a table session (R10.3)")
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise PokerDraw32ValueError(f"chunk={chunk!r} must be a positive number of hands")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise PokerDraw32ValueError(f"workers={workers!r} must be a positive int (or None: every core)")
+    if executor is not None and not isinstance(executor, Executor):
+        raise PokerDraw32TypeError(f"executor must be a concurrent.futures.Executor (e.g. a ProcessPoolExecutor, or "
+                                   f"a Dask client.get_executor()), not {type(executor).__name__}")
+    if on_hand is not None and (executor is not None or workers != 1):
+        raise PokerDraw32ValueError("on_hand is called where the hands are played: use workers=1 and no executor "
+                                    "(history= works with any)")
+    if history is not None and not callable(getattr(history, "write", None)):
+        raise PokerDraw32TypeError(f"history must be a text stream (with a write method), not {type(history).__name__}")
+    specs = _lineup(bots, players)
     if seed is None:
         seed = Rng().next_u64()
-    rng = Rng(seed)
-    specs: list[str | Policy | type]
+    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
+        raise PokerDraw32ValueError(f"seed={seed!r} must be an int, 0 <= seed < 2**64")
+
+    plan = Plan(players, rules, stack, tuple(specs), mode, duplicate, float(sit_out), history is not None, on_hand)
+    unit = plan.unit
+    hands = -(-hands // unit) * unit
+    chunk = -(-chunk // unit) * unit
+    tasks = [(plan, i, chunk_seed(seed, i), first, min(chunk, hands - first))
+             for i, first in enumerate(range(0, hands, chunk))]
+    threads = IMPLEMENTATION == "cython" and sit_out == 0 and all(isinstance(s, str) for s in specs)
+    pending: dict[int, str] = {}
+    written = [0]
+    done_hands = [0]
+
+    def on_done(i: int, result: ChunkResult) -> None:
+        if history is not None:              # in chunk order, as soon as each one can go
+            pending[i] = result.history or ""
+            result.history = None
+            while written[0] in pending:
+                history.write(pending.pop(written[0]))
+                written[0] += 1
+        done_hands[0] += result.hands
+        if progress is not None:
+            progress(done_hands[0])
+
+    start = time.perf_counter()
+    outcome = run_chunks(play_chunk, tasks, workers=workers, executor=executor, threads=threads, on_done=on_done)
+    seconds = time.perf_counter() - start
+    result = _combine(plan, seed, hands, chunk, [r for _, r in outcome.finished], not outcome.interrupted, seconds)
+    result.workers, result.executor = outcome.workers, outcome.executor
+    if outcome.interrupted:
+        raise SimulationInterrupted(result)
+    return result
+
+
+def _lineup(bots: object, players: int) -> list[Any]:
+    """The bots' specs, one per seat, checked."""
     if isinstance(bots, str):
-        if bots == "rule":
-            specs = ["rule"] * players
-        elif bots == "random":
-            specs = ["random"] * players
-        elif bots == "mixed":
-            specs = ["rule" if i % 2 == 0 else "random" for i in range(players)]
-        else:
-            raise PokerDraw32ValueError(f"bots={bots!r}: use rule, random or mixed, or a list of one bot per seat")
-    elif isinstance(bots, Sequence):
-        specs = list(bots)
-        if len(specs) != players:
-            raise PokerDraw32ValueError(f"bots: {len(specs)} bots for {players} players; give one per seat")
-    else:
+        if bots in BUILT_IN:
+            return [bots] * players
+        if bots == "mixed":
+            return ["rule" if i % 2 == 0 else "random" for i in range(players)]
         raise PokerDraw32ValueError(f"bots={bots!r}: use rule, random or mixed, or a list of one bot per seat")
-    seats: list[Callable[[SeatView], Action | str]] = []
-    labels: list[str] = []          # SimulationResult.bots
-    names: list[str] = []
-    user = [False] * players
-    bot_seeds: list[int] = []
-    bot_rngs: list[Rng] = []        # the built-in bots' generators (all seats built-in: every seat's)
+    if not isinstance(bots, Sequence):
+        raise PokerDraw32ValueError(f"bots={bots!r}: use rule, random or mixed, or a list of one bot per seat")
+    specs = list(bots)
+    if len(specs) != players:
+        raise PokerDraw32ValueError(f"bots: {len(specs)} bots for {players} players; give one per seat")
     for i, spec in enumerate(specs):
-        seed_i = rng.next_u64()     # one per seat, whatever the bot (same cards for any line-up)
-        bot_seeds.append(seed_i)
         if isinstance(spec, str):
-            kind: type[Bot] | None = {"rule": RuleBot, "random": RandomBot}.get(spec)
-            if kind is None:
+            if spec not in BUILT_IN:
                 raise PokerDraw32ValueError(f"bots[{i}]={spec!r}: use 'rule', 'random' or a bot object")
-            builtin = kind(seed_i)
-            seats.append(builtin.decide)
-            bot_rngs.append(builtin.rng)
-            labels.append(kind.__name__)
-        else:
-            bot: Any = spec
-            if isinstance(spec, type):      # a bot class: one instance for this seat
-                try:
-                    bot = spec(seed_i) if issubclass(spec, Bot) else spec()
-                except TypeError as e:
-                    raise PokerDraw32TypeError(f"bots[{i}]: cannot make a {spec.__name__}: {e}") from e
-            decide = getattr(bot, "decide", None)
-            if decide is None or not callable(decide):
-                if not callable(bot):
-                    raise PokerDraw32TypeError(f"bots[{i}]: {type(bot).__name__} object has no decide(view) method "
-                                               "and is not callable")
-                decide = bot
-            seats.append(decide)
-            labels.append(getattr(bot, "__name__", None) or type(bot).__name__)
-            user[i] = True
-        base = labels[-1].lower() if labels[-1].isidentifier() else "bot"
-        names.append(f"{base.removesuffix('bot') or base}{i}")
-    lo, hi = default_buy_ins(rules)
-    table = Table(rules, seats=players, seed=rng.next_u64(), min_buy_in=min(lo, stack),
-                  max_buy_in=None if hi is None else max(hi, stack), clock=lambda: 0.0, history=False)
-    for i in range(players):
-        table.join(i, names[i], stack)
-    writer = HistoryWriter(history) if history is not None else None
-    threshold = int(sit_out * 1_000_000)
-    policies = None if any(user) else [play.RULE if spec == "rule" else play.RANDOM for spec in specs]
-    if policies is not None and not threshold:
-        # every seat a built-in bot, everyone dealt in every hand: whole sessions in compiled code
-        return _simulate_session(table, policies, bot_seeds, hands, seed, players, rules, stack, labels, names,
-                                 progress, on_hand, writer)
-    categories: Counter[str] = Counter()
-    showdowns = parole = dead = 0
-    evaluate_mask(0x1F)     # the evaluator builds its tables on first use (10-40 ms): before the clock
-    start = time.perf_counter()
-    for i in range(hands):
-        for s in range(players):
-            if table.seat(s).stack == 0:          # busted: re-buy so play continues (R10.1, R10.4)
-                table.add_chips(s, stack)
-            if threshold:
-                away = table.seat(s).sitting_out
-                if not away and rng.below(1_000_000) < threshold:
-                    table.sit_out(s)
-                elif away and rng.below(2) == 0:
-                    table.sit_in(s)
-        if threshold:
-            present = [s for s in range(players) if not table.seat(s).sitting_out]
-            for s in range(players):
-                if len(present) >= 2:
-                    break
-                if s not in present:                # a table needs two players
-                    table.sit_in(s)
-                    present.append(s)
-        h = table.start_hand()
-        seat_of = table.hand_seats
-        if policies is not None:            # built-in bots only: the whole hand in compiled code
-            play.play_hand(h, [policies[t] for t in seat_of], [bot_rngs[t] for t in seat_of])
-            table._after_step(table._now())     # the hand is over: the table settles it
-        while h.actor is not None:
-            t = seat_of[h.actor]
-            action = seats[t](SeatView.of(h))
-            if user[t]:
-                _act_for(table, t, names[t], action)
-            else:
-                table.act(t, action)
-        result = h.result
-        assert result is not None
-        dead += h.dead
-        if result.showdown:
-            showdowns += 1
-            for s in h.live_seats:
-                m = 0
-                for c in h.hole[s]:
-                    m |= 1 << c
-                categories[HandCategory(evaluate_mask(m) >> 22).name] += 1
-        if any(p.shared for p in result.pots):
-            parole += 1
-        if on_hand is not None:
-            on_hand(h)
-        if writer is not None:
-            writer.write(HandHistory.from_hand(h, number=i + 1, seats=[s + 1 for s in seat_of],
-                                               players=[names[s] for s in seat_of]))
-        if progress is not None:
-            progress(i + 1)
-    seconds = time.perf_counter() - start
-    table.check_ledger()
-    final = [table.seat(s).stack for s in range(players)]
-    bought = [sum(e.chips for e in table.ledger if e.seat == s and e.kind in ("buy_in", "add"))
-              for s in range(players)]
-    rebuys = [sum(1 for e in table.ledger if e.seat == s and e.kind == "add") for s in range(players)]
-    ordered = {c.name: categories.get(c.name, 0) for c in sorted(HandCategory, reverse=True)}
-    return SimulationResult(hands, seed, players, rules, final, bought, rebuys, ordered, showdowns, parole,
-                            seconds, stack, labels, names, dead, len(table.ledger))
+        elif isinstance(spec, type):
+            pass                                 # instantiated by each chunk (its errors name the seat)
+        elif not callable(getattr(spec, "decide", None)) and not callable(spec):
+            raise PokerDraw32TypeError(f"bots[{i}]: {type(spec).__name__} object has no decide(view) method and is "
+                                       "not callable")
+    return specs
 
 
-def _act_for(table: Table, seat: int, name: str, action: object) -> None:
-    """A user bot's action at table seat ``seat``, or the package's error naming the seat, the bot
-    and the action (the table unchanged: an illegal action changes nothing)."""
-    if not isinstance(action, (Action, str)):
-        raise PokerDraw32TypeError(f"seat {seat} ({name}): the bot returned {action!r}, not an Action or an "
-                                   "action text")
-    try:
-        table.act(seat, action)
-    except (IllegalActionError, InvalidCardError) as e:
-        raise IllegalActionError(f"seat {seat} ({name}): the bot chose {str(action)!r}, which is not legal: {e}",
-                                 seat=seat) from e
+def _combine(plan: Plan, seed: int, requested: int, chunk: int, chunks: list[ChunkResult], complete: bool,
+             seconds: float) -> SimulationResult:
+    """The run's result from its finished chunks, added up in chunk order (exact integers)."""
+    n, bb = plan.players, plan.rules.big_blind
+    labels, names = names_of(plan.specs)
+    hands = sum(c.hands for c in chunks)
+
+    def total(name: str) -> list[int]:
+        return [sum(getattr(c, name)[b] for c in chunks) for b in range(n)]
+
+    chips, squares = total("chips"), total("squares")
+    won, sd, sd_won = total("hands_won"), total("showdowns"), total("showdowns_won")
+    samples = hands // plan.unit
+    per_bot = []
+    for b in range(n):
+        rate = 100 * chips[b] / hands / bb if hands else 0.0
+        ci = None
+        if samples >= 2:
+            variance = (samples * squares[b] - chips[b] * chips[b]) / (samples * (samples - 1))
+            ci = Z95 * math.sqrt(samples * max(variance, 0.0)) / hands * 100 / bb
+        per_bot.append(BotResult(b, names[b], labels[b], hands, chips[b], rate, ci, samples, won[b], sd[b], sd_won[b]))
+    counts = [sum(c.categories[i] for c in chunks) for i in range(9)]
+    categories = {c.name: counts[c.value] for c in sorted(HandCategory, reverse=True)}
+    result = SimulationResult(
+        hands, seed, n, plan.rules, plan.stack, plan.mode, plan.duplicate, chunk, requested, complete, per_bot,
+        chunks, categories, sum(c.showdown_hands for c in chunks), sum(c.parole_splits for c in chunks),
+        sum(c.decisions for c in chunks), sum(c.dead_chips for c in chunks), seconds, labels, names)
+    if plan.mode == "session":
+        result.final_stacks, result.bought_in, result.rebuys = total("final_stacks"), total("bought_in"), \
+            total("rebuys")
+        result.ledger_entries = sum(c.ledger_entries for c in chunks)
+        if sum(result.final_stacks) != sum(result.bought_in):
+            raise AssertionError(f"chips not conserved: {sum(result.bought_in)} bought in, "
+                                 f"{sum(result.final_stacks)} on the tables [R9.5]")
+    if sum(chips) != 0:
+        raise AssertionError(f"chips not conserved: the bots' results sum to {sum(chips)} [R9.5]")
+    return result
 
 
-_CHUNK = 256
-"""Hands the compiled session plays between two calls back to Python (progress, Ctrl-C)."""
+
+CSV_FIELDS = ("scope", "chunk", "seed", "first_hand", "hands", "bot", "name", "label", "chips", "squares", "samples",
+              "hands_won", "showdowns", "showdowns_won", "bb_per_100", "ci95")
+"""The columns of :func:`write_csv`."""
 
 
-def _simulate_session(table: Table, policies: list[int], bot_seeds: list[int], hands: int, seed: int, players: int,
-                      rules: Rules, stack: int, labels: list[str], names: list[str],
-                      progress: Callable[[int], None] | None, on_hand: Callable[[Hand], None] | None,
-                      writer: HistoryWriter | None) -> SimulationResult:
-    """:func:`simulate` with built-in bots only and no ``sit_out``: the hands are played by
-    :class:`pokerdraw32._play.Session` (compiled code when extensions are on), which applies the
-    table's rules for this case, with the generators the table and bots would use, so that the
-    result is exactly the one :class:`~pokerdraw32.table.Table` and the bots give (the suite
-    compares them hand by hand).  ``on_hand`` and ``history`` get a new :class:`Hand` each hand."""
-    keep = on_hand is not None or writer is not None
-    session = play.Session(Hand, rules, stack, policies, [Rng(s) for s in bot_seeds] + [table.rng],
-                           keep_hands=keep)
-    seats = list(range(1, players + 1))
-    evaluate_mask(0x1F)     # the evaluator builds its tables on first use (10-40 ms): before the clock
-    start = time.perf_counter()
-    done = 0
-    while done < hands:
-        k = 1 if keep else min(_CHUNK, hands - done)
-        session.play(k)
-        done += k
-        if keep:
-            h = session.hand
-            if on_hand is not None:
-                on_hand(h)
-            if writer is not None:
-                writer.write(HandHistory.from_hand(h, number=done, seats=seats, players=names))
-        if progress is not None:
-            progress(done)
-    seconds = time.perf_counter() - start
-    final, bought, rebuys = session.stacks, session.bought_in, session.rebuys
-    if sum(final) != sum(bought):     # the session checks every hand; this is the ledger's own audit
-        raise AssertionError(f"chips not conserved: {sum(bought)} bought in, {sum(final)} on the table [R9.5]")
-    counts = session.categories
-    ordered = {c.name: counts[c.value] for c in sorted(HandCategory, reverse=True)}
-    entries = players + sum(rebuys) + hands * players     # buy-ins, re-buys, one line per seat per hand
-    return SimulationResult(hands, seed, players, rules, final, bought, rebuys, ordered, session.showdowns,
-                            session.parole_splits, seconds, stack, labels, names, 0, entries)
+def write_csv(result: SimulationResult, stream: TextIO) -> int:
+    """Write ``result`` as CSV rows (columns :data:`CSV_FIELDS`, a header first): for each finished
+    chunk one row per bot (``scope`` ``chunk``: its seed, first hand, hands, chips won, sum of
+    squared sample results, samples, hands won, showdowns and showdowns won), then one row per
+    bot for the run (``scope`` ``total``, with ``bb_per_100`` and ``ci95``).  Chunk rows can be
+    re-added in any grouping: the interval of a group of chunks is
+    ``Z95 * sqrt(k * s2) / hands * 100 / big_blind`` with ``k`` its samples and
+    ``s2 = (k * squares - chips**2) / (k * (k - 1))``.
+
+    :returns: the number of rows written (without the header).
+    """
+    writer = csv.writer(stream)
+    writer.writerow(CSV_FIELDS)
+    rows = 0
+    unit = result.players if result.duplicate else 1
+    for c in result.chunks:
+        for b, name in enumerate(result.names):
+            writer.writerow(["chunk", c.index, c.seed, c.first_hand, c.hands, b, name, result.bots[b], c.chips[b],
+                             c.squares[b], c.hands // unit, c.hands_won[b], c.showdowns[b], c.showdowns_won[b], "",
+                             ""])
+            rows += 1
+    for r in result.per_bot:
+        squares = sum(c.squares[r.bot] for c in result.chunks)
+        writer.writerow(["total", "", result.seed, 0, r.hands, r.bot, r.name, r.label, r.chips, squares, r.samples,
+                         r.hands_won, r.showdowns, r.showdowns_won, repr(r.bb_per_100),
+                         "" if r.ci95 is None else repr(r.ci95)])
+        rows += 1
+    return rows

@@ -1,0 +1,448 @@
+"""One chunk of a simulation: the hands :func:`pokerdraw32.simulate` cuts a run into.
+
+A chunk is played exactly as a run of its own seeded with its seed
+(:func:`pokerdraw32.parallel.chunk_seed`): the seed's generator gives each bot its seed, one
+per seat whatever the bot, then the table's.  Three ways to play it, one result:
+
+* every bot built in (``"rule"``/``"random"``) and no ``sit_out``: a
+  :class:`pokerdraw32._play.Session`, in compiled code when extensions are on;
+* ``mode="session"`` otherwise: a :class:`~pokerdraw32.table.Table` and the bots' objects;
+* ``mode="reset"`` otherwise: a :class:`~pokerdraw32.hand.Hand` per hand, dealt as the
+  session deals it.
+
+The suite plays the built-in bots both ways (names and classes) and compares the results.
+Everything here runs in a worker (a thread, a process, a Dask worker): the plan and the
+results pickle.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import time
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from operator import mul
+from typing import Any
+
+from ._kernels import Rng, evaluate_mask, play
+from .actions import Action
+from .bots import Bot, RandomBot, RuleBot, SeatView
+from .errors import IllegalActionError, InvalidCardError, PokerDraw32TypeError
+from .hand import Hand
+from .history import HandHistory, HistoryWriter
+from .rules import Rules
+from .table import Table, default_buy_ins
+
+TRACE_HANDS = 100
+"""A chunk records each bot's running total about every this many hands (for plots)."""
+
+BUILT_IN: dict[str, type[Bot]] = {"rule": RuleBot, "random": RandomBot}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What every chunk of a run plays (checked by :func:`pokerdraw32.simulate`)."""
+
+    players: int
+    rules: Rules
+    stack: int
+    specs: tuple[Any, ...]          # per bot: "rule", "random", a bot object, a callable or a class
+    mode: str                       # "reset" or "session"
+    duplicate: bool
+    sit_out: float
+    history: bool
+    on_hand: Callable[[Hand], None] | None = None   # only when the chunks run on the caller's thread
+
+    @property
+    def unit(self) -> int:
+        """Hands in one sample of a bot's result: a deal played by every rotation (duplicate) or a hand."""
+        return self.players if self.duplicate else 1
+
+
+@dataclass
+class ChunkResult:
+    """One chunk's results; lists are per bot (the line-up's order), chips are integers.
+
+    ``squares`` is the sum over the chunk's samples (hands, or deals with duplicate) of each
+    sample's result squared; ``trace`` is ``[(hands, [running total per bot]), ...]`` within the
+    chunk."""
+
+    index: int
+    seed: int
+    first_hand: int
+    hands: int
+    chips: list[int]
+    squares: list[int]
+    hands_won: list[int]
+    showdowns: list[int]
+    showdowns_won: list[int]
+    categories: list[int]
+    showdown_hands: int
+    parole_splits: int
+    decisions: int
+    dead_chips: int = 0
+    bought_in: list[int] = field(default_factory=list)
+    rebuys: list[int] = field(default_factory=list)
+    final_stacks: list[int] = field(default_factory=list)
+    ledger_entries: int = 0
+    trace: list[tuple[int, list[int]]] = field(default_factory=list)
+    history: str | None = None
+    seconds: float = 0.0
+
+
+def names_of(specs: tuple[Any, ...]) -> tuple[list[str], list[str]]:
+    """The bots' labels (class or function names) and seat names (``rule0``, ``random1``, ...)."""
+    labels, names = [], []
+    for i, spec in enumerate(specs):
+        if isinstance(spec, str):
+            label = BUILT_IN[spec].__name__
+        elif isinstance(spec, type):
+            label = spec.__name__
+        else:
+            label = getattr(spec, "__name__", None) or type(spec).__name__
+        labels.append(label)
+        base = label.lower() if label.isidentifier() else "bot"
+        names.append(f"{base.removesuffix('bot') or base}{i}")
+    return labels, names
+
+
+def play_chunk(task: tuple[Plan, int, int, int, int]) -> ChunkResult:
+    """Play chunk ``(plan, index, seed, first_hand, hands)`` (``hands``: a whole number of
+    ``plan.unit``)."""
+    plan, index, seed, first, hands = task
+    rng = Rng(seed)
+    seeds = [rng.next_u64() for _ in plan.specs]     # one per seat, whatever the bot
+    table_seed = rng.next_u64()
+    evaluate_mask(0x1F)     # the evaluator builds its tables on first use (10-40 ms): before the clock
+    start = time.perf_counter()
+    if plan.sit_out == 0 and all(isinstance(s, str) for s in plan.specs):
+        result = _session_chunk(plan, seeds, table_seed, first, hands)
+    else:
+        bots = [_bot(i, spec, seeds[i]) for i, spec in enumerate(plan.specs)]
+        if plan.mode == "session":
+            result = _table_chunk(plan, bots, rng, table_seed, first, hands)
+        else:
+            result = _hand_chunk(plan, bots, table_seed, first, hands)
+    result.index, result.seed = index, seed
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+# -- the results --------------------------------------------------------------------------------
+
+class _Tally:
+    """A chunk's per-bot results, fed hand by hand (the Python paths) or a block of hands at a time
+    (the session's results buffer)."""
+
+    def __init__(self, plan: Plan, first: int) -> None:
+        n = plan.players
+        self.n, self.unit, self.first = n, plan.unit, first
+        self.every = max(1, TRACE_HANDS // self.unit) * self.unit
+        self.chips = [0] * n
+        self.squares = [0] * n
+        self.deal = [0] * n          # the current deal's running result (duplicate)
+        self.won = [0] * n
+        self.sd = [0] * n
+        self.sd_won = [0] * n
+        self.hands = 0
+        self.trace: list[tuple[int, list[int]]] = []
+
+    def hand(self, results: list[int], showdown: list[bool]) -> None:
+        """One hand's result per bot, and whether each bot went to the showdown."""
+        for b, won in enumerate(results):
+            self.chips[b] += won
+            self.deal[b] += won
+            if won > 0:
+                self.won[b] += 1
+            if showdown[b]:
+                self.sd[b] += 1
+                if won > 0:
+                    self.sd_won[b] += 1
+        self.hands += 1
+        if self.hands % self.unit == 0:
+            for b in range(self.n):
+                self.squares[b] += self.deal[b] * self.deal[b]
+                self.deal[b] = 0
+        if self.hands % self.every == 0:
+            self.trace.append((self.hands, list(self.chips)))
+
+    def block(self, out: array[int], k: int) -> None:
+        """``k`` hands of a session's results buffer (``out[h * n + b]``; ``k`` whole units)."""
+        n, unit = self.n, self.unit
+        for b in range(n):
+            column = out[b:k * n:n]
+            if unit == 1:
+                self.squares[b] += sum(map(mul, column, column))
+            else:
+                deals = [sum(column[i:i + unit]) for i in range(0, k, unit)]
+                self.squares[b] += sum(map(mul, deals, deals))
+        done = 0
+        while done < k:                                  # the running totals, every `every` hands
+            step = min(k - done, self.every - self.hands % self.every)
+            for b in range(n):
+                self.chips[b] += sum(out[done * n + b:(done + step) * n:n])
+            done += step
+            self.hands += step
+            if self.hands % self.every == 0:
+                self.trace.append((self.hands, list(self.chips)))
+
+    def finish(self, hands: int, categories: list[int], showdown_hands: int, parole: int,
+               decisions: int) -> ChunkResult:
+        if self.hands % self.every:
+            self.trace.append((self.hands, list(self.chips)))
+        return ChunkResult(0, 0, self.first, hands, self.chips, self.squares, self.won, self.sd, self.sd_won,
+                           categories, showdown_hands, parole, decisions, trace=self.trace)
+
+
+# -- the session: built-in bots only ------------------------------------------------------------
+
+_BLOCK = 4096
+"""Hands per call of the compiled session within a chunk (its results buffer's size)."""
+
+
+def _session_chunk(plan: Plan, seeds: list[int], table_seed: int, first: int, hands: int) -> ChunkResult:
+    n = plan.players
+    keep = plan.history or plan.on_hand is not None
+    policies = [play.RULE if spec == "rule" else play.RANDOM for spec in plan.specs]
+    session = play.Session(Hand, plan.rules, plan.stack, policies, [Rng(s) for s in seeds] + [Rng(table_seed)],
+                           keep_hands=keep, reset=plan.mode == "reset", duplicate=plan.duplicate)
+    tally = _Tally(plan, first)
+    _, names = names_of(plan.specs)
+    text = io.StringIO() if plan.history else None
+    writer = HistoryWriter(text) if text is not None else None
+    block = plan.unit if keep else max(plan.unit, _BLOCK // plan.unit * plan.unit)
+    out = array("q", bytes(8 * n * block))
+    one = array("q", bytes(8 * n))
+    done = 0
+    while done < hands:
+        k = min(block, hands - done)
+        if keep:                                          # hand by hand, each a new Hand object
+            for j in range(k):
+                session.play(1, one)
+                out[j * n:(j + 1) * n] = one
+                _record(session.hand, first + done + j + 1, names, plan, writer)
+        else:
+            session.play(k, out)
+        tally.block(out, k)
+        done += k
+    sd, sd_won = session.bot_showdowns
+    tally.won, tally.sd, tally.sd_won = session.hands_won, sd, sd_won
+    counts = session.categories
+    result = tally.finish(hands, counts, session.showdowns, session.parole_splits, session.decisions)
+    if plan.mode == "session":
+        result.final_stacks, result.bought_in, result.rebuys = session.stacks, session.bought_in, session.rebuys
+        result.ledger_entries = n + sum(result.rebuys) + hands * n    # buy-ins, re-buys, a line per seat a hand
+    result.history = text.getvalue() if text is not None else None
+    return result
+
+
+def _record(h: Hand, number: int, names: list[str], plan: Plan, writer: HistoryWriter | None) -> None:
+    if plan.on_hand is not None:
+        plan.on_hand(h)
+    if writer is not None:
+        n = plan.players
+        rot = (number - 1) % n if plan.duplicate else 0
+        writer.write(HandHistory.from_hand(h, number=number, seats=list(range(1, n + 1)),
+                                           players=[names[(s - rot) % n] for s in range(n)]))
+
+
+# -- the Python paths: any bot ------------------------------------------------------------------
+
+Decide = Callable[[SeatView], Any]
+Seated = tuple[Decide, bool, 'Rng | None']
+
+
+def _bot(i: int, spec: Any, seed: int) -> tuple[Decide, bool, Rng | None]:
+    """Bot ``i``'s decide function for a chunk, whether it is a user's bot (its actions are
+    checked with a message naming it), and its generator when it has one (a :class:`Bot`'s
+    ``rng``; duplicate deals put it back for each rotation).  A class is instantiated (a
+    :class:`Bot` subclass with the seat's seed); an object is copied (as a worker in another
+    process would get it)."""
+    if isinstance(spec, str):
+        builtin = BUILT_IN[spec](seed)
+        return builtin.decide, False, builtin.rng
+    bot: Any = spec
+    if isinstance(spec, type):
+        try:
+            bot = spec(seed) if issubclass(spec, Bot) else spec()
+        except TypeError as e:
+            raise PokerDraw32TypeError(f"bots[{i}]: cannot make a {spec.__name__}: {e}") from e
+    else:
+        try:
+            bot = copy.deepcopy(spec)
+        except Exception as e:
+            raise PokerDraw32TypeError(f"bots[{i}]: {type(spec).__name__} cannot be copied for each chunk of hands "
+                                       f"({e}); pass its class, or a bot that copy.deepcopy can copy") from e
+    decide = getattr(bot, "decide", None)
+    if decide is None or not callable(decide):
+        decide = bot
+    rng = getattr(bot, "rng", None)
+    return decide, True, rng if isinstance(rng, Rng) else None
+
+
+def _rng_of(bot: Seated) -> Rng:
+    """A built-in bot's generator."""
+    assert bot[2] is not None
+    return bot[2]
+
+
+def _act(h: Hand | Table, seat: int, name: str, action: object, check: bool) -> None:
+    """Bot ``name``'s action for seat ``seat`` (a table seat, or the hand's seat to act); a user's
+    bot's illegal action is refused with the package's error naming the seat, the bot and the
+    action (nothing changed)."""
+    if check and not isinstance(action, (Action, str)):
+        raise PokerDraw32TypeError(f"seat {seat} ({name}): the bot returned {action!r}, not an Action or an "
+                                   "action text")
+    try:
+        if isinstance(h, Table):
+            h.act(seat, action)  # type: ignore[arg-type]
+        else:
+            h.act(action, seat)  # type: ignore[arg-type]
+    except (IllegalActionError, InvalidCardError) as e:
+        if not check:
+            raise
+        raise IllegalActionError(f"seat {seat} ({name}): the bot chose {str(action)!r}, which is not legal: {e}",
+                                 seat=seat) from e
+
+
+def _showdown_of(h: Hand) -> tuple[bool, list[bool]]:
+    result = h.result
+    assert result is not None
+    live = set(h.live_seats) if result.showdown else set()
+    return result.showdown, [s in live for s in range(h.n)]
+
+
+def _categories(h: Hand, counts: list[int]) -> None:
+    for s in h.live_seats:
+        m = 0
+        for c in h.hole[s]:
+            m |= 1 << c
+        counts[evaluate_mask(m) >> 22] += 1
+
+
+def _hand_chunk(plan: Plan, bots: list[Seated], table_seed: int, first: int, hands: int) -> ChunkResult:
+    """``mode="reset"`` with any bots: each hand a :class:`Hand` from the starting stacks, dealt as
+    :class:`pokerdraw32._play.Session` deals it (the button from seat 0, one seat on each hand, or
+    each deal; a duplicate deal's every rotation shuffled from the same generator state, and each
+    bot that has a generator, a :class:`Bot`'s ``rng``, drawing from the same state too)."""
+    n = plan.players
+    _, names = names_of(plan.specs)
+    table_rng = Rng(table_seed)
+    tally = _Tally(plan, first)
+    text = io.StringIO() if plan.history else None
+    writer = HistoryWriter(text) if text is not None else None
+    categories = [0] * 9
+    showdowns = parole = decisions = 0
+    generators = [table_rng] + [rng for _, _, rng in bots if rng is not None]
+    saved = [g.getstate() for g in generators]
+    for k in range(hands):
+        deal, rot = (k // n, k % n) if plan.duplicate else (k, 0)
+        if plan.duplicate:      # the deal's deck, and each bot's generator (common random numbers)
+            if rot == 0:
+                saved = [g.getstate() for g in generators]
+            else:
+                for g, state in zip(generators, saved, strict=True):
+                    g.setstate(state)
+        h = Hand(plan.rules, [plan.stack] * n, button=deal % n, rng=table_rng)
+        while h.actor is not None:
+            seat = h.actor
+            b = (seat - rot) % n
+            decide, check, _ = bots[b]
+            _act(h, seat, names[b], decide(SeatView.of(h)), check)
+            decisions += 1
+        showdown, live = _showdown_of(h)
+        tally.hand([h.stacks[(b + rot) % n] - plan.stack for b in range(n)], [live[(b + rot) % n] for b in range(n)])
+        if showdown:
+            showdowns += 1
+            _categories(h, categories)
+        assert h.result is not None
+        if any(p.shared for p in h.result.pots):
+            parole += 1
+        _record(h, first + k + 1, names, plan, writer)
+    result = tally.finish(hands, categories, showdowns, parole, decisions)
+    result.history = text.getvalue() if text is not None else None
+    return result
+
+
+def _table_chunk(plan: Plan, bots: list[Seated], rng: Rng, table_seed: int, first: int,
+                 hands: int) -> ChunkResult:
+    """``mode="session"`` with any bots: a :class:`Table` session.  The table moves the button and
+    the blinds (R4.1, R4.2) and keeps the ledger; a bot that busts buys in again for the starting
+    stack before the next hand (R10.1, R10.4).  With ``sit_out`` > 0, before each hand every bot
+    dealt in sits out with that probability and every bot sitting out returns with probability
+    1/2, paying the blinds it missed (R10.3); those draws come from ``rng``, the chunk's generator
+    after the seeds."""
+    n, stack, rules = plan.players, plan.stack, plan.rules
+    _, names = names_of(plan.specs)
+    lo, hi = default_buy_ins(rules)
+    table = Table(rules, seats=n, seed=table_seed, min_buy_in=min(lo, stack),
+                  max_buy_in=None if hi is None else max(hi, stack), clock=lambda: 0.0, history=False)
+    for i in range(n):
+        table.join(i, names[i], stack)
+    text = io.StringIO() if plan.history else None
+    writer = HistoryWriter(text) if text is not None else None
+    threshold = int(plan.sit_out * 1_000_000)
+    policies = None if any(check for _, check, _ in bots) else \
+        [play.RULE if spec == "rule" else play.RANDOM for spec in plan.specs]
+    tally = _Tally(plan, first)
+    categories = [0] * 9
+    showdowns = parole = dead = decisions = 0
+    for k in range(hands):
+        for s in range(n):
+            if table.seat(s).stack == 0:          # busted: re-buy so play continues (R10.1, R10.4)
+                table.add_chips(s, stack)
+            if threshold:
+                away = table.seat(s).sitting_out
+                if not away and rng.below(1_000_000) < threshold:
+                    table.sit_out(s)
+                elif away and rng.below(2) == 0:
+                    table.sit_in(s)
+        if threshold:
+            present = [s for s in range(n) if not table.seat(s).sitting_out]
+            for s in range(n):
+                if len(present) >= 2:
+                    break
+                if s not in present:                # a table needs two players
+                    table.sit_in(s)
+                    present.append(s)
+        before = [table.seat(s).stack for s in range(n)]
+        h = table.start_hand()
+        seat_of = table.hand_seats
+        if policies is not None:            # built-in bots only: the whole hand in compiled code
+            decisions += play.play_hand(h, [policies[t] for t in seat_of], [_rng_of(bots[t]) for t in seat_of])
+            table._after_step(table._now())     # the hand is over: the table settles it
+        while h.actor is not None:
+            t = seat_of[h.actor]
+            decide, check, _ = bots[t]
+            _act(table, t, names[t], decide(SeatView.of(h)), check)
+            decisions += 1
+        result = h.result
+        assert result is not None
+        dead += h.dead
+        showdown, live = _showdown_of(h)
+        at_showdown = [False] * n
+        for i, t in enumerate(seat_of):
+            at_showdown[t] = live[i]
+        tally.hand([table.seat(s).stack - before[s] for s in range(n)], at_showdown)
+        if showdown:
+            showdowns += 1
+            _categories(h, categories)
+        if any(p.shared for p in result.pots):
+            parole += 1
+        if plan.on_hand is not None:
+            plan.on_hand(h)
+        if writer is not None:
+            writer.write(HandHistory.from_hand(h, number=first + k + 1, seats=[s + 1 for s in seat_of],
+                                               players=[names[s] for s in seat_of]))
+    table.check_ledger()
+    out = tally.finish(hands, categories, showdowns, parole, decisions)
+    out.dead_chips = dead
+    out.final_stacks = [table.seat(s).stack for s in range(n)]
+    out.bought_in = [sum(e.chips for e in table.ledger if e.seat == s and e.kind in ("buy_in", "add"))
+                     for s in range(n)]
+    out.rebuys = [sum(1 for e in table.ledger if e.seat == s and e.kind == "add") for s in range(n)]
+    out.ledger_entries = len(table.ledger)
+    out.history = text.getvalue() if text is not None else None
+    return out
