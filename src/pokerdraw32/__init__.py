@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from .history import HandHistory, HistoryError, HistoryWriter, dumps_all, load_all, loads_all
     from .odds import POLICIES, DrawOdds, DrawOption, Equity, EquityTable, draw_odds, equity
+    from .odds_batch import BatchInterrupted, draw_odds_many, equity_many
     from .rulebook import rule_text
     from .snapshot import SnapshotError
     from .table import Table, TableError
@@ -44,12 +45,14 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 # Imported on first use, to keep `import pokerdraw32` fast: hand histories (TOML), odds and
-# equity (fractions, statistics), the rule book, snapshots and table sessions.
+# equity (fractions, statistics), their batches (concurrent.futures), the rule book, snapshots and
+# table sessions.
 _LAZY = {
     "HandHistory": "history", "HistoryError": "history", "HistoryWriter": "history", "dumps_all": "history",
     "load_all": "history", "loads_all": "history",
     "POLICIES": "odds", "DrawOdds": "odds", "DrawOption": "odds", "Equity": "odds", "EquityTable": "odds",
     "draw_odds": "odds", "equity": "odds",
+    "BatchInterrupted": "odds_batch", "draw_odds_many": "odds_batch", "equity_many": "odds_batch",
     "rule_text": "rulebook",
     "SnapshotError": "snapshot",
     "Table": "table", "TableError": "table",
@@ -77,6 +80,7 @@ __all__ = [
     "TWO_BLIND",
     "Action",
     "ActionKind",
+    "BatchInterrupted",
     "Card",
     "DealError",
     "DealRequest",
@@ -116,8 +120,10 @@ __all__ = [
     "cards_to_mask",
     "deal_many",
     "draw_odds",
+    "draw_odds_many",
     "dumps_all",
     "equity",
+    "equity_many",
     "evaluate",
     "evaluate_many",
     "format_cards",

@@ -30,10 +30,10 @@ from .evaluation import evaluate
 from .hand import Hand
 from .history import MAX_HISTORY_BYTES, load_all
 from .odds import POLICIES, EquityTable, draw_odds, equity
+from .parallel import default_workers
 from .phh import Where
 from .rulebook import rule_text
 from .rules import PRESETS, Rules, Structure
-from .parallel import default_workers
 from .simulate import CHUNK, SimulationInterrupted, SimulationResult, simulate, write_csv
 
 __all__ = ["EXIT_CODES", "MAX_TRIALS", "build_parser", "main"]

@@ -42,7 +42,7 @@ from fractions import Fraction
 from itertools import combinations
 from math import sqrt
 from statistics import NormalDist
-from typing import Any, TypeVar, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 from ._kernels import Rng, draw_summary, equity_trials
 from .cards import Card, CardsLike, format_cards, parse_cards
@@ -207,6 +207,60 @@ def _all_discards(hand: tuple[Card, ...]) -> list[tuple[Card, ...]]:
     return [d for k in range(5) for d in combinations(hand, k)]
 
 
+def _draw_plan(
+    hand: CardsLike, dead: CardsLike, discards: Iterable[CardsLike] | None
+) -> tuple[tuple[Card, ...], tuple[Card, ...], list[tuple[Card, ...]], int, int]:
+    """The checked arguments of :func:`draw_odds` (every check but ``suit_tiebreak``'s, the same
+    errors): the hand, the dead cards, the discards in the hand's order, the hand's and the dead
+    cards' masks.  :func:`pokerdraw32.odds_batch.draw_odds_many` checks a whole batch with it
+    before any work starts."""
+    cards = parse_cards(hand)
+    if len(cards) != 5:
+        raise InvalidCardError(f"a hand has exactly 5 cards, got {len(cards)}: {format_cards(cards)!r} [R2]", hand)
+    out = parse_cards(dead)
+    for c in out:
+        if c in cards:
+            raise InvalidCardError(f"dead card {c} is in the hand {format_cards(cards)} [R1.1]", str(c))
+    if discards is None:
+        chosen = _all_discards(cards)
+    else:
+        if isinstance(discards, str):
+            raise PokerDraw32TypeError("discards must be a list of discards, e.g. ['7c 8s 9d', ''], not a str")
+        try:
+            items = iter(discards)
+        except TypeError:
+            raise PokerDraw32TypeError("discards must be a list of discards, e.g. ['7c 8s 9d', ''], not "
+                                       f"{type(discards).__name__}") from None
+        chosen = []
+        seen: set[frozenset[Card]] = set()
+        for item in items:
+            picked = parse_cards(item)
+            for c in picked:
+                if c not in cards:
+                    raise InvalidCardError(f"discard {format_cards(picked)}: {c} is not in the hand "
+                                           f"{format_cards(cards)}", str(c))
+            if len(picked) > 4:
+                raise PokerDraw32ValueError(f"discard {format_cards(picked)} has {len(picked)} cards: "
+                                       "at most 4 may be discarded [R6.1]")
+            key = frozenset(picked)
+            if key in seen:
+                raise PokerDraw32ValueError(f"discard {format_cards(picked) or '(stand pat)'} is listed twice")
+            seen.add(key)
+            chosen.append(tuple(c for c in cards if c in key))
+        if not chosen:
+            raise PokerDraw32ValueError("no discards given: list at least one, or pass None for all 31")
+    hand_mask = 0
+    for c in cards:
+        hand_mask |= 1 << c
+    dead_mask = 0
+    for c in out:
+        dead_mask |= 1 << c
+    if len(out) > 23 and max(len(d) for d in chosen) > 27 - len(out):
+        need = max(len(d) for d in chosen)
+        raise PokerDraw32ValueError(f"only {27 - len(out)} unseen cards, too few to draw {need}")
+    return cards, out, chosen, hand_mask, dead_mask
+
+
 def draw_odds(
     hand: CardsLike,
     *,
@@ -254,50 +308,7 @@ def draw_odds(
     """
     if not isinstance(suit_tiebreak, bool):
         raise PokerDraw32TypeError(f"suit_tiebreak must be True or False, got {suit_tiebreak!r}")
-    cards = parse_cards(hand)
-    if len(cards) != 5:
-        raise InvalidCardError(f"a hand has exactly 5 cards, got {len(cards)}: {format_cards(cards)!r} [R2]", hand)
-    out = parse_cards(dead)
-    for c in out:
-        if c in cards:
-            raise InvalidCardError(f"dead card {c} is in the hand {format_cards(cards)} [R1.1]", str(c))
-    if discards is None:
-        chosen = _all_discards(cards)
-    else:
-        if isinstance(discards, str):
-            raise PokerDraw32TypeError("discards must be a list of discards, e.g. ['7c 8s 9d', ''], not a str")
-        try:
-            items = iter(discards)
-        except TypeError:
-            raise PokerDraw32TypeError("discards must be a list of discards, e.g. ['7c 8s 9d', ''], not "
-                                       f"{type(discards).__name__}") from None
-        chosen = []
-        seen: set[frozenset[Card]] = set()
-        for item in items:
-            picked = parse_cards(item)
-            for c in picked:
-                if c not in cards:
-                    raise InvalidCardError(f"discard {format_cards(picked)}: {c} is not in the hand "
-                                           f"{format_cards(cards)}", str(c))
-            if len(picked) > 4:
-                raise PokerDraw32ValueError(f"discard {format_cards(picked)} has {len(picked)} cards: "
-                                       "at most 4 may be discarded [R6.1]")
-            key = frozenset(picked)
-            if key in seen:
-                raise PokerDraw32ValueError(f"discard {format_cards(picked) or '(stand pat)'} is listed twice")
-            seen.add(key)
-            chosen.append(tuple(c for c in cards if c in key))
-        if not chosen:
-            raise PokerDraw32ValueError("no discards given: list at least one, or pass None for all 31")
-    hand_mask = 0
-    for c in cards:
-        hand_mask |= 1 << c
-    dead_mask = 0
-    for c in out:
-        dead_mask |= 1 << c
-    if len(out) > 23 and max(len(d) for d in chosen) > 27 - len(out):
-        need = max(len(d) for d in chosen)
-        raise PokerDraw32ValueError(f"only {27 - len(out)} unseen cards, too few to draw {need}")
+    cards, out, chosen, hand_mask, dead_mask = _draw_plan(hand, dead, discards)
     options = []
     for i, d in enumerate(chosen):
         discard_mask = 0
@@ -595,6 +606,104 @@ def _int_arg(name: str, value: object) -> int:
     return value
 
 
+class _EquityPlan(NamedTuple):
+    """The checked arguments of :func:`equity`."""
+
+    cards: tuple[Card, ...]
+    dead: tuple[Card, ...]
+    opponents: int
+    position: int
+    folded: int
+    trials: int
+    seed: int
+    rules: Rules
+    suit_tiebreak: bool
+    discard: tuple[Card, ...] | None     # in the hand's order; None: every discard
+    available: int                       # cards left for the draw after dealing
+
+
+def _equity_plan(
+    hand: CardsLike, opponents: int, discard: CardsLike | None, top: int | None, policy: str, trials: int,
+    seed: int | None, position: int, dead: CardsLike, folded: int, rules: Rules | None, suit_tiebreak: bool | None,
+    confidence: float,
+) -> _EquityPlan:
+    """Every check of :func:`equity`, in its order, with its errors, before any trial is run (``seed=None``
+    draws the seed here).  :func:`pokerdraw32.odds_batch.equity_many` checks a whole batch with it before
+    any work starts."""
+    cards = parse_cards(hand)
+    if len(cards) != 5:
+        raise InvalidCardError(f"a hand has exactly 5 cards, got {len(cards)}: {format_cards(cards)!r} [R2]", hand)
+    out = parse_cards(dead)
+    for c in out:
+        if c in cards:
+            raise InvalidCardError(f"dead card {c} is in the hand {format_cards(cards)} [R1.1]", str(c))
+    k = _int_arg("opponents", opponents)
+    if not 1 <= k <= 4:
+        raise PokerDraw32ValueError(f"opponents={k}: 1 to 4 opponents, 2 to 5 players are dealt in [R3.1]")
+    n_folded = _int_arg("folded", folded)
+    if n_folded < 0 or 1 + k + n_folded > 5:
+        raise PokerDraw32ValueError(f"folded={n_folded} with {k} opponent{'s' if k > 1 else ''}: "
+                               f"{1 + k + n_folded} players dealt in, at most 5 [R3.1]")
+    seat = _int_arg("position", position)
+    if not 0 <= seat <= k:
+        raise PokerDraw32ValueError(f"position={seat}: the hero's place in the draw order is 0 (first) to {k} (last) "
+                               "[R6.1]")
+    if not isinstance(policy, str):
+        raise PokerDraw32TypeError(f"policy must be a str, one of {', '.join(POLICIES)}; got {shown(policy)}")
+    if policy not in POLICIES:
+        raise PokerDraw32ValueError(f"unknown policy {policy!r}: use one of {', '.join(POLICIES)}")
+    n = _int_arg("trials", trials)
+    if not 1 <= n <= _MAX_TRIALS:
+        raise PokerDraw32ValueError(f"trials={n}: run 1 to 2**40 trials")
+    if seed is None:
+        seed = Rng().next_u64()
+    elif isinstance(seed, bool) or not isinstance(seed, int):
+        raise PokerDraw32TypeError(f"seed must be an int or None, got {shown(seed)}")
+    elif not 0 <= seed < 2**64:
+        raise PokerDraw32ValueError(f"seed {shown(seed)} must be an int with 0 <= seed < 2**64 [R11.1]")
+    if rules is None:
+        rules = Rules()
+    elif not isinstance(rules, Rules):
+        raise PokerDraw32TypeError(f"rules must be a pokerdraw32.Rules, got {shown(rules)}")
+    if suit_tiebreak is None:
+        suit_tiebreak = rules.suit_tiebreak
+    elif not isinstance(suit_tiebreak, bool):
+        raise PokerDraw32TypeError(f"suit_tiebreak must be True, False or None, got {shown(suit_tiebreak)}")
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+        raise PokerDraw32TypeError(f"confidence must be a float, got {shown(confidence)}")
+    if not 0 < confidence < 1 or not 0 < 0.5 + confidence / 2 < 1:     # the second: float rounding near 1
+        raise PokerDraw32ValueError(f"confidence={confidence!r}: a level between 0 and 1, e.g. 0.95")
+    if discard is not None and top is not None:
+        raise PokerDraw32ValueError("top applies only with discard=None (ranking discards); drop one of them")
+    if top is not None and (isinstance(top, bool) or not isinstance(top, int)):
+        raise PokerDraw32TypeError(f"top must be an int or None, got {shown(top)}")
+    if top is not None and top < 1:
+        raise PokerDraw32ValueError(f"top={top}: simulate at least one discard")
+
+    unseen = 27 - len(out)
+    if unseen < 5 * (k + n_folded):
+        raise PokerDraw32ValueError(f"{len(out)} dead cards leave {unseen} unseen, too few to deal "
+                               f"{k + n_folded} hands of 5 [R3.1]")
+    available = unseen - 5 * (k + n_folded) + (5 * n_folded if rules.reshuffle_folded else 0)
+
+    chosen: tuple[Card, ...] | None = None
+    if discard is not None:
+        picked = parse_cards(discard)
+        for c in picked:
+            if c not in cards:
+                raise InvalidCardError(f"discard {format_cards(picked)}: {c} is not in the hand {format_cards(cards)}",
+                                       str(c))
+        if len(picked) > 4:
+            raise PokerDraw32ValueError(f"discard {format_cards(picked)} has {len(picked)} cards: at most 4 may be "
+                                   "discarded [R6.1]")
+        chosen = tuple(c for c in cards if c in picked)
+    need = (0 if chosen is None else len(chosen)) if policy == "pat" else 4    # pat: standing pat, at least
+    if available < need:
+        raise PokerDraw32ValueError(f"only {available} card{'' if available == 1 else 's'} {_are(available)} "
+                                    f"left for the draw after dealing, too few for a draw of {need} [R6.2]")
+    return _EquityPlan(cards, out, k, seat, n_folded, n, seed, rules, suit_tiebreak, chosen, available)
+
+
 @overload
 def equity(
     hand: CardsLike,
@@ -719,89 +828,24 @@ def equity(
     ...
     pokerdraw32.errors.PokerDraw32ValueError: opponents=5: 1 to 4 opponents, 2 to 5 players are dealt in [R3.1]
     """
-    cards = parse_cards(hand)
-    if len(cards) != 5:
-        raise InvalidCardError(f"a hand has exactly 5 cards, got {len(cards)}: {format_cards(cards)!r} [R2]", hand)
-    out = parse_cards(dead)
-    for c in out:
-        if c in cards:
-            raise InvalidCardError(f"dead card {c} is in the hand {format_cards(cards)} [R1.1]", str(c))
-    k = _int_arg("opponents", opponents)
-    if not 1 <= k <= 4:
-        raise PokerDraw32ValueError(f"opponents={k}: 1 to 4 opponents, 2 to 5 players are dealt in [R3.1]")
-    n_folded = _int_arg("folded", folded)
-    if n_folded < 0 or 1 + k + n_folded > 5:
-        raise PokerDraw32ValueError(f"folded={n_folded} with {k} opponent{'s' if k > 1 else ''}: "
-                               f"{1 + k + n_folded} players dealt in, at most 5 [R3.1]")
-    seat = _int_arg("position", position)
-    if not 0 <= seat <= k:
-        raise PokerDraw32ValueError(f"position={seat}: the hero's place in the draw order is 0 (first) to {k} (last) "
-                               "[R6.1]")
-    if not isinstance(policy, str):
-        raise PokerDraw32TypeError(f"policy must be a str, one of {', '.join(POLICIES)}; got {shown(policy)}")
-    if policy not in POLICIES:
-        raise PokerDraw32ValueError(f"unknown policy {policy!r}: use one of {', '.join(POLICIES)}")
-    n = _int_arg("trials", trials)
-    if not 1 <= n <= _MAX_TRIALS:
-        raise PokerDraw32ValueError(f"trials={n}: run 1 to 2**40 trials")
-    if seed is None:
-        seed = Rng().next_u64()
-    elif isinstance(seed, bool) or not isinstance(seed, int):
-        raise PokerDraw32TypeError(f"seed must be an int or None, got {shown(seed)}")
-    elif not 0 <= seed < 2**64:
-        raise PokerDraw32ValueError(f"seed {shown(seed)} must be an int with 0 <= seed < 2**64 [R11.1]")
-    if rules is None:
-        rules = Rules()
-    elif not isinstance(rules, Rules):
-        raise PokerDraw32TypeError(f"rules must be a pokerdraw32.Rules, got {shown(rules)}")
-    if suit_tiebreak is None:
-        suit_tiebreak = rules.suit_tiebreak
-    elif not isinstance(suit_tiebreak, bool):
-        raise PokerDraw32TypeError(f"suit_tiebreak must be True, False or None, got {shown(suit_tiebreak)}")
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
-        raise PokerDraw32TypeError(f"confidence must be a float, got {shown(confidence)}")
-    if not 0 < confidence < 1 or not 0 < 0.5 + confidence / 2 < 1:     # the second: float rounding near 1
-        raise PokerDraw32ValueError(f"confidence={confidence!r}: a level between 0 and 1, e.g. 0.95")
-    if discard is not None and top is not None:
-        raise PokerDraw32ValueError("top applies only with discard=None (ranking discards); drop one of them")
-    if top is not None and (isinstance(top, bool) or not isinstance(top, int)):
-        raise PokerDraw32TypeError(f"top must be an int or None, got {shown(top)}")
-    if top is not None and top < 1:
-        raise PokerDraw32ValueError(f"top={top}: simulate at least one discard")
-
-    unseen = 27 - len(out)
-    if unseen < 5 * (k + n_folded):
-        raise PokerDraw32ValueError(f"{len(out)} dead cards leave {unseen} unseen, too few to deal "
-                               f"{k + n_folded} hands of 5 [R3.1]")
-    available = unseen - 5 * (k + n_folded) + (5 * n_folded if rules.reshuffle_folded else 0)
+    plan = _equity_plan(hand, opponents, discard, top, policy, trials, seed, position, dead, folded, rules,
+                        suit_tiebreak, confidence)
+    cards, out, k, seat, n_folded, n, seed, rules, suit_tiebreak, picked, available = plan
 
     def run(chosen: tuple[Card, ...]) -> Equity:
-        need = len(chosen) if policy == "pat" else 4
-        if available < need:
-            raise PokerDraw32ValueError(f"only {available} card{'' if available == 1 else 's'} {_are(available)} "
-                                        f"left for the draw after dealing, too few for a draw of {need} [R6.2]")
         hand_mask = sum(1 << c for c in cards)
         counts = equity_trials(Rng(seed), n, hand_mask, sum(1 << c for c in chosen), sum(1 << c for c in out), k,
                                _POLICY_CODES[policy], seat, n_folded, rules.reshuffle_folded, suit_tiebreak)
         return Equity(cards, chosen, k, policy, seat, n_folded, rules.reshuffle_folded, out, suit_tiebreak, seed, n,
                       tuple(counts), float(confidence))
 
-    if discard is not None:
-        picked = parse_cards(discard)
-        for c in picked:
-            if c not in cards:
-                raise InvalidCardError(f"discard {format_cards(picked)}: {c} is not in the hand {format_cards(cards)}",
-                                       str(c))
-        if len(picked) > 4:
-            raise PokerDraw32ValueError(f"discard {format_cards(picked)} has {len(picked)} cards: at most 4 may be "
-                                   "discarded [R6.1]")
-        return run(tuple(c for c in cards if c in picked))
+    if picked is not None:
+        return run(picked)
 
     odds = draw_odds(cards, dead=out, suit_tiebreak=suit_tiebreak)
-    # with standing-pat opponents and many dead cards only the smaller discards can be drawn
+    # with standing-pat opponents and many dead cards only the smaller discards can be drawn (the plan
+    # made sure that standing pat, at least, can)
     feasible = [o for o in odds.options if available >= (o.draws if policy == "pat" else 4)]
-    if not feasible:
-        run(odds.options[0].discard)                     # raises: too few cards for the opponents' draws
     chosen = feasible if top is None else feasible[:top]
     ranked = [(-o.equity_exact, o.draws, i, o) for i, o in enumerate(run(c.discard) for c in chosen)]
     ranked.sort(key=lambda t: t[:3])

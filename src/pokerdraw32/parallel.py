@@ -18,8 +18,9 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
-from typing import Any, Callable, Generic, Sequence, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .errors import PokerDraw32TypeError, PokerDraw32ValueError
 
@@ -36,8 +37,9 @@ def chunk_seed(seed: int, index: int) -> int:
     """The seed of chunk ``index`` (0-based) of a run seeded ``seed``: output ``index + 1`` of
     SplitMix64 started at ``seed`` (Steele, Lea & Flood 2014; the generator that also seeds
     :class:`~pokerdraw32.Rng`), that is ``mix(seed + (index + 1) * 0x9E3779B97F4A7C15 mod 2**64)``
-    with SplitMix64's finaliser ``mix``.  Each chunk is then played exactly as a run of its own
-    with that seed; any chunk can be computed alone, in O(1), on any machine.
+    with SplitMix64's finaliser ``mix``; the first four are the words of ``Rng(seed)``'s state.  A
+    chunk's work depends only on its seed and the run's arguments: any chunk can be recomputed
+    alone, on any machine.
 
     :param seed: ``0 <= seed < 2**64``.
     :param index: ``index >= 0``.
@@ -197,5 +199,5 @@ def _workers_of(executor: Executor) -> int | None:
     client = getattr(executor, "_client", None)
     try:
         return int(sum(client.nthreads().values())) if client is not None else None
-    except Exception:   # noqa: BLE001 -- only a report: a client that cannot say leaves it unknown
+    except Exception:   # only a report: a client that cannot say leaves it unknown
         return None

@@ -12,8 +12,9 @@ modes:
   hand to hand, a bot that busts buys in again, bots may sit out (``sit_out``).  Closer to a
   real game; its hands are not independent, so its interval is only indicative.
 
-A run is cut into chunks of ``chunk`` hands whatever the number of workers; chunk ``i`` is played
-as a run of its own seeded :func:`pokerdraw32.parallel.chunk_seed` ``(seed, i)``, and the chunks
+A run is cut into chunks of ``chunk`` hands whatever the number of workers; chunk ``i`` draws
+everything from ``Rng(chunk_seed(seed, i))`` (:func:`pokerdraw32.parallel.chunk_seed`: the
+bots' seeds, one per seat, then the table's), each chunk a session of its own, and the chunks
 are added up in order: the same seed gives the same result on one thread, on every core
 (``workers``) or on a cluster (``executor``), with compiled or pure kernels.
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import csv
 import math
+import pickle
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -198,8 +200,9 @@ class SimulationResult:
 
 class SimulationInterrupted(KeyboardInterrupt):
     """Ctrl-C stopped :func:`simulate`: ``result`` is the :class:`SimulationResult` of the chunks
-    that finished (``complete`` is ``False``).  A KeyboardInterrupt, so a script stops as usual
-    unless it catches this to keep the partial result."""
+    that finished before the first one that did not (``complete`` is ``False``): exactly the
+    result of a run of that many chunks, and what ``history`` received.  A KeyboardInterrupt, so
+    a script stops as usual unless it catches this to keep the partial result."""
 
     def __init__(self, result: SimulationResult) -> None:
         super().__init__(f"interrupted after {result.hands_played} of {result.hands_requested} hands")
@@ -334,6 +337,8 @@ def simulate(
     tasks = [(plan, i, chunk_seed(seed, i), first, min(chunk, hands - first))
              for i, first in enumerate(range(0, hands, chunk))]
     threads = IMPLEMENTATION == "cython" and sit_out == 0 and all(isinstance(s, str) for s in specs)
+    if executor is None and not threads and (workers is None or workers > 1) and len(tasks) > 1:
+        _check_picklable(specs)          # worker processes get the bots by pickle
     pending: dict[int, str] = {}
     written = [0]
     done_hands = [0]
@@ -352,7 +357,17 @@ def simulate(
     start = time.perf_counter()
     outcome = run_chunks(play_chunk, tasks, workers=workers, executor=executor, threads=threads, on_done=on_done)
     seconds = time.perf_counter() - start
-    result = _combine(plan, seed, hands, chunk, [r for _, r in outcome.finished], not outcome.interrupted, seconds)
+    done = outcome.results
+    kept = next((i for i, r in enumerate(done) if r is None), len(done))   # the finished chunks before the first
+    # that did not finish: a partial result is exactly the result of the shorter run (and its history)
+    if history is not None:
+        for i in range(written[0], kept):
+            text = pending.pop(i, None)
+            history.write(text if text is not None else done[i].history or "")  # type: ignore[union-attr]
+    finished = [r for r in done[:kept] if r is not None]
+    for r in finished:
+        r.history = None
+    result = _combine(plan, seed, hands, chunk, finished, not outcome.interrupted, seconds)
     result.workers, result.executor = outcome.workers, outcome.executor
     if outcome.interrupted:
         raise SimulationInterrupted(result)
@@ -382,6 +397,17 @@ def _lineup(bots: object, players: int) -> list[Any]:
             raise PokerDraw32TypeError(f"bots[{i}]: {type(spec).__name__} object has no decide(view) method and is "
                                        "not callable")
     return specs
+
+
+def _check_picklable(specs: list[Any]) -> None:
+    """:raises PokerDraw32TypeError: a bot cannot be sent to a worker process (by pickle)."""
+    for i, spec in enumerate(specs):
+        try:
+            pickle.dumps(spec)
+        except Exception as e:
+            name = getattr(spec, "__qualname__", None) or type(spec).__name__
+            raise PokerDraw32TypeError(f"bots[{i}]: {name} cannot be sent to worker processes ({e}); define it at "
+                                       "module level, or play with workers=1") from None
 
 
 def _combine(plan: Plan, seed: int, requested: int, chunk: int, chunks: list[ChunkResult], complete: bool,
