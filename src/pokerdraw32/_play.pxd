@@ -13,6 +13,7 @@ ctypedef uint64_t *gen_t   # a generator's state (Rng._s), or NULL: see _gen
 
 cdef i64 CHIP_LIMIT
 cdef i64 _U32_RANGE
+cdef i64 _SMALL
 
 cpdef enum:
     RULE = 0
@@ -29,6 +30,8 @@ cdef gen_t _gen(rng) noexcept
 cdef i64 _draw(gen_t g, rng, i64 n) except -1 nogil
 @cython.locals(bits=int, r=i64)
 cdef i64 _uniform(gen_t g, rng, i64 n) except -1 nogil
+cdef i64 _top_bits(rng, int bits) except -1
+cdef int _refuse_rebuy(int seat, i64 stack) except -1
 cdef int _check_chips(i64 bet, i64 call, i64 lo, i64 hi, i64 pot) except -1
 @cython.locals(mask=i64, i=int)
 cpdef i64 card_mask(i64 packed) noexcept nogil
@@ -67,6 +70,9 @@ cdef class Session:
     cdef long long _sd[5]
     cdef long long _sd_won[5]
     cdef long long _won[5]
+    cdef long long _chips[5]
+    cdef long long _sq[5]
+    cdef long long _deal[5]
     cdef long long _played, _showdowns, _parole, _decisions, _stack, _todo, _pos
     cdef int _button, _rot
     cdef int _pol[5]
@@ -76,7 +82,7 @@ cdef class Session:
     cdef long long[::1] _out
     cdef bint _keep, _record, _reset, _dup
     cdef object _hand_class, _rules, _table_rng, _lock
-    cdef list _rngs, _rows, _policies
+    cdef list _rngs, _rows, _policies, _big
     cdef HandCore _hand
     cdef public object hand
 
@@ -85,9 +91,12 @@ cdef class Session:
     cdef int _run(self) except -1 nogil
     @cython.locals(i=int, k=int, g=gen_t)
     cdef int _deck_state(self, bint save) except -1 nogil
+    @cython.locals(i=int)
+    cdef int _python_state(self, int k, bint save) except -1
     @cython.locals(h=HandCore)
     cdef int _new_hand(self) except -1
     @cython.locals(total=i64, s=int)
     cdef long long _on_table(self) noexcept nogil
-    @cython.locals(total=i64, s=int, n=int, b=int, won=i64)
+    @cython.locals(total=i64, s=int, n=int, b=int, won=i64, v=i64)
     cdef int _settle(self, HandCore h) except -1 nogil
+    cdef int _add_big(self, int b, i64 chips, i64 sample) except -1

@@ -56,6 +56,10 @@ if not cython.compiled:   # compiled, C enums of _play.pxd (same values)
     RULE = 0     # policy code of the rule-based bot (pokerdraw32.bots.RuleBot)
     RANDOM = 1   # policy code of the random bot (pokerdraw32.bots.RandomBot)
 
+_SMALL = 16777216
+"""2**24: results below it in size are added up in C by a session's tally (2**38 hands of them
+cannot overflow 64 bits, squares included); larger ones as Python ints."""
+
 _U32_RANGE = 4294967296
 """2**32, the largest ``n`` of ``Rng.below`` (a C integer when compiled)."""
 
@@ -130,12 +134,19 @@ def _uniform(g, rng, n):
             r = rng_next(g) >> (64 - bits)  # noqa: F821 -- cimported from _core in _play.pxd
         else:
             with cython.gil:
-                word = rng.next_u64()
-                if type(word) is not int or not 0 <= word < 18446744073709551616:
-                    raise PokerDraw32ValueError(f"the generator's next_u64() gave {word!r}, not a 64-bit int")
-                r = word >> (64 - bits)
+                r = _top_bits(rng, bits)
         if r < n:
             return r
+
+
+def _top_bits(rng, bits):
+    """The top ``bits`` bits of ``rng.next_u64()``, checked (with the GIL; apart from
+    :func:`_uniform`, so that the nogil function holds no Python object: Cython would take the GIL
+    to release it on every call)."""
+    word = rng.next_u64()
+    if type(word) is not int or not 0 <= word < 18446744073709551616:
+        raise PokerDraw32ValueError(f"the generator's next_u64() gave {word!r}, not a 64-bit int")
+    return word >> (64 - bits)
 
 
 # -- the policies --------------------------------------------------------------------------------
@@ -410,6 +421,13 @@ def _decide(hand, p, policy, kinds, packed, g, rng):
         raise PokerDraw32ValueError(f"play_hand: unknown policy {policy!r} for seat {p}")
 
 
+def _refuse_rebuy(seat, stack):
+    """The re-buy of ``stack`` chips at ``seat`` would put more than MAX_CHIPS on the table (R3.2)."""
+    from .table import TableError
+    raise TableError(f"seat {seat}: {stack} more chips would put more than {MAX_CHIPS} chips on the table",
+                     seat=seat, rule="R3.2")
+
+
 class Session:
     """A table session in which every seat is a built-in bot and every player is dealt in every
     hand: the simulation of :func:`pokerdraw32.simulate.simulate` without ``sit_out``, played in
@@ -477,6 +495,9 @@ class Session:
             self._sd[s] = 0
             self._sd_won[s] = 0
             self._won[s] = 0
+            self._chips[s] = 0
+            self._sq[s] = 0
+            self._deal[s] = 0
         for i in range(9):
             self._categories[i] = 0
         self._n = n
@@ -497,6 +518,7 @@ class Session:
         self._dup = bool(duplicate)
         self._rot = 0
         self._rows = []
+        self._big = [0] * 10
         self._hand = None
         self.hand = None
         self._out = None
@@ -510,6 +532,9 @@ class Session:
             self._sd = [0] * 5
             self._sd_won = [0] * 5
             self._won = [0] * 5
+            self._chips = [0] * 5
+            self._sq = [0] * 5
+            self._deal = [0] * 5
             self._categories = [0] * 9
             self._pol = [0] * 5
             self._gens = [None] * 5
@@ -566,9 +591,7 @@ class Session:
                 elif self._stacks[s] == 0:                           # busted: re-buy (R10.1, R10.4)
                     if self._on_table() + self._stack > CHIP_LIMIT:  # as Table.add_chips
                         with cython.gil:
-                            from .table import TableError
-                            raise TableError(f"seat {s}: {self._stack} more chips would put more than {MAX_CHIPS} "
-                                             "chips on the table", seat=s, rule="R3.2")
+                            _refuse_rebuy(s, self._stack)
                     self._stacks[s] = self._stack
                     self._bought[s] += self._stack
                     self._rebuys[s] += 1
@@ -606,13 +629,19 @@ class Session:
                         g[i] = self._saved[4 * k + i]
                 continue
             with cython.gil:
-                rng = self._table_rng if k == self._n else self._rngs[k]
-                if save:
-                    state = rng.getstate()
-                    for i in range(4):
-                        self._saved[4 * k + i] = state[i]
-                else:
-                    rng.setstate([self._saved[4 * k + i] for i in range(4)])
+                self._python_state(k, save)
+        return 0
+
+    def _python_state(self, k, save):
+        """:meth:`_deck_state` of generator ``k`` (a bot's, or the table's when ``k == n``) through
+        its Python methods (with the GIL; apart, so that the nogil method holds no Python object)."""
+        rng = self._table_rng if k == self._n else self._rngs[k]
+        if save:
+            state = rng.getstate()
+            for i in range(4):
+                self._saved[4 * k + i] = state[i]
+        else:
+            rng.setstate([self._saved[4 * k + i] for i in range(4)])
         return 0
 
     def _new_hand(self):
@@ -658,7 +687,22 @@ class Session:
                 self._sd[b] += 1
                 if won > 0:
                     self._sd_won[b] += 1
+            if -_SMALL < won < _SMALL:         # the tally (take_tally): C sums while they cannot overflow
+                self._chips[b] += won
+            else:
+                with cython.gil:
+                    self._add_big(b, won, 0)
+            self._deal[b] += won
         self._pos += n
+        if not self._dup or self._rot == n - 1:    # a sample ends: a hand, or a duplicate deal's last rotation
+            for b in range(n):
+                v = self._deal[b]
+                self._deal[b] = 0
+                if -_SMALL < v < _SMALL:
+                    self._sq[b] += v * v
+                else:
+                    with cython.gil:
+                        self._add_big(b, 0, v)
         if h._showdown:
             self._showdowns += 1
             for s in range(n):
@@ -667,6 +711,32 @@ class Session:
         if h._pot_shared:
             self._parole += 1
         return 0
+
+    def _add_big(self, b, chips, sample):
+        """Bot ``b``'s tally for amounts too large for C sums, as Python ints (with the GIL): chips
+        in ``_big[b]``, squares in ``_big[5 + b]``."""
+        self._big[b] += chips
+        square = int(sample)          # a Python int: the square may not fit 64 bits
+        self._big[5 + b] += square * square
+        return 0
+
+    def take_tally(self):
+        """Each bot's chips won, and the sum of its samples' results squared (a sample is a hand, or
+        a duplicate deal: the bot's results in its rotations added up), since the last call; exact
+        ints.  Samples still open (a duplicate deal not played to its last rotation) are not
+        counted yet.
+
+        :returns: ``(chips, squares)``, two lists of ``n`` ints.
+        """
+        n = self._n
+        chips = [self._chips[b] + self._big[b] for b in range(n)]
+        squares = [self._sq[b] + self._big[5 + b] for b in range(n)]
+        for b in range(n):
+            self._chips[b] = 0
+            self._sq[b] = 0
+            self._big[b] = 0
+            self._big[5 + b] = 0
+        return chips, squares
 
     # -- what the session produced (Python values) ----------------------------------------------
     @property

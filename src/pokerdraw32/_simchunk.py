@@ -20,10 +20,8 @@ from __future__ import annotations
 import copy
 import io
 import time
-from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import mul
 from typing import Any
 
 from ._kernels import Rng, evaluate_mask, play
@@ -133,8 +131,7 @@ def play_chunk(task: tuple[Plan, int, int, int, int]) -> ChunkResult:
 # -- the results --------------------------------------------------------------------------------
 
 class _Tally:
-    """A chunk's per-bot results, fed hand by hand (the Python paths) or a block of hands at a time
-    (the session's results buffer)."""
+    """A chunk's per-bot results, fed hand by hand (the Python paths) or by the session's tally."""
 
     def __init__(self, plan: Plan, first: int) -> None:
         n = plan.players
@@ -168,25 +165,15 @@ class _Tally:
         if self.hands % self.every == 0:
             self.trace.append((self.hands, list(self.chips)))
 
-    def block(self, out: array[int], k: int) -> None:
-        """``k`` hands of a session's results buffer (``out[h * n + b]``; ``k`` whole units)."""
-        n, unit = self.n, self.unit
-        for b in range(n):
-            column = out[b:k * n:n]
-            if unit == 1:
-                self.squares[b] += sum(map(mul, column, column))
-            else:
-                deals = [sum(column[i:i + unit]) for i in range(0, k, unit)]
-                self.squares[b] += sum(map(mul, deals, deals))
-        done = 0
-        while done < k:                                  # the running totals, every `every` hands
-            step = min(k - done, self.every - self.hands % self.every)
-            for b in range(n):
-                self.chips[b] += sum(out[done * n + b:(done + step) * n:n])
-            done += step
-            self.hands += step
-            if self.hands % self.every == 0:
-                self.trace.append((self.hands, list(self.chips)))
+    def add(self, chips: list[int], squares: list[int], k: int) -> None:
+        """``k`` more hands (whole samples) of a session: each bot's chips and squares over them
+        (:meth:`pokerdraw32._play.Session.take_tally`); a trace point every ``every`` hands."""
+        for b in range(self.n):
+            self.chips[b] += chips[b]
+            self.squares[b] += squares[b]
+        self.hands += k
+        if self.hands % self.every == 0:
+            self.trace.append((self.hands, list(self.chips)))
 
     def finish(self, hands: int, categories: list[int], showdown_hands: int, parole: int,
                decisions: int) -> ChunkResult:
@@ -198,10 +185,6 @@ class _Tally:
 
 # -- the session: built-in bots only ------------------------------------------------------------
 
-_BLOCK = 4096
-"""Hands per call of the compiled session within a chunk (its results buffer's size)."""
-
-
 def _session_chunk(plan: Plan, seeds: list[int], table_seed: int, first: int, hands: int) -> ChunkResult:
     n = plan.players
     keep = plan.history or plan.on_hand is not None
@@ -212,20 +195,16 @@ def _session_chunk(plan: Plan, seeds: list[int], table_seed: int, first: int, ha
     _, names = names_of(plan.specs)
     text = io.StringIO() if plan.history else None
     writer = HistoryWriter(text) if text is not None else None
-    block = plan.unit if keep else max(plan.unit, _BLOCK // plan.unit * plan.unit)
-    out = array("q", bytes(8 * n * block))
-    one = array("q", bytes(8 * n))
     done = 0
-    while done < hands:
-        k = min(block, hands - done)
+    while done < hands:                                   # a trace point's worth of hands a call
+        k = min(tally.every, hands - done)
         if keep:                                          # hand by hand, each a new Hand object
             for j in range(k):
-                session.play(1, one)
-                out[j * n:(j + 1) * n] = one
+                session.play(1)
                 _record(session.hand, first + done + j + 1, names, plan, writer)
         else:
-            session.play(k, out)
-        tally.block(out, k)
+            session.play(k)
+        tally.add(*session.take_tally(), k)
         done += k
     sd, sd_won = session.bot_showdowns
     tally.won, tally.sd, tally.sd_won = session.hands_won, sd, sd_won

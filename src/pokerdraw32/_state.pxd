@@ -232,6 +232,8 @@ cdef class HandCore:
     cdef int _reshuffle(self) except -1 nogil
     @cython.locals(m=int, count=int, i=int)
     cdef int _stub_shuffled(self, unsigned int mask) except -1 nogil
+    @cython.locals(count=int, i=int)
+    cdef int _stub_shuffled_by_python(self, unsigned int mask, int m) except -1
     @cython.locals(m=int, j=int)
     cdef int _give_draw(self, int seat, i64 w, bint reshuffled) except -1 nogil
     @cython.locals(n=int, i=int, L=i64, first=int, start=int, seat=int)

@@ -788,11 +788,18 @@ class HandCore:
                 self._stub[m + i] = codes[i]
         else:
             with cython.gil:
-                fresh = self._rng.shuffled(mask) if type(self._rng) is Rng else checked_shuffle(self._rng, mask)
-                count = len(fresh)
-                for i in range(count):
-                    self._stub[m + i] = fresh[i]
+                count = self._stub_shuffled_by_python(mask, m)
         self._stub_n = m + count
+        return count
+
+    def _stub_shuffled_by_python(self, mask, m):
+        """:meth:`_stub_shuffled` by the generator's Python methods, from stub position ``m`` (with the
+        GIL; apart, so that the nogil method holds no Python object: Cython would take the GIL to
+        release it on every call)."""
+        fresh = self._rng.shuffled(mask) if type(self._rng) is Rng else checked_shuffle(self._rng, mask)
+        count = len(fresh)
+        for i in range(count):
+            self._stub[m + i] = fresh[i]
         return count
 
     def _give_draw(self, seat, w, reshuffled):

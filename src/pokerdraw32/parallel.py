@@ -19,12 +19,13 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, TypeVar
 
-from .errors import PokerDraw32TypeError, PokerDraw32ValueError
+from .errors import PokerDraw32Error, PokerDraw32TypeError, PokerDraw32ValueError
 
-__all__ = ["Outcome", "chunk_seed", "default_workers", "run_chunks"]
+__all__ = ["Outcome", "WorkerError", "chunk_seed", "default_workers", "run_chunks"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -122,8 +123,13 @@ def run_chunks(
     outcome holds every finished result with ``interrupted`` set.  An exception raised by a task
     cancels the rest and is raised again here.
 
+    Worker processes import the task's function and the script that started them again (the
+    ``forkserver`` and ``spawn`` start methods): a script that runs work on processes keeps its
+    main code under ``if __name__ == "__main__":``.
+
     :raises PokerDraw32ValueError: ``workers`` is not a positive int or None.
     :raises PokerDraw32TypeError: ``executor`` is not a :class:`concurrent.futures.Executor`.
+    :raises WorkerError: the worker processes of this call's pool died.
     """
     if executor is not None and not isinstance(executor, Executor):
         raise PokerDraw32TypeError(f"executor must be a concurrent.futures.Executor (e.g. a ProcessPoolExecutor, or "
@@ -161,21 +167,22 @@ def run_chunks(
     try:
         for i, task in enumerate(tasks):
             index[pool.submit(fn, task)] = i
-        pending = set(index)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=index.__getitem__):
-                result = future.result()          # a task's exception is raised here
-                results[index[future]] = result
-                if on_done is not None:
-                    on_done(index[future], result)
+        for future in as_completed(index):        # one waiter for all (wait() in a loop costs O(tasks) a call)
+            result = future.result()              # a task's exception is raised here
+            results[index[future]] = result
+            if on_done is not None:
+                on_done(index[future], result)
     except KeyboardInterrupt:
         interrupted = True
-    except BaseException:
+    except BaseException as e:
         for future in index:
             future.cancel()
         if own:
             pool.shutdown(wait=True, cancel_futures=True)
+        if own and isinstance(e, BrokenProcessPool):
+            raise WorkerError("the worker processes stopped before finishing (killed, out of memory, or a script "
+                              "that starts workers without `if __name__ == \"__main__\":` around its main code, "
+                              "which worker processes import again)") from e
         raise
     if interrupted:
         for future in index:
@@ -188,6 +195,10 @@ def run_chunks(
     elif own:
         pool.shutdown(wait=True)
     return Outcome(results, interrupted, workers if own else _workers_of(pool), kind)
+
+
+class WorkerError(PokerDraw32Error, RuntimeError):
+    """The worker processes of a pool started by :func:`run_chunks` died."""
 
 
 def _workers_of(executor: Executor) -> int | None:
