@@ -98,10 +98,30 @@ import pokerdraw32
 from pokerdraw32.simulate import simulate
 pokerdraw32.evaluate("Ah Kh Qh Jh Th")   # the evaluator's tables, built on first use: not play (as in simulate())
 c0 = time.process_time()
-res = simulate(players=PLAYERS, hands=HANDS, seed=SEED)
+import inspect
+if "mode" in inspect.signature(simulate).parameters:
+    # A run cut into chunks (issue 13): one chunk of a table session, seeded so that its generator is
+    # Rng(SEED), plays the very hands the engine before chunks played with seed SEED (the baseline).
+    from pokerdraw32.parallel import chunk_seed
+    M, G = (1 << 64) - 1, 0x9E3779B97F4A7C15
+
+    def unshift(z, k):                    # the inverse of z ^= z >> k
+        x = z
+        for _ in range(64 // k + 1):
+            x = z ^ (x >> k)
+        return x
+
+    z = unshift(SEED, 31)
+    z = unshift((z * pow(0x94D049BB133111EB, -1, 1 << 64)) & M, 27)
+    z = unshift((z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & M, 30)
+    seed = (z - G) & M
+    assert chunk_seed(seed, 0) == SEED
+    res = simulate(players=PLAYERS, hands=HANDS, seed=seed, mode="session", chunk=max(HANDS, 1))
+else:
+    res = simulate(players=PLAYERS, hands=HANDS, seed=SEED)
 cpu = time.process_time() - c0
 print(json.dumps({"name": pokerdraw32.IMPLEMENTATION, "file": pokerdraw32.__file__,
-                  "rates": [res.to_dict()["hands_per_second"]], "cpu_rates": [res.hands_played / cpu],
+                  "rates": [res.hands_per_second], "cpu_rates": [res.hands_played / cpu],
                   "final_stacks": res.final_stacks}))
 """
 
@@ -365,9 +385,9 @@ def measure_simulate(args: argparse.Namespace, base: dict[str, str], exe: Path |
             c = c_loop.bench(exe, *SCENARIOS["5p-draw4"], 1.0, 1)  # type: ignore[arg-type]
             c_subject.cpu_rates += c["rates"]  # type: ignore[arg-type]
     subs = [s for s in subs if s.rates]
-    print(f"simulate path: simulate(players={SIM_PLAYERS}, hands={args.sim_hands:,}, seed={SIM_SEED}), mixed bots "
-          f"(= pokerdraw32 simulate --players {SIM_PLAYERS} --hands {args.sim_hands} --seed {SIM_SEED} --json; "
-          f"median of {args.sim_repeat} interleaved rounds)")
+    print(f"simulate path: simulate(players={SIM_PLAYERS}, hands={args.sim_hands:,}), mixed bots, one table "
+          f"session on one thread playing the hands seed {SIM_SEED} gave before runs were cut into chunks (the same "
+          f"hands in every subject, baseline included; median of {args.sim_repeat} interleaved rounds)")
     for s in subs:
         print(f"  {s.label:<34} {median(s.rates):>10,.0f} hands/s (its hands_per_second) "
               f"{median(s.cpu_rates):>10,.0f} per CPU second")
