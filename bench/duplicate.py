@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from typing import Any
 
 import pokerdraw32
 from pokerdraw32 import Rng, Rules
@@ -28,7 +29,7 @@ from pokerdraw32._kernels import play
 from pokerdraw32.hand import Hand
 from pokerdraw32.simulate import simulate
 
-MATCHUPS = [
+MATCHUPS: list[tuple[str, int, Any]] = [
     ("rule vs rule, heads-up", 2, "rule"),
     ("rule vs random, heads-up", 2, ["rule", "random"]),
     ("3 rule bots", 3, "rule"),
@@ -66,7 +67,8 @@ def main() -> None:
     print(f"{'match-up':<26} {'plain':>8} {'duplicate':>10} {'narrower':>9}")
     start = time.perf_counter()
     for name, players, bots in MATCHUPS:
-        plain, dup = [], []
+        plain: list[float] = []
+        dup: list[float] = []
         for seed in range(1, args.seeds + 1):
             for duplicate, out in ((False, plain), (True, dup)):
                 r = simulate(players=players, hands=args.hands, seed=seed, bots=bots, duplicate=duplicate, workers=None)

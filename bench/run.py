@@ -1,5 +1,6 @@
 """Simulation with bots: compiled vs pure kernels, measured in the same run (evaluation speed:
-bench/evaluate.py; against PokerKit: bench/simulate.py); with ``--targets``, every target of issue 11.
+bench/evaluate.py; against PokerKit: bench/simulate.py); with ``--targets``, every target of issues 11
+and 13.
 
     python bench/run.py                      # simulate(), compiled vs pure
     python bench/run.py --quick              # fewer repeats
@@ -12,7 +13,8 @@ since absolute numbers on shared machines are noisy.
 
 ``--targets`` runs bench/simulate.py (the per-action ``Hand`` loop and the ``simulate()`` path
 against the plain C loop and against the baseline revision's pure engine), bench/threads.py
-(compiled sessions in threads against in turn, beside a GIL-free control), bench/memory.py
+(compiled sessions in threads against in turn, beside a GIL-free control), bench/workers.py
+(``pokerdraw32 simulate --workers 2`` against ``--workers 1``, issue 13), bench/memory.py
 (10,000 finished hands held) and bench/import_time.py, each with its own report, then prints
 every ``target:`` line again as a summary.  The baseline is ``--baseline REV`` (default
 ``fef819d``, main before the compiled hand: see bench/baseline.py); ``--peers PYTHON`` adds
@@ -74,6 +76,7 @@ def run_targets(args: argparse.Namespace) -> None:
     import memory
     import simulate
     import threads
+    import workers
 
     common = ["--baseline", args.baseline]
     tee = _Tee(sys.stdout)
@@ -85,13 +88,15 @@ def run_targets(args: argparse.Namespace) -> None:
                          if args.quick else ["--sim-hands", "20000"])])   # the size of issue 11's command
         print("\n== sessions in threads: the GIL released (bench/threads.py)", flush=True)
         threads.main(["--repeat", "3"] if args.quick else [])
+        print("\n== issue 13: pokerdraw32 simulate --workers 2 against --workers 1 (bench/workers.py)", flush=True)
+        workers.main(["--rounds", "3", "--hands", "200000"] if args.quick else [])
         print("\n== memory (bench/memory.py)", flush=True)
         memory.main([*common, *(["--trace-hands", "500"] if args.quick else [])])
         print("\n== import time (bench/import_time.py)", flush=True)
         import_time.main([*common, *(["--runs", "15"] if args.quick else [])])
     finally:
         sys.stdout = tee.out
-    print("\n== issue 11 targets (this run)")
+    print("\n== issue 11 and 13 targets (this run)")
     for line in tee.targets:
         print(line.strip().removeprefix("target: "))
 

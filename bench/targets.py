@@ -13,6 +13,7 @@ PER_ACTION_OF_POKERKIT = 100.0   # ... and over PokerKit's (wall clock, with --p
 SIMULATE_OF_C = 0.2        # simulate(players=5) hands per CPU second over the C loop's 5p-draw4
 NO_SLOWER = 1.0            # pure engine, and import time, against the baseline revision (ratio)
 MEMORY_MB = 25.0           # 10,000 finished 5-player hands held in memory (2.5 KB a hand)
+WORKERS_2_OF_1 = 1.7       # issue 13: pokerdraw32 simulate --workers 2 over --workers 1 (2 cores)
 TOLERANCE = 0.05           # how far a ratio to the baseline may fall short and still be called noise
 NOISE_BAND = 2.0           # a ratio within this many times the control's deviation from 1 is "unclear"
 
