@@ -207,13 +207,8 @@ def _all_discards(hand: tuple[Card, ...]) -> list[tuple[Card, ...]]:
     return [d for k in range(5) for d in combinations(hand, k)]
 
 
-def _draw_plan(
-    hand: CardsLike, dead: CardsLike, discards: Iterable[CardsLike] | None
-) -> tuple[tuple[Card, ...], tuple[Card, ...], list[tuple[Card, ...]], int, int]:
-    """The checked arguments of :func:`draw_odds` (every check but ``suit_tiebreak``'s, the same
-    errors): the hand, the dead cards, the discards in the hand's order, the hand's and the dead
-    cards' masks.  :func:`pokerdraw32.odds_batch.draw_odds_many` checks a whole batch with it
-    before any work starts."""
+def _hand_and_dead(hand: CardsLike, dead: CardsLike) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """Five distinct cards, and dead cards none of which is among them (R1.1, R2)."""
     cards = parse_cards(hand)
     if len(cards) != 5:
         raise InvalidCardError(f"a hand has exactly 5 cards, got {len(cards)}: {format_cards(cards)!r} [R2]", hand)
@@ -221,6 +216,17 @@ def _draw_plan(
     for c in out:
         if c in cards:
             raise InvalidCardError(f"dead card {c} is in the hand {format_cards(cards)} [R1.1]", str(c))
+    return cards, out
+
+
+def _draw_plan(
+    hand: CardsLike, dead: CardsLike, discards: Iterable[CardsLike] | None
+) -> tuple[tuple[Card, ...], tuple[Card, ...], list[tuple[Card, ...]], int, int]:
+    """The checked arguments of :func:`draw_odds` (every check but ``suit_tiebreak``'s, the same
+    errors): the hand, the dead cards, the discards in the hand's order, the hand's and the dead
+    cards' masks.  :func:`pokerdraw32.odds_batch.draw_odds_many` checks a whole batch with it
+    before any work starts."""
+    cards, out = _hand_and_dead(hand, dead)
     if discards is None:
         chosen = _all_discards(cards)
     else:
@@ -630,13 +636,7 @@ def _equity_plan(
     """Every check of :func:`equity`, in its order, with its errors, before any trial is run (``seed=None``
     draws the seed here).  :func:`pokerdraw32.odds_batch.equity_many` checks a whole batch with it before
     any work starts."""
-    cards = parse_cards(hand)
-    if len(cards) != 5:
-        raise InvalidCardError(f"a hand has exactly 5 cards, got {len(cards)}: {format_cards(cards)!r} [R2]", hand)
-    out = parse_cards(dead)
-    for c in out:
-        if c in cards:
-            raise InvalidCardError(f"dead card {c} is in the hand {format_cards(cards)} [R1.1]", str(c))
+    cards, out = _hand_and_dead(hand, dead)
     k = _int_arg("opponents", opponents)
     if not 1 <= k <= 4:
         raise PokerDraw32ValueError(f"opponents={k}: 1 to 4 opponents, 2 to 5 players are dealt in [R3.1]")
