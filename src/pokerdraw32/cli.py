@@ -177,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser(
         "simulate", help="bots play many hands: win rates in bb/100 with 95%% confidence intervals",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Bots play H hands; each bot's win rate is reported in big blinds per 100 hands with a 95%% "
+        description="Bots play H hands; each bot's win rate is reported in big blinds per 100 hands with a 95% "
                     "confidence interval.\n\n"
                     "--mode reset (the default) starts every hand from the starting stacks, the button moving one "
                     "seat each hand: hands are independent samples, the standard way to measure bots, and the "
