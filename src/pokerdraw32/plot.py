@@ -27,7 +27,7 @@ class PlotUnavailable(PokerDraw32Error):
 def check_available() -> None:
     """:raises PlotUnavailable: matplotlib cannot be imported (the message says how to install it)."""
     try:
-        import matplotlib  # noqa: F401
+        import matplotlib  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
     except ImportError as e:
         raise PlotUnavailable(f"plotting needs matplotlib: {INSTALL} ({e})") from None
 
@@ -58,10 +58,10 @@ def winnings(result: SimulationResult, path: str, *, title: str | None = None) -
     :raises OSError: ``path`` cannot be written.
     """
     check_available()
-    import matplotlib
+    import matplotlib  # type: ignore[import-not-found,unused-ignore]
 
     matplotlib.use("Agg")       # files only: no display needed
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # type: ignore[import-not-found,unused-ignore]
 
     hands, per_bot = series(result)
     bb = result.rules.big_blind
