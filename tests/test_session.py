@@ -150,8 +150,8 @@ def test_simulate_with_sit_out_plays_compiled_hands_at_the_table(players: int) -
 
 def test_simulate_progress_counts_every_hand() -> None:
     seen: list[int] = []
-    simulate(players=3, hands=700, seed=1, bots="rule", progress=seen.append, chunk=200)
-    assert seen == [200, 400, 600, 700]
+    simulate(players=3, hands=700, seed=1, bots="rule", progress=seen.append, chunk=201)
+    assert seen == [201, 402, 603, 700]
 
 
 def test_session_refuses_bad_arguments() -> None:

@@ -45,7 +45,7 @@ def test_win_rate_and_interval_follow_from_the_per_hand_results() -> None:
     """bb/100 and the 95% interval, recomputed from each hand's result (the session's buffer)."""
     r = simulate(players=3, hands=900, seed=4, bots=["rule", "random", "random"], chunk=250)
     hands = [h for c in r.chunks for h in range(c.hands)]
-    assert len(hands) == r.hands_played == 900 and [c.hands for c in r.chunks] == [250, 250, 250, 150]
+    assert len(hands) == r.hands_played == 900 and [c.hands for c in r.chunks] == [252, 252, 252, 144]  # 3 seats
     bb = Rules().big_blind
     for b in r.per_bot:
         assert b.hands == 900 and b.samples == 900
@@ -125,7 +125,7 @@ def test_chunk_seeds_are_splitmix64_and_each_chunk_replays_alone() -> None:
     r = simulate(players=3, hands=1000, seed=7, bots="mixed", chunk=400)
     plan = Plan(3, Rules(), 200, ("rule", "random", "rule"), "reset", False, 0.0, False)
     assert [(c.index, c.seed, c.first_hand, c.hands) for c in r.chunks] == [
-        (i, chunk_seed(7, i), 400 * i, min(400, 1000 - 400 * i)) for i in range(3)]
+        (i, chunk_seed(7, i), 402 * i, min(402, 1000 - 402 * i)) for i in range(3)]
     for c in r.chunks:
         alone = play_chunk((plan, c.index, c.seed, c.first_hand, c.hands))
         assert (alone.chips, alone.squares, alone.categories, alone.trace) == (c.chips, c.squares, c.categories,
@@ -186,6 +186,10 @@ def test_history_is_written_in_hand_order_whatever_the_workers() -> None:
     assert texts[0] == texts[1] and texts[0].count("\n[") + texts[0].startswith("[") == 250
     numbers = [int(line.split("=")[1]) for line in texts[0].splitlines() if line.startswith("hand = ")]
     assert numbers == list(range(1, 251))
+    hands = list(pokerdraw32.loads_all(texts[0]))                       # one .phhs file, every hand replays
+    assert [hh.number for hh in hands] == list(range(1, 251))
+    for hh in hands[::50]:
+        hh.replay()
 
 
 def test_progress_is_called_on_this_thread_once_per_chunk() -> None:
@@ -214,7 +218,7 @@ def test_ctrl_c_returns_the_finished_chunks(workers: int) -> None:
         simulate(players=3, hands=5000, seed=5, bots="mixed", chunk=500, workers=workers, progress=progress,
                  history=buf)
     partial = info.value.result
-    numbers = [int(line.split("=")[1]) for line in buf.getvalue().splitlines() if line.startswith("hand = ")]
+    numbers = [hh.number for hh in pokerdraw32.loads_all(buf.getvalue())]
     assert numbers == list(range(1, partial.hands_played + 1))           # the history holds the same hands
     assert isinstance(info.value, KeyboardInterrupt) and not partial.complete
     assert 1000 <= partial.hands_played < 5000 and partial.hands_requested == 5000
@@ -238,7 +242,10 @@ def test_ctrl_c_on_the_command_line_prints_the_partial_result(tmp_path: Path) ->
     try:
         assert proc.stderr is not None
         seen, deadline = "", time.monotonic() + 120
-        while not re.search(r"\b[1-9][0-9]*/100000000\b", seen):   # the progress bar counts finished hands
+        # the progress bar counts the finished chunks' hands: wait for three chunks (the first of them,
+        # started first, is then finished in practice: a partial result is the chunks before the
+        # first unfinished one)
+        while not any(int(k) >= 6000 for k in re.findall(r"\b([0-9]+)/100000000\b", seen)):
             chunk = proc.stderr.read(20)
             assert chunk and time.monotonic() < deadline, seen
             seen += chunk
@@ -264,12 +271,21 @@ def test_ctrl_c_on_the_command_line_prints_the_partial_result(tmp_path: Path) ->
     (dict(executor="threads"), PokerDraw32TypeError, "concurrent.futures.Executor"),
     (dict(chunk=0), PokerDraw32ValueError, "chunk=0"),
     (dict(on_hand=print, workers=2), PokerDraw32ValueError, "on_hand"),
-    (dict(history=42), PokerDraw32TypeError, "history must be a text stream"),
+    (dict(history=42), PokerDraw32TypeError, "history must be an open text stream, not int"),
+    (dict(history=io.BytesIO()), PokerDraw32TypeError, "history must be an open text stream, not BytesIO"),
+    (dict(workers=2**70), PokerDraw32ValueError, "workers=1180591620717411303424"),
     (dict(seed=-1), PokerDraw32ValueError, "seed=-1"),
 ])
 def test_bad_arguments_are_refused_before_any_hand(kwargs: dict[str, Any], error: type, match: str) -> None:
     with pytest.raises(error, match=match):
         simulate(players=3, hands=10, **kwargs)
+
+
+def test_runs_too_long_to_keep_are_refused() -> None:
+    with pytest.raises(PokerDraw32ValueError, match="hands=1180591620717411303424 must be an integer"):
+        simulate(players=3, hands=2**70)
+    with pytest.raises(PokerDraw32ValueError, match="at most 200,000"):
+        simulate(players=3, hands=10**9, chunk=10)
 
 
 def test_run_chunks_refuses_bad_workers_and_executors() -> None:
@@ -312,7 +328,7 @@ def test_csv_rows_add_up_to_the_totals() -> None:
         assert sum(int(row["squares"]) for row in mine) == int(totals[b]["squares"])
         assert float(totals[b]["bb_per_100"]) == r.per_bot[b].bb_per_100
         assert float(totals[b]["ci95"]) == r.per_bot[b].ci95
-    assert [int(row["first_hand"]) for row in chunk_rows[::3]] == [0, 500, 1000]
+    assert [int(row["first_hand"]) for row in chunk_rows[::3]] == [0, 501, 1002]
 
 
 def test_cli_csv_and_json(tmp_path: Path) -> None:
@@ -339,3 +355,97 @@ def test_plot_writes_a_png_of_the_cumulative_winnings(tmp_path: Path) -> None:
     assert [series[-1] for series in per_bot] == [b.chips / bb for b in r.per_bot]
     plot.winnings(r, str(tmp_path / "w.png"))
     assert (tmp_path / "w.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_each_chunk_starts_with_the_button_an_uncut_run_would_have() -> None:
+    buttons: list[int] = []
+    simulate(players=3, hands=6, seed=5, bots="rule", chunk=1, on_hand=lambda h: buttons.append(h.button))
+    assert buttons == [0, 1, 2, 0, 1, 2]                     # chunk=1 is rounded up to the 3 seats
+    buttons.clear()
+    simulate(players=3, hands=18, seed=5, bots="rule", chunk=3, duplicate=True,
+             on_hand=lambda h: buttons.append(h.button))
+    assert buttons == [0] * 3 + [1] * 3 + [2] * 3 + [0] * 3 + [1] * 3 + [2] * 3   # a deal a chunk, one seat on each
+    buttons.clear()
+    simulate(players=3, hands=9, seed=5, bots=[RuleBot, RuleBot, RuleBot], chunk=3, duplicate=True,
+             on_hand=lambda h: buttons.append(h.button))       # the Hand path
+    assert buttons == [0] * 3 + [1] * 3 + [2] * 3
+
+
+class Exploding:
+    """A user bot whose decide raises."""
+
+    def decide(self, view: Any) -> str:
+        raise RuntimeError("out of ideas")
+
+
+class Unmakeable:
+    def __init__(self) -> None:
+        raise ValueError("no")
+
+
+def test_a_user_bots_exception_names_the_seat_and_the_bot() -> None:
+    from pokerdraw32._simchunk import BotError
+
+    for mode in ("reset", "session"):
+        with pytest.raises(BotError, match=r"seat \d \(exploding1\): the bot raised RuntimeError: out of ideas"):
+            simulate(players=2, hands=5, seed=1, bots=["rule", Exploding()], mode=mode)
+    with pytest.raises(PokerDraw32TypeError, match=r"bots\[1\]: cannot make a Unmakeable: ValueError: no"):
+        simulate(players=2, hands=5, seed=1, bots=["rule", Unmakeable])
+
+
+def test_numpy_integers_are_integers() -> None:
+    np = pytest.importorskip("numpy")
+    a = simulate(players=np.int64(3), hands=np.int64(30), seed=np.uint64(4), stack=np.int32(100), chunk=np.int16(9),
+                 workers=np.int8(1))
+    assert same(a) == same(simulate(players=3, hands=30, seed=4, stack=100, chunk=9))
+
+
+def test_take_tally_is_refused_while_playing_and_exact_after_many_large_samples() -> None:
+    """Compiled, the session adds squares in C and moves them to Python ints before they overflow."""
+    import threading
+    from array import array
+
+    from pokerdraw32._kernels import play
+    from pokerdraw32.hand import Hand
+
+    session = play.Session(Hand, Rules(), 2**23 - 1, [play.RANDOM, play.RANDOM], [Rng(1), Rng(2), Rng(3)], reset=True)
+    hands = 400_000 if COMPILED else 300
+    out = array("q", bytes(8 * 2 * hands))
+    refused: list[str] = []
+
+    def poll() -> None:
+        while worker.is_alive():
+            try:
+                session.take_tally()
+            except PokerDraw32ValueError as e:
+                refused.append(str(e))
+                return
+
+    worker = threading.Thread(target=session.play, args=(hands, out))
+    worker.start()
+    poll()
+    worker.join()
+    chips, squares = session.take_tally()
+    assert chips == [sum(out[0::2]), sum(out[1::2])] and chips[0] == -chips[1]
+    assert squares == [sum(x * x for x in out[0::2]), sum(x * x for x in out[1::2])]
+    assert not COMPILED or squares[0] > 2**62                  # past the point where C sums move to Python ints
+    assert not refused or "playing" in refused[0]
+    with pytest.raises(PokerDraw32ValueError, match="not set up"):
+        play.Session.__new__(play.Session).take_tally()
+
+
+def test_cli_refuses_clashing_options_and_a_plot_it_cannot_write_before_playing(tmp_path: Path) -> None:
+    from pokerdraw32.cli import main
+
+    for argv, match in ((["--duplicate", "--mode", "session"], "--duplicate: duplicate deals need --mode reset"),
+                        (["--sit-out", "0.1"], "--sit-out: sitting out is part of a table session"),
+                        (["--hands", "0"], "--hands"),
+                        (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers: not with --scheduler")):
+        err = io.StringIO()
+        assert main(["simulate", "--no-progress", *argv], stdout=io.StringIO(), stderr=err) == 2, argv
+        assert match in err.getvalue() and err.getvalue().startswith("usage: pokerdraw32 simulate")
+    pytest.importorskip("matplotlib")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["simulate", "--hands", "10", "--plot", str(tmp_path / "w.txt"), "--no-progress"], stdout=out,
+                stderr=err) == 1
+    assert "name a file ending in one of" in err.getvalue() and out.getvalue() == ""

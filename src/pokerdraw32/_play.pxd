@@ -14,6 +14,7 @@ ctypedef uint64_t *gen_t   # a generator's state (Rng._s), or NULL: see _gen
 cdef i64 CHIP_LIMIT
 cdef i64 _U32_RANGE
 cdef i64 _SMALL
+cdef i64 _SPILL
 
 cpdef enum:
     RULE = 0
@@ -74,7 +75,7 @@ cdef class Session:
     cdef long long _sq[5]
     cdef long long _deal[5]
     cdef long long _played, _showdowns, _parole, _decisions, _stack, _todo, _pos
-    cdef int _button, _rot
+    cdef int _button, _rot, _first_button
     cdef int _pol[5]
     cdef gen_t _gens[5]
     cdef gen_t _deck

@@ -60,6 +60,9 @@ _SMALL = 16777216
 """2**24: results below it in size are added up in C by a session's tally (2**38 hands of them
 cannot overflow 64 bits, squares included); larger ones as Python ints."""
 
+_SPILL = 4611686018427387904
+"""2**62: a session's C sum of squares moves to Python ints when it reaches it."""
+
 _U32_RANGE = 4294967296
 """2**32, the largest ``n`` of ``Rng.below`` (a C integer when compiled)."""
 
@@ -467,10 +470,12 @@ class Session:
     :param ledger: record each hand's result per seat (:meth:`ledger_rows`).
     :param reset: every hand from ``stack`` chips (see above).
     :param duplicate: duplicate deals (see above); needs ``reset``.
+    :param button: the first hand's button (R4.1), a seat: a run cut into chunks starts each
+        chunk where the button would be.
     """
 
     def __init__(self, hand_class, rules, stack, policies, rngs, ledger=False, keep_hands=False, reset=False,
-                 duplicate=False):
+                 duplicate=False, button=0):
         n = len(policies)
         if not 2 <= n <= 5 or len(rngs) != n + 1:
             raise PokerDraw32ValueError(f"a session seats 2 to 5 bots with one generator each and the "
@@ -485,6 +490,18 @@ class Session:
         for s in range(n):
             if type(policies[s]) is not int or (policies[s] != RULE and policies[s] != RANDOM):
                 raise PokerDraw32ValueError(f"policies[{s}]={policies[s]!r}: use RULE or RANDOM")
+        from .rules import Rules
+        if not isinstance(rules, Rules):
+            raise PokerDraw32TypeError(f"rules must be a pokerdraw32.Rules, got {rules!r}")
+        for s in range(n + 1):
+            if not callable(getattr(rngs[s], "below", None)) or not callable(getattr(rngs[s], "shuffled", None)):
+                raise PokerDraw32TypeError(f"rngs[{s}]={rngs[s]!r} is not a generator (a pokerdraw32.Rng)")
+        for name, flag in (("reset", reset), ("duplicate", duplicate)):
+            if type(flag) is not bool:
+                raise PokerDraw32TypeError(f"{name} must be True or False, got {flag!r}")
+        first = integer(button)
+        if first is None or not 0 <= first < n:
+            raise PokerDraw32ValueError(f"button={button!r}: the first hand's button is a seat, 0 to {n - 1} [R4.1]")
         if duplicate and not reset:
             raise PokerDraw32ValueError("duplicate deals need reset=True: each replay of a deal starts from the "
                                         "same stacks")
@@ -512,10 +529,11 @@ class Session:
         self._rngs = list(rngs[:n])
         self._table_rng = rngs[n]
         self._button = -1
+        self._first_button = first
         self._keep = keep_hands
         self._record = ledger
-        self._reset = bool(reset)
-        self._dup = bool(duplicate)
+        self._reset = reset
+        self._dup = duplicate
         self._rot = 0
         self._rows = []
         self._big = [0] * 10
@@ -601,7 +619,7 @@ class Session:
             if self._dup and self._rot > 0:
                 self._deck_state(False)                             # the deal's deck again, the same button
             else:
-                self._button = 0 if self._button < 0 else (self._button + 1) % n   # R4.1
+                self._button = self._first_button if self._button < 0 else (self._button + 1) % n   # R4.1
                 if self._dup:
                     self._deck_state(True)
             if self._hand is None or self._keep:
@@ -700,6 +718,9 @@ class Session:
                 self._deal[b] = 0
                 if -_SMALL < v < _SMALL:
                     self._sq[b] += v * v
+                    if self._sq[b] >= _SPILL:            # many large samples in one call: to Python ints
+                        with cython.gil:
+                            self._add_big(b, 0, 0)
                 else:
                     with cython.gil:
                         self._add_big(b, 0, v)
@@ -714,10 +735,11 @@ class Session:
 
     def _add_big(self, b, chips, sample):
         """Bot ``b``'s tally for amounts too large for C sums, as Python ints (with the GIL): chips
-        in ``_big[b]``, squares in ``_big[5 + b]``."""
+        in ``_big[b]``, squares in ``_big[5 + b]`` (the C sum of squares moves there too)."""
         self._big[b] += chips
         square = int(sample)          # a Python int: the square may not fit 64 bits
-        self._big[5 + b] += square * square
+        self._big[5 + b] += square * square + self._sq[b]
+        self._sq[b] = 0
         return 0
 
     def take_tally(self):
@@ -728,7 +750,12 @@ class Session:
 
         :returns: ``(chips, squares)``, two lists of ``n`` ints.
         """
-        n = self._n
+        n = self._n if cython.compiled else self.__dict__.get("_n", 0)   # 0: made without __init__
+        if n < 2:
+            raise PokerDraw32ValueError("the session was not set up (Session.__init__)")
+        if not self._lock.acquire(False):
+            raise PokerDraw32ValueError("the session is playing (in another thread): take its tally between plays")
+        self._lock.release()
         chips = [self._chips[b] + self._big[b] for b in range(n)]
         squares = [self._sq[b] + self._big[5 + b] for b in range(n)]
         for b in range(n):

@@ -27,7 +27,7 @@ from typing import Any
 from ._kernels import Rng, evaluate_mask, play
 from .actions import Action
 from .bots import Bot, RandomBot, RuleBot, SeatView
-from .errors import IllegalActionError, InvalidCardError, PokerDraw32TypeError
+from .errors import IllegalActionError, InvalidCardError, PokerDraw32Error, PokerDraw32TypeError
 from .hand import Hand
 from .history import HandHistory, HistoryWriter
 from .rules import Rules
@@ -190,11 +190,12 @@ def _session_chunk(plan: Plan, seeds: list[int], table_seed: int, first: int, ha
     keep = plan.history or plan.on_hand is not None
     policies = [play.RULE if spec == "rule" else play.RANDOM for spec in plan.specs]
     session = play.Session(Hand, plan.rules, plan.stack, policies, [Rng(s) for s in seeds] + [Rng(table_seed)],
-                           keep_hands=keep, reset=plan.mode == "reset", duplicate=plan.duplicate)
+                           keep_hands=keep, reset=plan.mode == "reset", duplicate=plan.duplicate,
+                           button=first_button(plan, first))
     tally = _Tally(plan, first)
     _, names = names_of(plan.specs)
     text = io.StringIO() if plan.history else None
-    writer = HistoryWriter(text) if text is not None else None
+    writer = _writer(text, first)
     done = 0
     while done < hands:                                   # a trace point's worth of hands a call
         k = min(tally.every, hands - done)
@@ -215,6 +216,16 @@ def _session_chunk(plan: Plan, seeds: list[int], table_seed: int, first: int, ha
         result.ledger_entries = n + sum(result.rebuys) + hands * n    # buy-ins, re-buys, a line per seat a hand
     result.history = text.getvalue() if text is not None else None
     return result
+
+
+def _writer(text: io.StringIO | None, first: int) -> HistoryWriter | None:
+    """A chunk's history writer: its tables numbered from ``first + 1``, the run's hand numbers,
+    so that the chunks' texts, written one after another, are one ``.phhs`` file."""
+    if text is None:
+        return None
+    writer = HistoryWriter(text)
+    writer.count = first
+    return writer
 
 
 def _record(h: Hand, number: int, names: list[str], plan: Plan, writer: HistoryWriter | None) -> None:
@@ -246,8 +257,8 @@ def _bot(i: int, spec: Any, seed: int) -> tuple[Decide, bool, Rng | None]:
     if isinstance(spec, type):
         try:
             bot = spec(seed) if issubclass(spec, Bot) else spec()
-        except TypeError as e:
-            raise PokerDraw32TypeError(f"bots[{i}]: cannot make a {spec.__name__}: {e}") from e
+        except Exception as e:
+            raise PokerDraw32TypeError(f"bots[{i}]: cannot make a {spec.__name__}: {type(e).__name__}: {e}") from e
     else:
         try:
             bot = copy.deepcopy(spec)
@@ -259,6 +270,31 @@ def _bot(i: int, spec: Any, seed: int) -> tuple[Decide, bool, Rng | None]:
         decide = bot
     rng = getattr(bot, "rng", None)
     return decide, True, rng if isinstance(rng, Rng) else None
+
+
+def first_button(plan: Plan, first: int) -> int:
+    """The button of a chunk's first hand (reset mode: where it would be had the run not been cut,
+    one seat on each hand, or each duplicate deal; session mode: seat 0, a new table's, R4.1)."""
+    return 0 if plan.mode == "session" else first // plan.unit % plan.players
+
+
+def _ask(decide: Decide, h: Hand, seat: int, name: str, check: bool) -> object:
+    """A bot's decision for the seat to act in ``h``; what a user's bot raises is raised again as
+    :class:`BotError` naming the seat and the bot."""
+    if not check:
+        return decide(SeatView.of(h))
+    try:
+        return decide(SeatView.of(h))
+    except Exception as e:
+        raise BotError(f"seat {seat} ({name}): the bot raised {type(e).__name__}: {e}", seat=seat) from e
+
+
+class BotError(PokerDraw32Error):
+    """A user's bot raised an exception while deciding (the message names the seat and the bot)."""
+
+    def __init__(self, message: str, *, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
 
 
 def _rng_of(bot: Seated) -> Rng:
@@ -311,9 +347,10 @@ def _hand_chunk(plan: Plan, bots: list[Seated], table_seed: int, first: int, han
     table_rng = Rng(table_seed)
     tally = _Tally(plan, first)
     text = io.StringIO() if plan.history else None
-    writer = HistoryWriter(text) if text is not None else None
+    writer = _writer(text, first)
     categories = [0] * 9
     showdowns = parole = decisions = 0
+    start = first_button(plan, first)
     generators = [table_rng] + [rng for _, _, rng in bots if rng is not None]
     saved = [g.getstate() for g in generators]
     for k in range(hands):
@@ -324,12 +361,12 @@ def _hand_chunk(plan: Plan, bots: list[Seated], table_seed: int, first: int, han
             else:
                 for g, state in zip(generators, saved, strict=True):
                     g.setstate(state)
-        h = Hand(plan.rules, [plan.stack] * n, button=deal % n, rng=table_rng)
+        h = Hand(plan.rules, [plan.stack] * n, button=(start + deal) % n, rng=table_rng)
         while h.actor is not None:
             seat = h.actor
             b = (seat - rot) % n
             decide, check, _ = bots[b]
-            _act(h, seat, names[b], decide(SeatView.of(h)), check)
+            _act(h, seat, names[b], _ask(decide, h, seat, names[b], check), check)
             decisions += 1
         showdown, live = _showdown_of(h)
         tally.hand([h.stacks[(b + rot) % n] - plan.stack for b in range(n)], [live[(b + rot) % n] for b in range(n)])
@@ -361,7 +398,7 @@ def _table_chunk(plan: Plan, bots: list[Seated], rng: Rng, table_seed: int, firs
     for i in range(n):
         table.join(i, names[i], stack)
     text = io.StringIO() if plan.history else None
-    writer = HistoryWriter(text) if text is not None else None
+    writer = _writer(text, first)
     threshold = int(plan.sit_out * 1_000_000)
     policies = None if any(check for _, check, _ in bots) else \
         [play.RULE if spec == "rule" else play.RANDOM for spec in plan.specs]
@@ -395,7 +432,7 @@ def _table_chunk(plan: Plan, bots: list[Seated], rng: Rng, table_seed: int, firs
         while h.actor is not None:
             t = seat_of[h.actor]
             decide, check, _ = bots[t]
-            _act(table, t, names[t], decide(SeatView.of(h)), check)
+            _act(table, t, names[t], _ask(decide, h, t, names[t], check), check)
             decisions += 1
         result = h.result
         assert result is not None

@@ -110,6 +110,8 @@ def _bots_spec(text: str) -> str | list[Any]:
         if not sep or not module or not attr:
             raise argparse.ArgumentTypeError(f"{shown(item)}: use mixed, rule or random, or a comma-separated list of "
                                              "rule, random and module:attr bots")
+        if os.getcwd() not in sys.path:     # module:attr names a module of the current directory too
+            sys.path.insert(0, os.getcwd())  # (as `python -m` and uvicorn's app specs do)
         try:
             obj: Any = importlib.import_module(module)
             for part in attr.split("."):
@@ -191,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "cluster (--scheduler) and with compiled or pure kernels. Ctrl-C stops the run and reports the "
                     "finished chunks.")
     _add_table_options(sim)
-    sim.add_argument("--hands", type=_int_in(0, None, "play 0 or more hands"), default=1000, metavar="H",
+    sim.add_argument("--hands", type=_int_in(1, None, "play at least one hand"), default=1000, metavar="H",
                      help="hands to play (default %(default)s; with --duplicate rounded up to whole deals)")
     sim.add_argument("--bots", type=_bots_spec, default="mixed", metavar="mixed|rule|random|B1,B2,...",
                      help="bot types: rule-based, uniformly random, or alternating (default %(default)s); or one "
@@ -304,12 +306,13 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO | None) -> 
     if args.plot is not None:
         from . import plot
 
-        plot.check_available()
+        plot.check_available(args.plot)
     client = executor = None
     if args.scheduler is not None:
         from . import cluster
 
         client, executor = cluster.connect(args.scheduler)
+    err = _quiet_on_failure(err)                  # a progress bar that cannot be written is dropped
     progress: Callable[[int], None] | None = None
     bar = None
     try:
@@ -333,6 +336,14 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO | None) -> 
                            progress=progress, history=history)
         except SimulationInterrupted as stop:
             res, interrupted = stop.result, True
+        except (PokerDraw32Error, KeyboardInterrupt):
+            raise
+        except Exception as e:
+            if client is None:
+                raise
+            raise PokerDraw32Error(f"the Dask cluster at {args.scheduler} failed: {type(e).__name__}: {e} (its "
+                                   "scheduler and workers must import pokerdraw32 and your bots' modules: start "
+                                   "them where those import, e.g. with PYTHONPATH set)") from e
         finally:
             if bar is not None:
                 bar.close()
@@ -358,17 +369,63 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO | None) -> 
     return EXIT_OK
 
 
+def _check_simulate(args: argparse.Namespace) -> None:
+    """The checks of ``simulate``'s options that argparse cannot make alone (usage errors, status 2)."""
+    if not isinstance(args.bots, str) and len(args.bots) != args.players:
+        args.usage_error(f"argument --bots: {len(args.bots)} bots for {args.players} players; give one per seat (or "
+                         "set --players)")
+    if args.duplicate and args.mode == "session":
+        args.usage_error("argument --duplicate: duplicate deals need --mode reset (each replay of a deal starts from "
+                         "the same stacks)")
+    if args.sit_out and args.mode != "session":
+        args.usage_error("argument --sit-out: sitting out is part of a table session: add --mode session (R10.3)")
+    if args.scheduler is not None and args.workers is not None:
+        args.usage_error("argument --workers: not with --scheduler (the cluster's workers play the chunks)")
+
+
+class _QuietStream:
+    """A text stream that stops writing, silently, once a write fails (a full disk, a closed
+    terminal): a progress bar must not cost the run its result."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream, self.broken = stream, False
+
+    def write(self, text: str) -> int:
+        if not self.broken:
+            try:
+                return self.stream.write(text)
+            except (OSError, ValueError):
+                self.broken = True
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.broken:
+            try:
+                self.stream.flush()
+            except (OSError, ValueError):
+                self.broken = True
+
+
+def _quiet_on_failure(err: TextIO | None) -> TextIO | None:
+    return None if err is None else _QuietStream(err)  # type: ignore[return-value]
+
+
 def _simulate_report(res: SimulationResult, rules: Rules, out: TextIO) -> None:
     """The text report of ``pokerdraw32 simulate``."""
     mode = (f"reset (every hand from {res.stack} chips)" if res.mode == "reset"
             else f"session (table sessions of {res.chunk} hands, re-buys of {res.stack})")
     run = "this thread" if res.executor == "this thread" else f"{res.workers or '?'} {res.executor}"
-    out.write(f"{res.hands_played} hands of {rules.structure.value} 32-Card Draw, {res.players} players, "
+    played = (f"{res.hands_played}" if res.complete else
+              f"INTERRUPTED: {res.hands_played} of {res.hands_requested}")
+    out.write(f"{played} hands of {rules.structure.value} 32-Card Draw, {res.players} players, "
               f"preset {rules.name}, blinds {'/'.join(map(str, rules.blinds(res.players)))}, "
               f"stacks {res.stack}, seed {res.seed}\n")
-    out.write(f"mode {mode}{', duplicate deals' if res.duplicate else ''}; {len(res.chunks)} chunks of "
-              f"{res.chunk} hands on {run} ({IMPLEMENTATION} kernels): {res.hands_per_second:,.0f} hands/s "
-              f"({res.seconds:.2f} s)\n\n")
+    chunks = len(res.chunks)
+    size = (f"{chunks} chunk of {res.hands_played} hands" if chunks == 1 else
+            f"{chunks} chunks of {res.chunk} hands" if chunks * res.chunk == res.hands_played else
+            f"{chunks} chunks of up to {res.chunk} hands")
+    out.write(f"mode {mode}{', duplicate deals' if res.duplicate else ''}; {size} on {run} ({IMPLEMENTATION} "
+              f"kernels): {res.hands_per_second:,.0f} hands/s ({res.seconds:.2f} s)\n\n")
     out.write("bot  name        hands      chips    bb/100    95% interval           won  showdowns  won at sd\n")
     for b in res.per_bot:
         ci = "" if b.ci95 is None else f"[{b.low:+9.1f}, {b.high:+9.1f}]"
@@ -699,9 +756,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
             args = parser.parse_args(argv)
             if args.command == "odds":
                 _check_odds(args)
-            elif args.command == "simulate" and not isinstance(args.bots, str) and len(args.bots) != args.players:
-                args.usage_error(f"argument --bots: {len(args.bots)} bots for {args.players} players; give one per "
-                                 "seat (or set --players)")
+            elif args.command == "simulate":
+                _check_simulate(args)
     except SystemExit as e:                 # argparse: --help / --version (0) or a usage error (2)
         code = e.code if isinstance(e.code, int) else EXIT_OK if e.code is None else EXIT_USAGE
         return EXIT_OUTPUT_GONE if out is None and code == EXIT_OK else _flushed(out, code)

@@ -87,7 +87,11 @@ def connect(address: str, *, timeout: float = 10.0) -> tuple[Any, Executor]:
         raise PokerDraw32ValueError(f"timeout={timeout!r}: seconds to wait for the scheduler, > 0")
     distributed = _distributed()
     try:   # the address first: a Client that fails on it would linger until exit, then fail to close
-        if distributed.comm.parse_address(address, strict=False)[0] in ("tcp", "tls"):
+        scheme = distributed.comm.parse_address(address, strict=False)[0]
+        known = sorted(distributed.comm.registry.backends)
+        if scheme not in known:
+            raise ValueError(f"unknown scheme {scheme!r} (Dask speaks {', '.join(known)})")
+        if scheme in ("tcp", "tls"):
             distributed.comm.get_address_host_port(address)
         client = distributed.Client(address, timeout=timeout, set_as_default=False)
     except ValueError as exc:            # distributed's own: not an address ("missing port number ...")

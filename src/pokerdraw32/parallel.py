@@ -15,11 +15,12 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, TypeVar
 
@@ -119,8 +120,9 @@ def run_chunks(
 
     ``on_done(index, result)`` is called on this thread as each task finishes (in the order they
     finish).  Ctrl-C (KeyboardInterrupt on this thread) stops the run: tasks not started are
-    cancelled, a pool of this call lets its running tasks finish (each is one chunk), and the
-    outcome holds every finished result with ``interrupted`` set.  An exception raised by a task
+    cancelled, a pool of processes of this call is stopped (its running tasks are lost), one of
+    threads lets its running tasks finish, and the outcome holds every finished result with
+    ``interrupted`` set (``on_done`` is called for those that finished meanwhile too).  An exception raised by a task
     cancels the rest and is raised again here.
 
     Worker processes import the task's function and the script that started them again (the
@@ -163,15 +165,26 @@ def run_chunks(
                                    initializer=_start_worker, initargs=(list(sys.path),))
         kind = "processes"
     index: dict[Future[Any], int] = {}
+    # At most `window` tasks submitted and not finished: memory stays small, and Ctrl-C has little
+    # to cancel. wait() costs O(window) a call.
+    window = 2 * workers if own else max(64, 4 * (_workers_of(pool) or 16))
+    todo = iter(enumerate(tasks))
+    pending: set[Future[Any]] = set()
     interrupted = False
     try:
-        for i, task in enumerate(tasks):
-            index[pool.submit(fn, task)] = i
-        for future in as_completed(index):        # one waiter for all (wait() in a loop costs O(tasks) a call)
-            result = future.result()              # a task's exception is raised here
-            results[index[future]] = result
-            if on_done is not None:
-                on_done(index[future], result)
+        while True:
+            while len(pending) < window and (item := next(todo, None)) is not None:
+                future = pool.submit(fn, item[1])
+                index[future] = item[0]
+                pending.add(future)
+            if not pending:
+                break
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=index.__getitem__):
+                result = future.result()          # a task's exception is raised here
+                results[index[future]] = result
+                if on_done is not None:
+                    on_done(index[future], result)
     except KeyboardInterrupt:
         interrupted = True
     except BaseException as e:
@@ -187,14 +200,34 @@ def run_chunks(
     if interrupted:
         for future in index:
             future.cancel()
-        if own:                                   # the running chunks finish (one chunk each)
-            pool.shutdown(wait=True, cancel_futures=True)
-        for future, i in index.items():
-            if results[i] is None and future.done() and not future.cancelled() and future.exception() is None:
-                results[i] = future.result()
+        if own and isinstance(pool, ProcessPoolExecutor):   # stop the running tasks: a task may be long
+            _stop_processes(pool)
+        elif own:                                 # threads cannot be stopped: their tasks finish ...
+            try:
+                pool.shutdown(wait=True, cancel_futures=True)
+            except KeyboardInterrupt:             # ... unless Ctrl-C comes again: keep what finished
+                pool.shutdown(wait=False, cancel_futures=True)
+        late = [(i, future) for future, i in index.items() if results[i] is None and future.done()
+                and not future.cancelled() and future.exception() is None]
+        for i, future in sorted(late):            # finished meanwhile: reported as the others were
+            results[i] = future.result()
+            if on_done is not None:
+                with contextlib.suppress(KeyboardInterrupt):
+                    on_done(i, results[i])       # type: ignore[arg-type]
     elif own:
         pool.shutdown(wait=True)
     return Outcome(results, interrupted, workers if own else _workers_of(pool), kind)
+
+
+def _stop_processes(pool: ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down without waiting for its running tasks: its worker processes are
+    terminated (the pool's ``_processes``, as multiprocessing names them)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(10)
 
 
 class WorkerError(PokerDraw32Error, RuntimeError):

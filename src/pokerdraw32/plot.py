@@ -24,12 +24,22 @@ class PlotUnavailable(PokerDraw32Error):
     """matplotlib is not installed."""
 
 
-def check_available() -> None:
-    """:raises PlotUnavailable: matplotlib cannot be imported (the message says how to install it)."""
+def check_available(path: str | None = None) -> None:
+    """:raises PlotUnavailable: matplotlib cannot be imported (the message says how to install it),
+        or ``path``'s extension names no format matplotlib writes (checked before any hand is
+        played: a plot that cannot be written must not cost a run)."""
     try:
         import matplotlib  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
     except ImportError as e:
         raise PlotUnavailable(f"plotting needs matplotlib: {INSTALL} ({e})") from None
+    if path is not None:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg  # type: ignore[import-not-found,unused-ignore]
+
+        formats = FigureCanvasAgg.get_supported_filetypes()
+        extension = path.rsplit(".", 1)[-1].lower() if "." in path.rsplit("/", 1)[-1] else ""
+        if extension not in formats:
+            raise PlotUnavailable(f"--plot {path}: name a file ending in one of {', '.join(sorted(formats))} "
+                                  "(e.g. winnings.png)")
 
 
 def series(result: SimulationResult) -> tuple[list[int], list[list[float]]]:

@@ -33,14 +33,14 @@ import math
 import pickle
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal, TextIO
 
 from ._kernels import IMPLEMENTATION, Rng
 from ._simchunk import BUILT_IN, ChunkResult, Plan, names_of, play_chunk
 from .bots import Policy
-from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError
+from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, integer
 from .evaluation import HandCategory
 from .hand import Hand
 from .parallel import chunk_seed, run_chunks
@@ -52,7 +52,16 @@ Z95 = 1.959963984540054
 """The 97.5th percentile of the standard normal distribution: a 95% interval is mean +- Z95 * SE."""
 
 CHUNK = 1000
-"""The default number of hands in a chunk (rounded up to whole deals with duplicate deals)."""
+"""The default number of hands in a chunk (a chunk is rounded up to a multiple of the players)."""
+
+MAX_HANDS = 1 << 62
+"""The most hands a run may ask for."""
+
+MAX_CHUNKS = 200_000
+"""The most chunks a run may have (each keeps its results, a few hundred bytes to a few KB)."""
+
+MAX_WORKERS = 1024
+"""The most workers a run may ask for."""
 
 
 @dataclass(frozen=True)
@@ -262,9 +271,11 @@ def simulate(
         releases the GIL), else processes (bots must then pickle).
     :param executor: any :class:`concurrent.futures.Executor` to run the chunks on (a
         ``ProcessPoolExecutor``, Dask's ``client.get_executor()``, ...); it is not shut down.
-    :param chunk: hands per chunk, >= 1 (default 1000; rounded up to whole deals).  Part of what
-        the seed reproduces: the same seed with another ``chunk`` plays other hands.  In session
-        mode each chunk is a table session of its own.
+    :param chunk: hands per chunk, >= 1 (default 1000; rounded up to a multiple of ``players``,
+        so that every seat has the button alike in a chunk; at most :data:`MAX_CHUNKS` chunks).
+        Part of what the seed reproduces: the same seed with another ``chunk`` plays other hands.
+        Each chunk's first button is where an uncut run would have it; in session mode each chunk
+        is a table session of its own (its first button at seat 0, R4.1).
     :param progress: called on this thread with the number of hands finished so far, after each
         chunk (for progress bars).
     :param on_hand: called with each finished :class:`~pokerdraw32.hand.Hand`; it runs where the
@@ -282,10 +293,14 @@ def simulate(
         seat, the bot and the action).
     :raises SimulationInterrupted: Ctrl-C; it carries the result of the chunks that finished.
     """
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
+    count = integer(players)
+    if count is None or not 2 <= count <= 5:
         raise PokerDraw32ValueError(f"players={players!r}: a table deals 2 to 5 players [R3.1]")
-    if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
-        raise PokerDraw32ValueError(f"hands={hands!r} must be a non-negative integer")
+    players = count
+    count = integer(hands)
+    if count is None or not 0 <= count <= MAX_HANDS:
+        raise PokerDraw32ValueError(f"hands={hands!r} must be an integer, 0 to {MAX_HANDS}")
+    hands = count
     rules = rules if rules is not None else Rules()
     if not isinstance(rules, Rules):
         raise PokerDraw32TypeError(f"rules must be a pokerdraw32.Rules (e.g. Rules.preset('classic')), got {rules!r}")
@@ -293,9 +308,10 @@ def simulate(
         if callback is not None and not callable(callback):
             raise PokerDraw32TypeError(f"{name} must be a callable or None, got {callback!r}")
     default_stack = stack is None
-    stack = stack if stack is not None else 100 * rules.big_blind
-    if isinstance(stack, bool) or not isinstance(stack, int) or stack <= 0:
+    chips = integer(stack) if stack is not None else 100 * rules.big_blind
+    if chips is None or chips <= 0:
         raise PokerDraw32ValueError(f"stack={stack!r} must be a positive integer number of chips")
+    stack = chips
     if players * stack > MAX_CHIPS:
         why = f" (the default stack, 100 big blinds of {rules.big_blind})" if default_stack else ""
         raise PokerDraw32ValueError(f"stack={stack}{why}: {players} players would bring more than {MAX_CHIPS} chips "
@@ -312,32 +328,48 @@ def simulate(
         raise PokerDraw32ValueError(f"sit_out={sit_out!r} must be a probability, 0 <= p < 1")
     if sit_out and mode != "session":
         raise PokerDraw32ValueError("sit_out needs mode='session': sitting out is part of a table session (R10.3)")
-    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+    count = integer(chunk)
+    if count is None or not 1 <= count <= MAX_HANDS:
         raise PokerDraw32ValueError(f"chunk={chunk!r} must be a positive number of hands")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise PokerDraw32ValueError(f"workers={workers!r} must be a positive int (or None: every core)")
+    chunk = count
+    if workers is not None:
+        count = integer(workers)
+        if count is None or not 1 <= count <= MAX_WORKERS:
+            raise PokerDraw32ValueError(f"workers={workers!r} must be an int, 1 to {MAX_WORKERS} (or None: every core)")
+        workers = count
     if executor is not None and not isinstance(executor, Executor):
         raise PokerDraw32TypeError(f"executor must be a concurrent.futures.Executor (e.g. a ProcessPoolExecutor, or "
                                    f"a Dask client.get_executor()), not {type(executor).__name__}")
     if on_hand is not None and (executor is not None or workers != 1):
         raise PokerDraw32ValueError("on_hand is called where the hands are played: use workers=1 and no executor "
                                     "(history= works with any)")
-    if history is not None and not callable(getattr(history, "write", None)):
-        raise PokerDraw32TypeError(f"history must be a text stream (with a write method), not {type(history).__name__}")
+    if history is not None:
+        try:
+            history.write("")            # a closed or binary stream is refused before any hand
+        except Exception as e:
+            raise PokerDraw32TypeError(f"history must be an open text stream, not {type(history).__name__} "
+                                       f"({type(e).__name__}: {e})") from None
     specs = _lineup(bots, players)
     if seed is None:
         seed = Rng().next_u64()
-    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
-        raise PokerDraw32ValueError(f"seed={seed!r} must be an int, 0 <= seed < 2**64")
+    else:
+        count = integer(seed)
+        if count is None or not 0 <= count < 1 << 64:
+            raise PokerDraw32ValueError(f"seed={seed!r} must be an int, 0 <= seed < 2**64")
+        seed = count
 
     plan = Plan(players, rules, stack, tuple(specs), mode, duplicate, float(sit_out), history is not None, on_hand)
     unit = plan.unit
     hands = -(-hands // unit) * unit
-    chunk = -(-chunk // unit) * unit
+    chunk = -(-chunk // players) * players                  # every seat on the button alike in a chunk
+    if -(-hands // chunk) > MAX_CHUNKS:
+        raise PokerDraw32ValueError(f"hands={hands} in chunks of {chunk} is {-(-hands // chunk):,} chunks: at most "
+                                    f"{MAX_CHUNKS:,} (each keeps its results); raise chunk")
     tasks = [(plan, i, chunk_seed(seed, i), first, min(chunk, hands - first))
              for i, first in enumerate(range(0, hands, chunk))]
     threads = IMPLEMENTATION == "cython" and sit_out == 0 and all(isinstance(s, str) for s in specs)
-    if executor is None and not threads and (workers is None or workers > 1) and len(tasks) > 1:
+    if (executor is None and not threads and (workers is None or workers > 1) and len(tasks) > 1) or \
+            isinstance(executor, ProcessPoolExecutor):
         _check_picklable(specs)          # worker processes get the bots by pickle
     pending: dict[int, str] = {}
     written = [0]
