@@ -207,6 +207,21 @@ def _all_discards(hand: tuple[Card, ...]) -> list[tuple[Card, ...]]:
     return [d for k in range(5) for d in combinations(hand, k)]
 
 
+def seed_arg(seed: object) -> int:
+    """A checked seed, or one drawn from the OS for ``None`` (R11.1).
+
+    :raises PokerDraw32TypeError: not an int or None.
+    :raises PokerDraw32ValueError: outside ``0 <= seed < 2**64``.
+    """
+    if seed is None:
+        return Rng().next_u64()
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise PokerDraw32TypeError(f"seed must be an int or None, got {shown(seed)}")
+    if not 0 <= seed < 2**64:
+        raise PokerDraw32ValueError(f"seed {shown(seed)} must be an int with 0 <= seed < 2**64 [R11.1]")
+    return seed
+
+
 def _hand_and_dead(hand: CardsLike, dead: CardsLike) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """Five distinct cards, and dead cards none of which is among them (R1.1, R2)."""
     cards = parse_cards(hand)
@@ -655,12 +670,7 @@ def _equity_plan(
     n = _int_arg("trials", trials)
     if not 1 <= n <= _MAX_TRIALS:
         raise PokerDraw32ValueError(f"trials={n}: run 1 to 2**40 trials")
-    if seed is None:
-        seed = Rng().next_u64()
-    elif isinstance(seed, bool) or not isinstance(seed, int):
-        raise PokerDraw32TypeError(f"seed must be an int or None, got {shown(seed)}")
-    elif not 0 <= seed < 2**64:
-        raise PokerDraw32ValueError(f"seed {shown(seed)} must be an int with 0 <= seed < 2**64 [R11.1]")
+    seed = seed_arg(seed)
     if rules is None:
         rules = Rules()
     elif not isinstance(rules, Rules):

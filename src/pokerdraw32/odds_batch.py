@@ -36,10 +36,9 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from typing import Any, Generic, TypeVar, cast, overload
 
-from ._kernels import Rng
 from .cards import Card, CardsLike, parse_cards
 from .errors import InvalidCardError, PokerDraw32Error, PokerDraw32TypeError, PokerDraw32ValueError, shown
-from .odds import DrawOdds, Equity, EquityTable, _draw_plan, _equity_plan, draw_odds, equity
+from .odds import DrawOdds, Equity, EquityTable, _draw_plan, _equity_plan, draw_odds, equity, seed_arg
 from .parallel import chunk_seed, run_chunks
 from .rules import Rules
 
@@ -482,12 +481,7 @@ def equity_many(
             if item is None:
                 raise PokerDraw32TypeError(f"discard[{i}] is None: give one discard per hand ('' stands pat), or "
                                            "discard=None for every discard of every hand")
-    if seed is None:
-        seed = Rng().next_u64()
-    elif isinstance(seed, bool) or not isinstance(seed, int):
-        raise PokerDraw32TypeError(f"seed must be an int or None, got {shown(seed)}")
-    elif not 0 <= seed < 2**64:
-        raise PokerDraw32ValueError(f"seed {shown(seed)} must be an int with 0 <= seed < 2**64 [R11.1]")
+    seed = seed_arg(seed)
     if n >= 1 << 63:      # pragma: no cover -- chunk_seed's index limit, far beyond any memory
         raise PokerDraw32ValueError(f"{n} hands: at most 2**63")
     # the arguments every hand shares, checked once (on a hand they cannot fail for), so that their errors
