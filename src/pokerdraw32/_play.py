@@ -569,9 +569,7 @@ class Session:
         :raises AssertionError: chips were not conserved (a bug: please report it).
         :raises TableError: a re-buy would put more than MAX_CHIPS chips on the table (R3.2).
         """
-        n = self._n if cython.compiled else self.__dict__.get("_n", 0)   # 0: made without __init__
-        if n < 2:
-            raise PokerDraw32ValueError("the session was not set up (Session.__init__)")
+        n = self._seats()
         count = integer(hands)
         if count is None or not 0 <= count <= 1 << 62:
             raise PokerDraw32ValueError(f"hands={hands!r} must be a number of hands, 0 to 2**62")
@@ -597,6 +595,15 @@ class Session:
             self._out = None
             self.hand = self._hand
             self._lock.release()
+
+    def _seats(self):
+        """The number of bots, once the session is set up.
+
+        :raises PokerDraw32ValueError: made without ``__init__``."""
+        n = self._n if cython.compiled else self.__dict__.get("_n", 0)   # 0: made without __init__
+        if n < 2:
+            raise PokerDraw32ValueError("the session was not set up (Session.__init__)")
+        return n
 
     def _run(self):
         """Play ``_todo`` hands (see :meth:`play`)."""
@@ -750,9 +757,7 @@ class Session:
 
         :returns: ``(chips, squares)``, two lists of ``n`` ints.
         """
-        n = self._n if cython.compiled else self.__dict__.get("_n", 0)   # 0: made without __init__
-        if n < 2:
-            raise PokerDraw32ValueError("the session was not set up (Session.__init__)")
+        n = self._seats()
         if not self._lock.acquire(False):
             raise PokerDraw32ValueError("the session is playing (in another thread): take its tally between plays")
         self._lock.release()

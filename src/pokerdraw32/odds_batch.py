@@ -39,7 +39,7 @@ from typing import Any, Generic, TypeVar, cast, overload
 from .cards import Card, CardsLike, parse_cards
 from .errors import InvalidCardError, PokerDraw32Error, PokerDraw32TypeError, PokerDraw32ValueError, shown
 from .odds import DrawOdds, Equity, EquityTable, _draw_plan, _equity_plan, draw_odds, equity, seed_arg
-from .parallel import chunk_seed, run_chunks
+from .parallel import check_run, chunk_seed, run_chunks
 from .rules import Rules
 
 __all__ = ["DRAW_CHUNK", "EQUITY_CHUNK", "BatchInterrupted", "draw_odds_many", "equity_many"]
@@ -187,11 +187,7 @@ def _per_hand(name: str, value: object, n: int, example: str) -> list[Any]:
 
 def _check_run(workers: object, executor: object, chunk: object, progress: object) -> None:
     """The arguments that say how a batch runs (the same checks as :func:`pokerdraw32.simulate`)."""
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise PokerDraw32ValueError(f"workers={shown(workers)} must be a positive int (or None: every core)")
-    if executor is not None and not isinstance(executor, Executor):
-        raise PokerDraw32TypeError(f"executor must be a concurrent.futures.Executor (e.g. a ProcessPoolExecutor, or "
-                                   f"a Dask client.get_executor()), not {type(executor).__name__}")
+    check_run(workers, executor)
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise PokerDraw32ValueError(f"chunk={shown(chunk)} must be a positive number of hands")
     if progress is not None and not callable(progress):

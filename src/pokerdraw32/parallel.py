@@ -24,9 +24,9 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Generic, TypeVar
 
-from .errors import PokerDraw32Error, PokerDraw32TypeError, PokerDraw32ValueError
+from .errors import PokerDraw32Error, PokerDraw32TypeError, PokerDraw32ValueError, integer
 
-__all__ = ["Outcome", "WorkerError", "chunk_seed", "default_workers", "run_chunks"]
+__all__ = ["MAX_WORKERS", "Outcome", "WorkerError", "check_run", "chunk_seed", "default_workers", "run_chunks"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -98,6 +98,30 @@ class Outcome(Generic[R]):
         return [(i, r) for i, r in enumerate(self.results) if r is not None]
 
 
+MAX_WORKERS = 1024
+"""The most workers a run may ask for."""
+
+
+def check_run(workers: object, executor: object) -> int | None:
+    """``workers`` as an int (``None`` stays ``None``: every core), once ``workers`` and ``executor``
+    are checked: the checks of :func:`run_chunks`, for callers that check every argument before
+    any work starts.
+
+    :raises PokerDraw32ValueError: ``workers`` is not an int from 1 to :data:`MAX_WORKERS` or None.
+    :raises PokerDraw32TypeError: ``executor`` is not a :class:`concurrent.futures.Executor`.
+    """
+    if executor is not None and not isinstance(executor, Executor):
+        raise PokerDraw32TypeError(f"executor must be a concurrent.futures.Executor (e.g. a ProcessPoolExecutor, or "
+                                   f"a Dask client.get_executor()), not {type(executor).__name__}")
+    if workers is None:
+        return None
+    count = integer(workers)
+    if count is None or not 1 <= count <= MAX_WORKERS:
+        raise PokerDraw32ValueError(f"workers={workers!r} must be a positive int (or None: every core), at most "
+                                    f"{MAX_WORKERS}")
+    return count
+
+
 def run_chunks(
     fn: Callable[[T], R],
     tasks: Sequence[T],
@@ -129,17 +153,11 @@ def run_chunks(
     ``forkserver`` and ``spawn`` start methods): a script that runs work on processes keeps its
     main code under ``if __name__ == "__main__":``.
 
-    :raises PokerDraw32ValueError: ``workers`` is not a positive int or None.
-    :raises PokerDraw32TypeError: ``executor`` is not a :class:`concurrent.futures.Executor`.
+    :raises PokerDraw32ValueError, PokerDraw32TypeError: see :func:`check_run`.
     :raises WorkerError: the worker processes of this call's pool died.
     """
-    if executor is not None and not isinstance(executor, Executor):
-        raise PokerDraw32TypeError(f"executor must be a concurrent.futures.Executor (e.g. a ProcessPoolExecutor, or "
-                                   f"a Dask client.get_executor()), not {type(executor).__name__}")
-    if workers is None:
-        workers = default_workers()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise PokerDraw32ValueError(f"workers={workers!r} must be a positive int (or None: every core)")
+    count = check_run(workers, executor)
+    workers = default_workers() if count is None else count
     results: list[R | None] = [None] * len(tasks)
     if executor is None:
         workers = min(workers, max(1, len(tasks)))

@@ -43,7 +43,7 @@ from .bots import Policy
 from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, integer
 from .evaluation import HandCategory
 from .hand import Hand
-from .parallel import chunk_seed, run_chunks
+from .parallel import check_run, chunk_seed, run_chunks
 from .rules import Rules
 
 __all__ = ["BotResult", "SimulationInterrupted", "SimulationResult", "simulate", "write_csv"]
@@ -59,9 +59,6 @@ MAX_HANDS = 1 << 62
 
 MAX_CHUNKS = 200_000
 """The most chunks a run may have (each keeps its results, a few hundred bytes to a few KB)."""
-
-MAX_WORKERS = 1024
-"""The most workers a run may ask for."""
 
 
 @dataclass(frozen=True)
@@ -332,14 +329,7 @@ def simulate(
     if count is None or not 1 <= count <= MAX_HANDS:
         raise PokerDraw32ValueError(f"chunk={chunk!r} must be a positive number of hands")
     chunk = count
-    if workers is not None:
-        count = integer(workers)
-        if count is None or not 1 <= count <= MAX_WORKERS:
-            raise PokerDraw32ValueError(f"workers={workers!r} must be an int, 1 to {MAX_WORKERS} (or None: every core)")
-        workers = count
-    if executor is not None and not isinstance(executor, Executor):
-        raise PokerDraw32TypeError(f"executor must be a concurrent.futures.Executor (e.g. a ProcessPoolExecutor, or "
-                                   f"a Dask client.get_executor()), not {type(executor).__name__}")
+    workers = check_run(workers, executor)
     if on_hand is not None and (executor is not None or workers != 1):
         raise PokerDraw32ValueError("on_hand is called where the hands are played: use workers=1 and no executor "
                                     "(history= works with any)")
