@@ -289,7 +289,34 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Print RULES.md, the rule book the engine implements, as shipped in the "
                                     "package: all of it, one section (R3) or one rule with its sub-bullets (R3.4).")
     rb.add_argument("rule", nargs="?", default=None, metavar="ID", help="a section (R1 .. R11) or rule (R3.4) id")
-    for command in (sim, ev, odds, play, rep, rb):
+    srv = sub.add_parser(
+        "serve", help="run the game server: tables over WebSocket, a browser table page (extra [server])",
+        description="Serve tables (default: three tables with bots) over the WebSocket protocol of PROTOCOL.md at "
+                    "ws://HOST:PORT/ws, with a browser table page at http://HOST:PORT/. Every accepted action is "
+                    "committed to the database before anyone is told; a restarted server continues every hand. "
+                    "Needs pip install 'pokerdraw32[server]'.")
+    srv.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s)")
+    srv.add_argument("--port", type=_int_in(0, 65535, "a TCP port 0..65535"), default=8032,
+                     help="TCP port (default %(default)s)")
+    srv.add_argument("--db", default="pokerdraw32.sqlite", metavar="URL",
+                     help="SQLite file (default %(default)s; WAL, synchronous=FULL) or postgresql://user@host/db")
+    srv.add_argument("--tables", default=None, metavar="FILE",
+                     help="JSON list of tables to open (id, title, rules, seats, bots, decision_time, raise_time, "
+                          "time_bank, bank_refill, min_buy_in, max_buy_in, seed); tables already in the database "
+                          "are restored from it")
+    srv.add_argument("--hand-pause", type=_seconds_arg, default=3.0, metavar="S",
+                     help="seconds between hands (default %(default)s)")
+    srv.add_argument("--bot-delay", type=_seconds_arg, default=0.8, metavar="S",
+                     help="a bot's thinking time in seconds (default %(default)s)")
+    srv.add_argument("--grace", type=_seconds_arg, default=60.0, metavar="S",
+                     help="seconds a disconnected player keeps their place before being sat out (default %(default)s)")
+    srv.add_argument("--max-message", type=_int_in(256, 1 << 20, "256 .. 1048576 bytes"), default=4096, metavar="B",
+                     help="largest client message in bytes (default %(default)s)")
+    srv.add_argument("--rate", type=_int_in(1, 10_000, "1 .. 10000 messages a second"), default=20, metavar="N",
+                     help="messages a second per connection (default %(default)s; bursts of twice that)")
+    srv.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default="info",
+                     help="server log level (default %(default)s)")
+    for command in (sim, ev, odds, play, rep, rb, srv):
         command.set_defaults(usage_error=command.error)       # for the checks argparse cannot make alone
     return parser
 
@@ -777,6 +804,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
         elif args.command == "rules":
             _cmd_rules(args, out)
             code = EXIT_OK
+        elif args.command == "serve":
+            code = _cmd_serve(args, err)
         else:
             code = _cmd_play(args, out, err, inp if inp is not None else io.StringIO())
         out.flush()     # inside the try: a closed pipe is reported here, not at exit
@@ -795,6 +824,25 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
     except KeyboardInterrupt:
         _write(err, "\ninterrupted\n")
         return _flushed(out, EXIT_INTERRUPTED)
+
+
+def _seconds_arg(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 86_400:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 0 to 86400 seconds")
+    return value
+
+
+def _cmd_serve(args: argparse.Namespace, err: TextIO | None) -> int:
+    try:
+        from .server.run import serve
+    except ImportError as e:
+        _write(err, f"pokerdraw32 serve: error: the server needs its extra: pip install 'pokerdraw32[server]' ({e})\n")
+        return EXIT_ERROR
+    return serve(args)
 
 
 def _flushed(out: TextIO | None, code: int) -> int:

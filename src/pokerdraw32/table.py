@@ -64,8 +64,9 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
+from ._events import events_for as _events_for
 from ._kernels import Rng
 from .actions import Action, Event, Phase
 from .cards import CardsLike
@@ -73,6 +74,9 @@ from .errors import MAX_CHIPS, PokerDraw32Error, PokerDraw32ValueError, RulesErr
 from .hand import Hand
 from .rules import Rules, Structure
 from .snapshot import _Reader, read_rules
+
+if TYPE_CHECKING:
+    from .history import HandHistory
 
 __all__ = ["Deadline", "LedgerEntry", "SeatState", "Table", "TableError"]
 
@@ -360,6 +364,17 @@ class Table:
         self._settled = False
         self._after_step(now)
         return hand
+
+    def can_start_hand(self) -> bool:
+        """Whether :meth:`start_hand` would deal now: no hand is running and at least two players
+        with chips are not sitting out (R3.1, R10.4).  A server polls this between hands."""
+        if self.hand is not None and not self._settled:
+            return False
+        try:
+            self._plan()
+        except TableError:
+            return False
+        return True
 
     def _plan(self) -> tuple[list[int], int, dict[int, tuple[int, int]], dict[int, list[str]]]:
         """Who is dealt in, the button, the posts and the blinds missed (changes nothing)."""
@@ -659,16 +674,43 @@ class Table:
         """
         if seat is not None:
             self._check_seat_number(seat)
+        mine = self._hand_seat_or_none(seat)
+        return _events_for(self.dealer_events(start), None if mine is None else self.hand_seats[mine], 0)
+
+    def dealer_events(self, start: int = 0) -> list[Event]:
+        """The running (or last) hand's complete log from index ``start`` on, every card included
+        (the dealer's record, as :attr:`Hand.events`), in table seat numbers (``seat`` and the
+        award details' ``winners``).  For a server's own log and audits, never for players: what a
+        seat may see is :meth:`events_for`.
+
+        :raises TableError: no hand yet.
+        """
         h = self.hand
         if h is None:
             raise TableError("no hand has been dealt yet")
-        mine = self._hand_seat_or_none(seat)
         seats = self.hand_seats
         out = []
-        for ev in h.events_for(mine, start):
+        for ev in h.events[start:]:
             info = tuple((k, tuple(seats[x] for x in v) if k == "winners" else v) for k, v in ev.info)
             out.append(Event(ev.kind, None if ev.seat is None else seats[ev.seat], ev.amount, ev.cards, info))
         return out
+
+    def last_history(self) -> HandHistory:
+        """The running or last hand as a PHH :class:`~pokerdraw32.history.HandHistory` (as
+        :meth:`write_history` writes it: ``hand`` the session's hand number, ``seats`` the table
+        seats + 1, ``players`` the names), without keeping every hand (``history`` off): a
+        server archives each hand as it ends.
+
+        :raises TableError: no hand yet.
+        """
+        from .history import HandHistory
+
+        h = self.hand
+        if h is None:
+            raise TableError("no hand has been dealt yet")
+        names = tuple(s.name for s in self._dealt)
+        return HandHistory.from_hand(h, number=self.hand_count, seats=[s + 1 for s in self.hand_seats],
+                                     players=names)
 
     # ------------------------------------------------------------------ persistence
     def write_history(self, stream: TextIO) -> int:
@@ -682,7 +724,7 @@ class Table:
         from .history import HandHistory, HistoryWriter
 
         writer = HistoryWriter(stream)
-        for number, hand, seats, names in self.hands:
+        for number, hand, seats, names in self.hands:   # as last_history() writes the last hand
             writer.write(HandHistory.from_hand(hand, number=number, seats=[s + 1 for s in seats], players=names))
         return len(self.hands)
 

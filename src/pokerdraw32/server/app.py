@@ -1,0 +1,376 @@
+"""The ASGI application: the WebSocket endpoint, the pages, and the server that owns the rooms.
+
+Routes:
+
+* ``/ws``: the game protocol (PROTOCOL.md), one WebSocket per client;
+* ``/``: the lobby page; ``/table/{id}``: the table page; ``/static/...``: their files;
+* ``/api/tables``: the tables as JSON; ``/api/tables/{id}/hands.phhs``: the table's finished
+  hands as one PHH file (``pokerdraw32 replay`` reads it); ``/healthz``: 200 once the tables are
+  restored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from .. import __version__
+from ..errors import PokerDraw32Error
+from ..history import HandHistory, HistoryWriter
+from .protocol import PROTOCOL_VERSION, Limits, ProtocolError, RateLimiter, action_of, field, read_message
+from .room import DEFAULT_TABLES, Player, Room, ServerSettings, TableConfig
+from .store import StorageError, Store, open_store
+
+__all__ = ["Connection", "GameServer", "create_app"]
+
+log = logging.getLogger("pokerdraw32.server")
+STATIC = Path(__file__).with_name("static")
+
+
+class Connection:
+    """One client's WebSocket: its seat (``player``) or the table it watches (``room``), its
+    rate limiter and its outgoing queue (a client that stops reading is disconnected, never
+    allowed to hold up a table)."""
+
+    def __init__(self, ws: WebSocket, limits: Limits) -> None:
+        self.ws = ws
+        self.limits = limits
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=limits.send_queue)
+        self.room: Room | None = None
+        self.player: Player | None = None
+        self.rate = RateLimiter(limits.rate, limits.burst)
+        self.closed = False
+        self._warned = 0.0
+
+    def send(self, msg: dict[str, Any]) -> None:
+        """Queue ``msg``; a full queue closes the connection (the client resumes later)."""
+        if self.closed:
+            return
+        msg.setdefault("v", PROTOCOL_VERSION)
+        try:
+            self.queue.put_nowait(json.dumps(msg, separators=(",", ":")))
+        except asyncio.QueueFull:
+            self.closed = True
+            log.warning("a client does not read its messages: disconnected")
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.get_nowait()
+                self.queue.put_nowait(None)
+
+    async def sender(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    await self.ws.close(code=1013, reason="not reading: resume with your token")
+                    return
+                await self.ws.send_text(text)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+
+    def detach(self) -> None:
+        """Stop holding a seat or watching."""
+        if self.player is not None and self.room is not None and self.player.conn is self:
+            self.player.conn = None
+            self.room.disconnected(self.player)
+        if self.room is not None:
+            self.room.watchers.discard(self)
+        self.player = None
+        self.room = None
+
+
+class GameServer:
+    """The rooms and the database.  :meth:`start` restores every stored table and creates the
+    configured ones that are not stored yet; :meth:`stop` stops the clocks and closes the
+    database (every accepted request is already committed)."""
+
+    def __init__(self, db: str, tables: list[TableConfig] | None = None, settings: ServerSettings | None = None,
+                 limits: Limits | None = None) -> None:
+        self.db = db
+        self.configs = tables if tables is not None else [TableConfig.from_dict(t) for t in DEFAULT_TABLES]
+        self.settings = settings or ServerSettings()
+        self.limits = limits or Limits()
+        self.rooms: dict[str, Room] = {}
+        self.store: Store | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self.ready = False
+
+    async def start(self) -> None:
+        self.store = store = await asyncio.to_thread(open_store, self.db)
+        for row in await asyncio.to_thread(store.load_tables):
+            config = TableConfig.from_dict(row.config)
+            self.rooms[row.id] = Room.restore(config, row.state, row.seq, store, self.settings)
+        for config in self.configs:
+            if config.id not in self.rooms:
+                self.rooms[config.id] = await Room.create(config, store, self.settings)
+        for room in self.rooms.values():
+            self._tasks.append(asyncio.create_task(room.drive(), name=f"table {room.id}"))
+        self.ready = True
+        log.info("pokerdraw32 server: %d tables from %s", len(self.rooms), self.db)
+
+    async def stop(self) -> None:
+        for room in self.rooms.values():
+            room.closed = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for room in self.rooms.values():      # wait for requests in flight (their commits)
+            async with room.lock:
+                pass
+        if self.store is not None:
+            await asyncio.to_thread(self.store.close)
+
+    def table_info(self) -> list[dict[str, Any]]:
+        out = []
+        for room in self.rooms.values():
+            t = room.table
+            c = room.config
+            out.append({"id": room.id, "title": c.title, "rules": c.rules, "seats": t.seat_count,
+                        "players": [{"seat": s, "name": p.name, "bot": p.bot} for s, p in sorted(room.players.items())],
+                        "min_buy_in": t.min_buy_in, "max_buy_in": t.max_buy_in,
+                        "default_buy_in": TableConfig.default_buy_in(t), "decision_time": t.decision_time,
+                        "raise_time": t.raise_time, "time_bank": c.time_bank, "hand_number": t.hand_count})
+        return out
+
+    def room(self, table_id: Any) -> Room:
+        if not isinstance(table_id, str) or table_id not in self.rooms:
+            raise ProtocolError("no_such_table", f"no table {table_id!r}" if isinstance(table_id, str) and
+                                len(table_id) <= 64 else "no such table")
+        return self.rooms[table_id]
+
+    # ------------------------------------------------------------------ one client
+    async def serve(self, ws: WebSocket) -> None:
+        await ws.accept()
+        conn = Connection(ws, self.limits)
+        sender = asyncio.create_task(conn.sender())
+        conn.send({"type": "welcome", "server": f"pokerdraw32 {__version__}", "limits": self.limits.to_dict(),
+                   "tables": self.table_info()})
+        try:
+            while not conn.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                rid = None
+                try:
+                    if not conn.rate.allow():
+                        raise ProtocolError("rate_limited", f"at most {self.limits.rate:g} messages a second "
+                                            f"(bursts of {self.limits.burst}); message dropped")
+                    msg = read_message(message.get("text", message.get("bytes")), self.limits)
+                    rid = msg.get("id")
+                    await self.handle(conn, msg)
+                except ProtocolError as exc:
+                    conn.send(_error(exc.code, exc.message, rid))
+                except StorageError as exc:
+                    conn.send(_error("storage", str(exc), rid))
+                except PokerDraw32Error as exc:
+                    code = "illegal" if type(exc).__name__ == "IllegalActionError" else "table_error"
+                    conn.send(_error(code, str(exc), rid))
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+        finally:
+            conn.closed = True
+            if conn.room is not None:
+                async with conn.room.lock:
+                    conn.detach()
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+            if ws.application_state != WebSocketState.DISCONNECTED:
+                with contextlib.suppress(Exception):
+                    await ws.close()
+
+    async def handle(self, conn: Connection, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        rid = msg.get("id")
+        if kind == "ping":
+            conn.send(_reply("pong", rid))
+            return
+        if kind == "tables":
+            conn.send(_reply("tables", rid, tables=self.table_info()))
+            return
+        if kind == "join":
+            await self._join(conn, msg, rid)
+        elif kind == "resume":
+            await self._resume(conn, msg, rid)
+        elif kind == "watch":
+            await self._watch(conn, msg, rid)
+        else:
+            await self._seated(conn, msg, rid)
+
+    async def _join(self, conn: Connection, msg: dict[str, Any], rid: Any) -> None:
+        room = self.room(msg.get("table"))
+        name = field(msg, "name", "str")
+        seat = field(msg, "seat", "int", required=False)
+        chips = field(msg, "chips", "int", required=False)
+        wait = field(msg, "wait", "bool", required=False, default=False)
+        await self._release(conn)
+        async with room.lock:
+            player, token = await room.join(name, seat, chips, wait)
+            self._bind(conn, room, player)
+            conn.send(_reply("joined", rid, table=room.id, seat=player.seat, token=token, seq=room.seq))
+            conn.send(room.state_for(player))
+
+    async def _resume(self, conn: Connection, msg: dict[str, Any], rid: Any) -> None:
+        room = self.room(msg.get("table"))
+        token = msg.get("token")
+        if not isinstance(token, str) or not 1 <= len(token) <= 128:
+            raise ProtocolError("bad_message", "resume: token must be the seat token the server gave")
+        last = field(msg, "last_seq", "seq", required=False, default=0)
+        await self._release(conn)
+        async with room.lock:
+            player = room.by_token(token)
+            if player is None:
+                raise ProtocolError("bad_token", f"no seat at table {room.id} has this token (left, or never joined)")
+            if last > room.seq:
+                raise ProtocolError("bad_message", f"resume: last_seq {last} is beyond the table's log ({room.seq})")
+            entries = await room.entries_after(last)
+            self._bind(conn, room, player)
+            conn.send(_reply("resumed", rid, table=room.id, seat=player.seat, seq=room.seq))
+            for entry in entries:
+                conn.send(room.entry_for(entry, player))
+            conn.send(room.state_for(player))
+            await room.returned(player)
+
+    async def _watch(self, conn: Connection, msg: dict[str, Any], rid: Any) -> None:
+        room = self.room(msg.get("table"))
+        last = field(msg, "last_seq", "seq", required=False, default=room.seq)
+        await self._release(conn)
+        async with room.lock:
+            if last > room.seq:
+                raise ProtocolError("bad_message", f"watch: last_seq {last} is beyond the table's log ({room.seq})")
+            entries = await room.entries_after(last)
+            self._bind(conn, room, None)
+            conn.send(_reply("watching", rid, table=room.id, seq=room.seq))
+            for entry in entries:
+                conn.send(room.entry_for(entry, None))
+            conn.send(room.state_for(None))
+
+    async def _seated(self, conn: Connection, msg: dict[str, Any], rid: Any) -> None:
+        """The requests of a seated player: act, showdown, sit_out, sit_in, add_chips, leave."""
+        kind = msg["type"]
+        room, player = conn.room, conn.player
+        if room is None or player is None:
+            raise ProtocolError("not_seated", f"{kind}: join a table or resume your seat first")
+        async with room.lock:
+            if conn.player is not player or room.players.get(player.seat) is not player:
+                raise ProtocolError("not_seated", f"{kind}: you no longer hold seat {player.seat}")
+            if kind == "act":
+                action = action_of(msg)
+                seq = field(msg, "seq", "seq", required=False)
+                last = await room.act(player, action, seq)
+            elif kind == "showdown":
+                last = await room.showdown(player, field(msg, "show", "bool?"))
+            elif kind == "sit_out":
+                last = await room.sit_out(player)
+            elif kind == "sit_in":
+                last = await room.sit_in(player)
+            elif kind == "add_chips":
+                last = await room.add_chips(player, field(msg, "chips", "int"))
+            elif kind == "leave":
+                paid, last = await room.leave(player)
+                if paid is None:
+                    conn.send(_reply("left", rid, table=room.id, seat=player.seat, chips=None))
+            else:  # pragma: no cover - read_message knows the types
+                raise ProtocolError("bad_message", f"unknown message type {kind!r}")
+            conn.send(_reply("ok", rid, seq=last))
+
+    @staticmethod
+    async def _release(conn: Connection) -> None:
+        """Let go of the seat or table ``conn`` holds (before it takes another: one lock at a time)."""
+        if conn.room is not None:
+            async with conn.room.lock:
+                conn.detach()
+
+    @staticmethod
+    def _bind(conn: Connection, room: Room, player: Player | None) -> None:
+        """Make ``conn`` hold ``player``'s seat (or watch ``room``); called with ``room``'s lock.
+        A connection that held the seat before is told it was replaced."""
+        conn.detach()
+        if player is not None:
+            old = player.conn
+            if old is not None and old is not conn:
+                old.player = None
+                old.room = None
+                old.send(_error("replaced", f"seat {player.seat} of table {room.id} was taken up by another "
+                                            f"connection with its token"))
+            player.conn = conn
+            player.gone_at = None
+        else:
+            room.watchers.add(conn)
+        conn.room = room
+        conn.player = player
+
+    # ------------------------------------------------------------------ HTTP
+    async def tables_json(self, request: Request) -> Response:
+        return JSONResponse({"v": PROTOCOL_VERSION, "tables": self.table_info()})
+
+    async def hands_phhs(self, request: Request) -> Response:
+        table_id = request.path_params["id"]
+        if table_id not in self.rooms or self.store is None:
+            return PlainTextResponse("no such table", status_code=404)
+        rows = await asyncio.to_thread(self.store.hands, table_id)
+        out = io.StringIO()
+        writer = HistoryWriter(out)
+        for _, text in rows:
+            writer.write(HandHistory.loads(text))
+        return PlainTextResponse(out.getvalue(), media_type="application/toml")
+
+    async def healthz(self, request: Request) -> Response:
+        return PlainTextResponse("ok" if self.ready else "starting", status_code=200 if self.ready else 503)
+
+
+def _reply(kind: str, rid: Any, **fields: Any) -> dict[str, Any]:
+    msg: dict[str, Any] = {"type": kind, "v": PROTOCOL_VERSION}
+    if rid is not None:
+        msg["id"] = rid
+    msg.update(fields)
+    return msg
+
+
+def _error(code: str, message: str, rid: Any = None) -> dict[str, Any]:
+    return _reply("error", rid, code=code, message=message)
+
+
+def create_app(server: GameServer) -> Starlette:
+    """The Starlette application serving ``server`` (started and stopped with the app)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await server.start()
+        try:
+            yield
+        finally:
+            await server.stop()
+
+    async def lobby(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def table_page(request: Request) -> Response:
+        if request.path_params["id"] not in server.rooms:
+            return PlainTextResponse("no such table", status_code=404)
+        return FileResponse(STATIC / "table.html")
+
+    routes = [
+        Route("/", lobby),
+        Route("/table/{id}", table_page),
+        Route("/api/tables", server.tables_json),
+        Route("/api/tables/{id}/hands.phhs", server.hands_phhs),
+        Route("/healthz", server.healthz),
+        WebSocketRoute("/ws", server.serve),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)

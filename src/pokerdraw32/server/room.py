@@ -1,0 +1,660 @@
+"""One game table of the server: the engine's :class:`~pokerdraw32.table.Table`, its seats'
+players (tokens, time banks, bots, connections), its numbered log, its clocks.
+
+Every change goes the same way (:meth:`Room._apply`), under the room's lock, so engine calls
+on a table never overlap:
+
+1. the engine applies it, or refuses it and nothing has changed;
+2. the new log entries are numbered, and they and the room's state are written to the database
+   in one transaction (:class:`~pokerdraw32.server.store.Commit`);
+3. only then is anyone told: each connection receives the entries as its seat may see them,
+   then its new ``state``.
+
+If the database refuses the write, the room goes back to its last committed state and the
+request gets a ``storage`` error: nothing is lost, nothing half-applied.
+
+The room's driver task runs the clocks (R6.3, R7.3 and the raise limit, with each player's time
+bank), the bots' turns, the disconnect grace period, the bots' re-buys and the start of each
+hand, each as such a change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import hashlib
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .._events import events_for as _redacted
+from ..actions import Action, Event, EventKind
+from ..bots import RandomBot, RuleBot, SeatView
+from ..errors import PokerDraw32Error
+from ..rules import Rules, Structure
+from ..table import Table
+from .protocol import ProtocolError
+from .store import Commit, StorageError, Store
+
+if TYPE_CHECKING:
+    from .app import Connection
+
+__all__ = ["Player", "Room", "ServerSettings", "TableConfig"]
+
+log = logging.getLogger("pokerdraw32.server")
+
+BOTS: dict[str, Callable[[int | None], Any]] = {"rule": RuleBot, "random": RandomBot}
+"""The built-in bots a seat can hold: ``"rule"`` (:class:`~pokerdraw32.bots.RuleBot`) and
+``"random"`` (:class:`~pokerdraw32.bots.RandomBot`)."""
+
+RECENT = 4096
+"""Log entries each room keeps in memory for clients that resume; older ones are read from the
+database."""
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """Timing of the server's tables (PROTOCOL.md, Limits), in seconds.
+
+    :ivar hand_pause: between the end of a hand and the start of the next.
+    :ivar bot_delay: a bot's thinking time before it acts.
+    :ivar grace: how long a disconnected player keeps their place before being sat out.
+    """
+
+    hand_pause: float = 3.0
+    bot_delay: float = 0.8
+    grace: float = 60.0
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """A table's settings, as given in a ``--tables`` JSON file (one object per table).
+
+    :ivar id: 1-32 letters, digits, ``-`` or ``_`` (the page is ``/table/<id>``).
+    :ivar rules: :meth:`Rules.options` of the table's rules (the file may give ``preset`` plus
+        changes, e.g. ``{"preset": "classic", "structure": "pot-limit", "sb": 5}``).
+    :ivar bots: table seat -> ``"rule"`` or ``"random"``, seated at the table's creation.
+    :ivar time_bank: seconds each player may use beyond ``decision_time`` in a session;
+        ``bank_refill`` seconds are given back after each hand they were dealt in to, up to
+        ``time_bank``.
+    """
+
+    id: str
+    title: str
+    rules: dict[str, Any]
+    seats: int = 5
+    bots: tuple[tuple[int, str], ...] = ()
+    decision_time: float = 30.0
+    raise_time: float | None = None
+    time_bank: float = 60.0
+    bank_refill: float = 5.0
+    min_buy_in: int | None = None
+    max_buy_in: int | None = None
+    seed: int | None = None
+
+    @classmethod
+    def from_dict(cls, d: Any) -> TableConfig:
+        """Read and check one table of a ``--tables`` file.
+
+        :raises ValueError: a bad or unknown field (named), or settings the engine refuses.
+        """
+        if not isinstance(d, dict):
+            raise ValueError(f"a table is a JSON object, got {type(d).__name__}")
+        known = {"id", "title", "rules", "seats", "bots", "decision_time", "raise_time", "time_bank",
+                 "bank_refill", "min_buy_in", "max_buy_in", "seed"}
+        extra = sorted(set(d) - known)
+        if extra:
+            raise ValueError(f"table {d.get('id')!r}: unknown field(s) {', '.join(extra)}")
+        tid = d.get("id")
+        if not isinstance(tid, str) or not 1 <= len(tid) <= 32 or not all(c.isascii() and (c.isalnum() or c in "-_")
+                                                                           for c in tid):
+            raise ValueError(f"table id must be 1-32 letters, digits, '-' or '_', got {tid!r}")
+        rules_in = d.get("rules", {})
+        if not isinstance(rules_in, dict):
+            raise ValueError(f"table {tid}: rules must be an object")
+        try:
+            if "name" in rules_in and "preset" not in rules_in and len(rules_in) >= 12:
+                rules = Rules.from_options(rules_in)
+            else:
+                changes = dict(rules_in)
+                preset = changes.pop("preset", "classic")
+                rules = Rules.preset(preset, **changes)
+        except (PokerDraw32Error, TypeError, ValueError) as exc:
+            raise ValueError(f"table {tid}: bad rules: {exc}") from None
+        bots_in = d.get("bots", {})
+        if not isinstance(bots_in, dict):
+            raise ValueError(f"table {tid}: bots must be an object of seat -> 'rule' or 'random'")
+        bots: list[tuple[int, str]] = []
+        for k, v in bots_in.items():
+            if not ((isinstance(k, str) and k.isdigit()) or isinstance(k, int)) or v not in BOTS:
+                raise ValueError(f"table {tid}: bot {k!r}: {v!r} must be a seat number -> 'rule' or 'random'")
+            bots.append((int(k), v))
+        config = cls(id=tid, title=str(d.get("title", tid))[:80], rules=rules.options(), seats=d.get("seats", 5),
+                     bots=tuple(sorted(bots)), decision_time=d.get("decision_time", 30.0),
+                     raise_time=d.get("raise_time"), time_bank=d.get("time_bank", 60.0),
+                     bank_refill=d.get("bank_refill", 5.0), min_buy_in=d.get("min_buy_in"),
+                     max_buy_in=d.get("max_buy_in"), seed=d.get("seed"))
+        for name in ("time_bank", "bank_refill"):
+            v = getattr(config, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 1e6:
+                raise ValueError(f"table {tid}: {name} must be a number of seconds >= 0, got {v!r}")
+        try:
+            t = config.new_table()
+            for seat, _ in config.bots:
+                t.join(seat, f"bot-{seat}", config.default_buy_in(t))
+        except (PokerDraw32Error, TypeError, ValueError) as exc:
+            raise ValueError(f"table {tid}: {exc}") from None
+        return config
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "rules": self.rules, "seats": self.seats,
+                "bots": {str(s): b for s, b in self.bots}, "decision_time": self.decision_time,
+                "raise_time": self.raise_time, "time_bank": self.time_bank, "bank_refill": self.bank_refill,
+                "min_buy_in": self.min_buy_in, "max_buy_in": self.max_buy_in, "seed": self.seed}
+
+    def new_table(self) -> Table:
+        """A new engine table with these settings (clock: :func:`time.monotonic`)."""
+        return Table(Rules.from_options(self.rules), seats=self.seats, seed=self.seed, min_buy_in=self.min_buy_in,
+                     max_buy_in=self.max_buy_in, clock=time.monotonic, decision_time=self.decision_time,
+                     raise_time=self.raise_time)
+
+    @staticmethod
+    def default_buy_in(table: Table) -> int:
+        """The buy-in a join without ``chips`` takes, and the bots': the table's maximum (R10.1),
+        or for fixed-limit (no maximum) twice the minimum."""
+        return table.max_buy_in if table.max_buy_in is not None else 2 * table.min_buy_in
+
+
+DEFAULT_TABLES = (
+    {"id": "classic", "title": "Classic no-limit 1/2/4 (raise limit 10 s)", "seats": 5,
+     "rules": {"preset": "classic"}, "bots": {"1": "rule", "2": "rule", "3": "random"}, "raise_time": 10},
+    {"id": "pot-limit", "title": "Two-blind pot-limit 5/10", "seats": 4,
+     "rules": {"preset": "two-blind", "structure": "pot-limit", "sb": 5, "bb": 10}, "bots": {"1": "rule", "2": "rule"}},
+    {"id": "heads-up", "title": "Heads-up fixed-limit 2/4", "seats": 2,
+     "rules": {"preset": "classic", "structure": "fixed-limit", "sb": 2, "bb": 4}, "bots": {"1": "rule"}},
+)
+"""The tables ``pokerdraw32 serve`` opens when no ``--tables`` file is given."""
+
+assert all(Structure(t["rules"].get("structure", "no-limit")) for t in DEFAULT_TABLES)  # type: ignore[attr-defined]
+
+
+class Player:
+    """A seated player as the server knows them (the engine's seat holds the chips).
+
+    :ivar token_hash: SHA-256 (hex) of the seat token; ``None`` for a bot.
+    :ivar joined_seq: the table's last log entry when they sat down: entries up to it (the
+        previous player's cards) are never shown to them as their own.
+    :ivar bank: time bank left, in seconds.
+    :ivar away: sat out by the server after the grace period (sat in again on their return).
+    """
+
+    __slots__ = ("away", "bank", "bot", "brain", "conn", "gone_at", "joined_seq", "name", "seat", "token_hash")
+
+    def __init__(self, seat: int, name: str, token_hash: str | None, bot: str | None, joined_seq: int,
+                 bank: float, away: bool = False) -> None:
+        self.seat = seat
+        self.name = name
+        self.token_hash = token_hash
+        self.bot = bot
+        self.joined_seq = joined_seq
+        self.bank = bank
+        self.away = away
+        self.conn: Connection | None = None
+        self.gone_at: float | None = None       # monotonic time the connection dropped (humans)
+        self.brain: Any = None                  # the bot object
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"seat": self.seat, "name": self.name, "token": self.token_hash, "bot": self.bot,
+                             "joined_seq": self.joined_seq, "bank": self.bank, "away": self.away}
+        if self.brain is not None:
+            d["bot_rng"] = [f"{w:016x}" for w in self.brain.rng.getstate()]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Player:
+        p = cls(int(d["seat"]), str(d["name"]), d["token"], d["bot"], int(d["joined_seq"]), float(d["bank"]),
+                bool(d.get("away", False)))
+        if p.bot is not None:
+            p.brain = BOTS[p.bot](None)
+            if "bot_rng" in d:
+                p.brain.rng.setstate(tuple(int(w, 16) for w in d["bot_rng"]))
+        return p
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+Entry = tuple[int, int, Any]    # (seq, hand, Event | table event dict)
+
+
+class Room:
+    """One table of the server (see the module docstring).  Built by :meth:`create` or
+    :meth:`restore`; the server calls the request methods (``join``, ``act`` ...) from
+    connection handlers and runs :meth:`drive` as a task."""
+
+    def __init__(self, config: TableConfig, store: Store, settings: ServerSettings) -> None:
+        self.config = config
+        self.id = config.id
+        self.store = store
+        self.settings = settings
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self.table: Table = config.new_table()
+        self.players: dict[int, Player] = {}
+        self.watchers: set[Connection] = set()
+        self.seq = 0
+        self.hand_logged = 0                  # entries of the running hand's log already numbered
+        self.recent: deque[Entry] = deque(maxlen=RECENT)
+        self.next_hand_at = 0.0
+        self._turn: tuple[int, float] | None = None   # (seat, act_at) of the decision being timed
+        self._turn_started = 0.0
+        self._committed: dict[str, Any] = {}
+        self.closed = False
+
+    # ------------------------------------------------------------------ creation and restore
+    @classmethod
+    async def create(cls, config: TableConfig, store: Store, settings: ServerSettings) -> Room:
+        """A new table with its bots seated, written to the database."""
+        room = cls(config, store, settings)
+        entries: list[dict[str, Any]] = []
+        for seat, kind in config.bots:
+            room._seat_bot(seat, kind, entries)
+        room.next_hand_at = time.monotonic()
+        state = room._state()
+        numbered = room._number(entries)
+        await store.commit(Commit(room.id, room.seq, state, [(s, h, room._stored(e)) for s, h, e in numbered],
+                                  new=True, config=config.to_dict()))
+        room._committed = state
+        room.recent.extend(numbered)
+        return room
+
+    @classmethod
+    def restore(cls, config: TableConfig, state: dict[str, Any], seq: int, store: Store,
+                settings: ServerSettings) -> Room:
+        """The room as last committed (the running hand continues exactly; the player to act
+        has the time they had left at that commit; every human counts as disconnected from now).
+
+        :raises StorageError: the stored state does not restore (the engine's reason).
+        """
+        room = cls(config, store, settings)
+        room._load(state, seq)
+        now = time.monotonic()
+        for p in room.players.values():
+            if p.bot is None:
+                p.gone_at = now
+        room.next_hand_at = now + settings.hand_pause
+        return room
+
+    def _load(self, state: dict[str, Any], seq: int) -> None:
+        try:
+            self.table = Table.restore(state["table"], clock=time.monotonic)
+            self.players = {p.seat: p for p in (Player.from_dict(d) for d in state["players"])}
+        except (PokerDraw32Error, KeyError, TypeError, ValueError) as exc:
+            raise StorageError(f"table {self.id!r}: the stored state does not restore: {exc}") from exc
+        self.hand_logged = int(state["hand_logged"])
+        self.seq = seq
+        self._committed = state
+        self._turn = None
+
+    def _state(self) -> dict[str, Any]:
+        return {"table": self.table.snapshot(), "players": [p.to_dict() for _, p in sorted(self.players.items())],
+                "hand_logged": self.hand_logged if self._hand_running() else 0}
+
+    # ------------------------------------------------------------------ the one way to change
+    async def _apply(self, change: Callable[[list[Any]], Any]) -> tuple[Any, int]:
+        """Run ``change(entries)`` (it changes the engine and appends table events to
+        ``entries``; raising, it must have changed nothing), number the new entries, commit,
+        then publish.  Returns ``(change's result, last seq)``.  Called with the lock held.
+
+        :raises StorageError: the commit failed; the room is back to its last committed state.
+        """
+        entries: list[Any] = []
+        runtime = {seat: (p.conn, p.gone_at) for seat, p in self.players.items()}
+        result = change(entries)
+        finished, departed = self._collect(entries)
+        numbered = self._number(entries)
+        hands: list[tuple[int, str]] = []
+        try:
+            if finished:
+                hands.append((self.table.hand_count, self.table.last_history().dumps()))
+            state = self._state()
+            await self.store.commit(Commit(self.id, self.seq, state,
+                                           [(s, h, self._stored(e)) for s, h, e in numbered], hands))
+        except (StorageError, PokerDraw32Error) as exc:
+            log.error("table %s: %s; back to the last committed state", self.id, exc)
+            self._load(self._committed, self.seq - len(numbered))
+            for seat, p in self.players.items():
+                p.conn, p.gone_at = runtime.get(seat, (None, None))
+                if p.conn is not None:
+                    p.conn.player = p
+            raise StorageError(f"the database refused the change; nothing was applied ({exc})") from exc
+        self._committed = state
+        self.recent.extend(numbered)
+        for p, paid in departed:
+            if p.conn is not None and p.conn.player is p:
+                p.conn.player = None
+                p.conn.send({"type": "left", "v": 1, "table": self.id, "seat": p.seat, "chips": paid})
+                self.watchers.add(p.conn)           # they go on seeing the table, as an onlooker
+                p.conn.room = self
+        self._publish(numbered)
+        self.wake.set()
+        return result, self.seq
+
+    def _collect(self, entries: list[Any]) -> tuple[bool, list[tuple[Player, int]]]:
+        """Append the running hand's new log entries to ``entries``; after a hand's end, settle the
+        server's side (time bank refills, ``left`` entries of players paid out).  Returns whether a
+        hand finished, and the players paid out with their chips."""
+        t = self.table
+        finished = False
+        if t.hand is not None and self.hand_logged < t.hand.serial:
+            new = t.dealer_events(self.hand_logged)
+            self.hand_logged += len(new)
+            entries.extend(new)
+            if t.hand.is_complete:
+                finished = True
+                self.next_hand_at = time.monotonic() + self.settings.hand_pause
+                for seat in t.hand_seats:
+                    p = self.players.get(seat)
+                    if p is not None:
+                        p.bank = min(self.config.time_bank, p.bank + self.config.bank_refill)
+        departed = []
+        for seat in list(self.players):
+            if seat not in t.occupied:                          # paid out (now or at the hand's end)
+                p = self.players.pop(seat)
+                paid = next(e.chips for e in reversed(t.ledger) if e.kind == "cash_out" and e.seat == seat)
+                entries.append({"kind": "left", "seat": seat, "name": p.name, "chips": paid})
+                departed.append((p, paid))
+        return finished, departed
+
+    def _number(self, entries: list[Any]) -> list[Entry]:
+        out = []
+        for e in entries:
+            self.seq += 1
+            out.append((self.seq, self.table.hand_count, e))
+        return out
+
+    @staticmethod
+    def _stored(e: Any) -> dict[str, Any]:
+        return e.to_dict() if isinstance(e, Event) else e
+
+    # ------------------------------------------------------------------ what each seat sees
+    def entry_for(self, entry: Entry, player: Player | None) -> dict[str, Any]:
+        """The ``event`` message of log entry ``entry`` as ``player`` (None: an onlooker) may see
+        it: another seat's private cards (a deal, a discard, a draw) are hidden, and so are the
+        cards of an earlier player of the same seat."""
+        seq, hand, e = entry
+        if isinstance(e, Event):
+            viewer = player.seat if player is not None and seq > player.joined_seq else None
+            e = _redacted([e], viewer, 0)[0].to_dict()
+        return {"type": "event", "v": 1, "table": self.id, "seq": seq, "hand": hand, "event": e}
+
+    def state_for(self, player: Player | None) -> dict[str, Any]:
+        """The ``state`` message for ``player`` (None: an onlooker)."""
+        view = self.table.view(None if player is None else player.seat)
+        del view["deadline"]                  # in the server's monotonic clock: given as "clock"
+        return {"type": "state", "v": 1, "table": self.id, "seq": self.seq,
+                "you": None if player is None else player.seat, "view": view, "clock": self.clock()}
+
+    def clock(self) -> dict[str, Any] | None:
+        d = self.table.deadline
+        if d is None:
+            return None
+        now = time.monotonic()
+        p = self.players.get(d.seat)
+        return {"seat": d.seat, "act_in": round(d.act_at - now, 3),
+                "raise_in": None if d.raise_at is None else round(d.raise_at - now, 3),
+                "bank": 0.0 if p is None else round(p.bank, 3), "server_time": time.time()}
+
+    def _publish(self, numbered: list[Entry]) -> None:
+        for conn in self.connections():
+            player = conn.player
+            for entry in numbered:
+                conn.send(self.entry_for(entry, player))
+            conn.send(self.state_for(player))
+
+    def connections(self) -> list[Connection]:
+        return [p.conn for p in self.players.values() if p.conn is not None] + list(self.watchers)
+
+    async def entries_after(self, last_seq: int) -> list[Entry]:
+        """Log entries after ``last_seq``, from memory or the database."""
+        if last_seq >= self.seq:
+            return []
+        if self.recent and self.recent[0][0] <= last_seq + 1:
+            return [e for e in self.recent if e[0] > last_seq]
+        rows = await self.store.events(self.id, last_seq, self.seq)
+        return [(s, h, e if not _is_hand_event(e) else Event.from_dict(e)) for s, h, e in rows]
+
+    # ------------------------------------------------------------------ requests
+    def _seat_bot(self, seat: int, kind: str, entries: list[Any]) -> None:
+        t = self.table
+        name = f"bot-{seat}"
+        chips = TableConfig.default_buy_in(t)
+        t.join(seat, name, chips)
+        p = Player(seat, name, None, kind, self.seq, self.config.time_bank)
+        p.brain = BOTS[kind](None if self.config.seed is None else self.config.seed * 8 + seat)
+        self.players[seat] = p
+        entries.append({"kind": "seated", "seat": seat, "name": name, "chips": chips, "bot": kind})
+
+    async def join(self, name: str, seat: int | None, chips: int | None,
+                   wait: bool) -> tuple[Player, str]:
+        """Seat a person (R10.1, R10.2); returns the player and their secret token."""
+        t = self.table
+        if seat is None:
+            free = [s for s in range(t.seat_count) if s not in t.occupied]
+            if not free:
+                raise ProtocolError("seat_taken", f"table {self.id} is full")
+            seat = free[0]
+        elif not 0 <= seat < t.seat_count:
+            raise ProtocolError("bad_message", f"join: table {self.id} has seats 0 to {t.seat_count - 1}")
+        elif seat in t.occupied:
+            raise ProtocolError("seat_taken", f"seat {seat} is taken")
+        token = secrets.token_urlsafe(32)
+        buy_in = TableConfig.default_buy_in(t) if chips is None else chips
+
+        def change(entries: list[Any]) -> Player:
+            t.join(seat, name, buy_in, wait=wait)
+            p = Player(seat, name, token_hash(token), None, self.seq, self.config.time_bank)
+            self.players[seat] = p
+            entries.append({"kind": "seated", "seat": seat, "name": name, "chips": buy_in, "bot": None})
+            return p
+
+        player, _ = await self._apply(change)
+        assert isinstance(player, Player)
+        return player, token
+
+    def by_token(self, token: str) -> Player | None:
+        h = token_hash(token)
+        for p in self.players.values():
+            if p.token_hash is not None and secrets.compare_digest(p.token_hash, h):
+                return p
+        return None
+
+    async def returned(self, player: Player) -> None:
+        """The player's connection is back: the grace clock stops; sat out by the server, they
+        are sat in again (R10.3 applies to what they missed)."""
+        player.gone_at = None
+        if player.away and player.seat in self.table.occupied:
+            def change(entries: list[Any]) -> None:
+                self.table.sit_in(player.seat)
+                player.away = False
+                entries.append({"kind": "sat_in", "seat": player.seat, "reason": "returned"})
+            await self._apply(change)
+
+    def disconnected(self, player: Player) -> None:
+        player.gone_at = time.monotonic()
+        self.wake.set()
+
+    async def act(self, player: Player, action: Action, seq: int | None) -> int:
+        """The player's action (R5-R8); the clock's time beyond the decision deadline comes off
+        their time bank."""
+        t = self.table
+        if seq is not None and seq != self.seq:
+            raise ProtocolError("stale", f"the table is at entry {self.seq}, not {seq}: decide on the latest state")
+        if t.actor != player.seat:
+            raise ProtocolError("not_your_turn", f"seat {player.seat} is not to act"
+                                + ("" if t.actor is None else f" (seat {t.actor} is)"))
+        d = t.deadline
+
+        def change(entries: list[Any]) -> None:
+            now = time.monotonic()
+            t.act(player.seat, action)
+            if d is not None and now > d.act_at:
+                used = min(player.bank, now - d.act_at)
+                player.bank -= used
+                entries.append({"kind": "time_bank", "seat": player.seat, "used": round(used, 3),
+                                "left": round(player.bank, 3)})
+        _, last = await self._apply(change)
+        return last
+
+    async def showdown(self, player: Player, show: bool | None) -> int:
+        """Show or muck at the showdown, said in advance (R9.3)."""
+        _, last = await self._apply(lambda entries: self.table.set_showdown_choice(player.seat, show))
+        return last
+
+    async def sit_out(self, player: Player) -> int:
+        def change(entries: list[Any]) -> None:
+            self.table.sit_out(player.seat)
+            player.away = False
+            entries.append({"kind": "sat_out", "seat": player.seat, "reason": "player"})
+        return (await self._apply(change))[1]
+
+    async def sit_in(self, player: Player) -> int:
+        def change(entries: list[Any]) -> None:
+            self.table.sit_in(player.seat)
+            player.away = False
+            entries.append({"kind": "sat_in", "seat": player.seat, "reason": "player"})
+        return (await self._apply(change))[1]
+
+    async def add_chips(self, player: Player, chips: int) -> int:
+        def change(entries: list[Any]) -> None:
+            self.table.add_chips(player.seat, chips)
+            entries.append({"kind": "chips_added", "seat": player.seat, "chips": chips})
+        return (await self._apply(change))[1]
+
+    async def leave(self, player: Player) -> tuple[int | None, int]:
+        """Leave the table: paid out now, or at the end of the running hand (``None``)."""
+        def change(entries: list[Any]) -> int | None:
+            return self.table.leave(player.seat)
+        paid, last = await self._apply(change)
+        return paid, last
+
+    # ------------------------------------------------------------------ the driver
+    def _hand_running(self) -> bool:
+        h = self.table.hand
+        return h is not None and not h.is_complete
+
+    async def drive(self) -> None:
+        """The room's clock: apply what is due, then sleep until the next thing is due or a
+        change wakes it.  Runs until cancelled."""
+        backoff = 0.0
+        while not self.closed:
+            self.wake.clear()
+            try:
+                async with self.lock:
+                    delay = await self._step()
+                backoff = 0.0
+            except StorageError:
+                backoff = min(5.0, backoff * 2 or 0.1)
+                delay = backoff
+            except Exception:
+                log.exception("table %s: the driver failed", self.id)
+                backoff = min(5.0, backoff * 2 or 0.1)
+                delay = backoff
+            if delay == 0.0:
+                await asyncio.sleep(0)
+                continue
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), timeout=delay)
+
+    async def _step(self) -> float | None:
+        """Apply one thing that is due; return 0.0 to be called again at once, the seconds until
+        the next thing is due, or None to wait for a change."""
+        now = time.monotonic()
+        t = self.table
+        waits: list[float] = []
+        # the grace period of disconnected players (R10.3 then applies to the blinds they miss)
+        for p in self.players.values():
+            if p.gone_at is not None and not p.away and not t.seat(p.seat).sitting_out:
+                due = p.gone_at + self.settings.grace
+                if now >= due:
+                    await self._apply(functools.partial(self._away, p))
+                    return 0.0
+                waits.append(due - now)
+        if self._hand_running():
+            d = t.deadline
+            if d is None:
+                return min(waits, default=None)
+            if self._turn != (d.seat, d.act_at):
+                self._turn = (d.seat, d.act_at)
+                self._turn_started = now
+            actor = self.players.get(d.seat)
+            if actor is not None and actor.bot is not None:
+                due = self._turn_started + self.settings.bot_delay
+                if now >= due:
+                    await self._apply(lambda entries: self._bot_acts(actor))
+                    return 0.0
+                waits.append(due - now)
+            if d.raise_at is not None:
+                if now >= d.raise_at:
+                    await self._apply(lambda entries: t.expire(d.seat))
+                    return 0.0
+                waits.append(d.raise_at - now)
+            bank = 0.0 if actor is None or actor.away else actor.bank
+            if now >= d.act_at + bank:
+                def timeout(entries: list[Any]) -> None:
+                    t.expire(d.seat)
+                    if actor is not None and bank:
+                        actor.bank = 0.0
+                        entries.append({"kind": "time_bank", "seat": d.seat, "used": round(bank, 3), "left": 0.0})
+                await self._apply(timeout)
+                return 0.0
+            waits.append(d.act_at + bank - now)
+            return max(0.0, min(waits))
+        # between hands: bots re-buy, then the next hand starts
+        for p in self.players.values():
+            if p.bot is not None and t.seat(p.seat).stack == 0:
+                def rebuy(entries: list[Any], p: Player = p) -> None:
+                    chips = TableConfig.default_buy_in(t)
+                    t.add_chips(p.seat, chips)
+                    entries.append({"kind": "chips_added", "seat": p.seat, "chips": chips})
+                await self._apply(rebuy)
+                return 0.0
+        if now < self.next_hand_at:
+            waits.append(self.next_hand_at - now)
+            return min(waits)
+        if not t.can_start_hand():
+            return min(waits, default=None)     # fewer than two can play: wait for a change
+        await self._apply(self._start_hand)
+        return 0.0
+
+    def _away(self, p: Player, entries: list[Any]) -> None:
+        """The grace period is over: the player sits out from the next hand (R10.3)."""
+        self.table.sit_out(p.seat)
+        p.away = True
+        entries.append({"kind": "sat_out", "seat": p.seat, "reason": "disconnected"})
+
+    def _bot_acts(self, p: Player) -> None:
+        t = self.table
+        h = t.hand
+        assert h is not None
+        view = SeatView.of(h, t.hand_seats.index(p.seat))
+        t.act(p.seat, p.brain.decide(view))
+
+    def _start_hand(self, entries: list[Any]) -> None:
+        t = self.table
+        t.start_hand()
+        self.hand_logged = 0
+        entries.append({"kind": "hand_start", "hand": t.hand_count, "button": t.button, "seats": list(t.hand_seats)})
+
+
+_HAND_KINDS = frozenset(k.value for k in EventKind)
+
+
+def _is_hand_event(e: dict[str, Any]) -> bool:
+    return e.get("kind") in _HAND_KINDS

@@ -1,0 +1,349 @@
+"""The server's database: every accepted request is one transaction, committed before anyone is told.
+
+Three tables, the same in SQLite and PostgreSQL:
+
+* ``pd32_tables(id, config, state, seq)``: one row per game table: its settings (JSON), its
+  state (JSON: ``Table.snapshot()`` plus the seats' tokens, time banks and bots; see
+  :mod:`pokerdraw32.server.room`) and the number of its last log entry;
+* ``pd32_events(table_id, seq, hand, event)``: the table's log, every card included (the
+  dealer's record; what a seat may see is derived from it when sent);
+* ``pd32_hands(table_id, hand, phh)``: each finished hand as PHH (:mod:`pokerdraw32.history`).
+
+A :class:`Commit` (a table's new log entries, its new state, and a finished hand's history) is
+written in one transaction.  Commits of different tables that arrive while one is being written
+are written together and made durable by one sync (group commit); each is still all or nothing,
+and nobody is told about any of them before that sync.
+
+SQLite (the default, ``--db FILE``) runs in WAL mode with ``synchronous=FULL``: a commit is on
+disk when :meth:`Store.commit` returns, and survives a crash of the process or of the machine.
+PostgreSQL (``--db postgresql://...``) goes through psycopg (extra ``[server]``) with its own
+durable commit (``synchronous_commit`` as the server sets it; on by default).
+
+All database calls run in one thread of the store's own, so the event loop never waits on a disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sqlite3
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Commit", "StorageError", "Store", "TableRow", "open_store"]
+
+SCHEMA_VERSION = 1
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS pd32_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS pd32_tables (id TEXT PRIMARY KEY, config TEXT NOT NULL, state TEXT NOT NULL, "
+    "seq BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS pd32_events (table_id TEXT NOT NULL, seq BIGINT NOT NULL, hand INTEGER NOT NULL, "
+    "event TEXT NOT NULL, PRIMARY KEY (table_id, seq))",
+    "CREATE TABLE IF NOT EXISTS pd32_hands (table_id TEXT NOT NULL, hand INTEGER NOT NULL, phh TEXT NOT NULL, "
+    "PRIMARY KEY (table_id, hand))",
+)
+
+
+class StorageError(RuntimeError):
+    """The database failed or holds something this server cannot read; the request that caused
+    the write was not applied."""
+
+
+@dataclass
+class TableRow:
+    """A stored table: ``config`` and ``state`` as JSON-decoded data, ``seq`` its last log entry."""
+
+    id: str
+    config: dict[str, Any]
+    state: dict[str, Any]
+    seq: int
+
+
+@dataclass
+class Commit:
+    """One transaction: the table's new log entries ``(seq, hand, event)``, its new ``state``
+    (JSON-serialisable), and the PHH text of hands that finished ``(hand, phh)``.
+
+    ``config`` is written only when the table is created (``new=True``).
+    """
+
+    table_id: str
+    seq: int
+    state: dict[str, Any]
+    events: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
+    hands: list[tuple[int, str]] = field(default_factory=list)
+    new: bool = False
+    config: dict[str, Any] | None = None
+
+
+class Store:
+    """A database behind one writer thread.  Use :func:`open_store`.
+
+    :meth:`commit` (a coroutine) returns once the transaction is durable, or raises
+    :class:`StorageError` when it was rolled back.
+    """
+
+    placeholder = "?"
+
+    def __init__(self, connect: Callable[[], Any], url: str) -> None:
+        self.url = url
+        self._connect = connect
+        self._conn: Any = None
+        self._lock = threading.Condition()
+        self._queue: list[tuple[Commit, Future[None]]] = []
+        self._closed = False
+        self._thread = threading.Thread(target=self._writer, name="pokerdraw32-store", daemon=True)
+        self._ready: Future[None] = Future()
+        self.commits = 0          # transactions written
+        self.syncs = 0            # durable commits (one per group)
+        self._thread.start()
+        self._ready.result()
+
+    # ------------------------------------------------------------------ the writer thread
+    def _writer(self) -> None:
+        try:
+            self._conn = self._connect()
+            self._setup()
+        except BaseException as exc:
+            self._ready.set_exception(StorageError(f"cannot open the database {self.url}: {exc}"))
+            return
+        self._ready.set_result(None)
+        while True:
+            with self._lock:
+                while not self._queue and not self._closed:
+                    self._lock.wait()
+                if not self._queue and self._closed:
+                    break
+                batch, self._queue = self._queue, []
+            self._process(batch)
+        with contextlib.suppress(Exception):
+            self._conn.close()
+
+    def _process(self, batch: list[tuple[Any, Future[Any]]]) -> None:
+        """Reads run alone, in order; each run of commits between them is written as a group."""
+        i = 0
+        while i < len(batch):
+            item, fut = batch[i]
+            if isinstance(item, _Read):
+                try:
+                    fut.set_result(item.fn())
+                except Exception as exc:
+                    fut.set_exception(StorageError(f"the database read failed: {exc}"))
+                finally:
+                    self._end_read()
+                i += 1
+                continue
+            j = i
+            while j < len(batch) and not isinstance(batch[j][0], _Read):
+                j += 1
+            self._write_group(batch[i:j])
+            i = j
+
+    def _end_read(self) -> None:
+        pass
+
+    def _write_group(self, batch: list[tuple[Commit, Future[None]]]) -> None:
+        """Write each commit in its own savepoint inside one transaction, then sync once: a
+        commit that fails is rolled back alone and its future gets the error."""
+        done: list[Future[None]] = []
+        try:
+            self._begin()
+            for commit, fut in batch:
+                try:
+                    self._savepoint("c")
+                    self._write(commit)
+                    self._release("c")
+                    done.append(fut)
+                except Exception as exc:
+                    self._rollback_to("c")
+                    fut.set_exception(StorageError(f"table {commit.table_id!r}: the database refused the "
+                                                   f"write: {exc}"))
+            self._conn.commit()
+            self.syncs += 1
+            self.commits += len(done)
+        except Exception as exc:
+            with contextlib.suppress(Exception):
+                self._conn.rollback()
+            for fut in done:
+                fut.set_exception(StorageError(f"the database commit failed: {exc}"))
+            return
+        for fut in done:
+            fut.set_result(None)
+
+    def _begin(self) -> None:
+        pass   # both drivers open a transaction at the first statement
+
+    def _savepoint(self, name: str) -> None:
+        self._conn.execute(f"SAVEPOINT {name}")
+
+    def _release(self, name: str) -> None:
+        self._conn.execute(f"RELEASE SAVEPOINT {name}")
+
+    def _rollback_to(self, name: str) -> None:
+        self._conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+        self._conn.execute(f"RELEASE SAVEPOINT {name}")
+
+    def _sql(self, text: str) -> str:
+        return text.replace("?", self.placeholder)
+
+    def _setup(self) -> None:
+        for stmt in _SCHEMA:
+            self._conn.execute(stmt)
+        row = self._conn.execute(self._sql("SELECT value FROM pd32_meta WHERE key = ?"), ("schema",)).fetchone()
+        if row is None:
+            self._conn.execute(self._sql("INSERT INTO pd32_meta (key, value) VALUES (?, ?)"),
+                               ("schema", str(SCHEMA_VERSION)))
+        elif row[0] != str(SCHEMA_VERSION):
+            raise StorageError(f"the database has schema version {row[0]}; this server reads {SCHEMA_VERSION}")
+        self._conn.commit()
+
+    def _write(self, c: Commit) -> None:
+        ex = self._conn.execute
+        sql = self._sql
+        state = json.dumps(c.state, separators=(",", ":"))
+        if c.new:
+            ex(sql("INSERT INTO pd32_tables (id, config, state, seq) VALUES (?, ?, ?, ?)"),
+               (c.table_id, json.dumps(c.config, separators=(",", ":")), state, c.seq))
+        else:
+            cur = ex(sql("UPDATE pd32_tables SET state = ?, seq = ? WHERE id = ? AND seq = ?"),
+                     (state, c.seq, c.table_id, c.events[0][0] - 1 if c.events else c.seq))
+            if cur.rowcount != 1:
+                raise StorageError(f"table {c.table_id!r} is not at the expected log entry (another server "
+                                   f"writes to this database?)")
+        for seq, hand, event in c.events:
+            ex(sql("INSERT INTO pd32_events (table_id, seq, hand, event) VALUES (?, ?, ?, ?)"),
+               (c.table_id, seq, hand, json.dumps(event, separators=(",", ":"))))
+        for hand, phh in c.hands:
+            ex(sql("INSERT INTO pd32_hands (table_id, hand, phh) VALUES (?, ?, ?)"), (c.table_id, hand, phh))
+
+    # ------------------------------------------------------------------ the event loop's side
+    async def commit(self, commit: Commit) -> None:
+        """Write ``commit`` as one transaction; returns when it is durable.
+
+        :raises StorageError: it was not written (nothing of it is in the database).
+        """
+        fut: Future[None] = Future()
+        with self._lock:
+            if self._closed:
+                raise StorageError("the store is closed")
+            self._queue.append((commit, fut))
+            self._lock.notify()
+        await asyncio.wrap_future(fut)
+
+    def load_tables(self) -> list[TableRow]:
+        """Every stored table (blocking; called at start)."""
+        def read() -> list[TableRow]:
+            rows = self._conn.execute("SELECT id, config, state, seq FROM pd32_tables ORDER BY id").fetchall()
+            return [TableRow(r[0], json.loads(r[1]), json.loads(r[2]), int(r[3])) for r in rows]
+        result: list[TableRow] = self._read(read).result()
+        return result
+
+    async def events(self, table_id: str, after: int, upto: int) -> list[tuple[int, int, dict[str, Any]]]:
+        """The table's log entries ``after < seq <= upto``, in order: ``(seq, hand, event)``."""
+        def read() -> list[tuple[int, int, dict[str, Any]]]:
+            rows = self._conn.execute(
+                self._sql("SELECT seq, hand, event FROM pd32_events WHERE table_id = ? AND seq > ? AND seq <= ? "
+                          "ORDER BY seq"), (table_id, after, upto)).fetchall()
+            return [(int(r[0]), int(r[1]), json.loads(r[2])) for r in rows]
+        out: list[tuple[int, int, dict[str, Any]]] = await asyncio.wrap_future(self._read(read))
+        return out
+
+    def hands(self, table_id: str) -> list[tuple[int, str]]:
+        """The table's archived hands ``(hand number, PHH text)`` in order (blocking)."""
+        def read() -> list[tuple[int, str]]:
+            rows = self._conn.execute(self._sql("SELECT hand, phh FROM pd32_hands WHERE table_id = ? ORDER BY hand"),
+                                      (table_id,)).fetchall()
+            return [(int(r[0]), r[1]) for r in rows]
+        out: list[tuple[int, str]] = self._read(read).result()
+        return out
+
+    def _read(self, fn: Callable[[], Any]) -> Future[Any]:
+        fut: Future[Any] = Future()
+        with self._lock:
+            if self._closed:
+                raise StorageError("the store is closed")
+            self._queue.append((_Read(fn), fut))    # type: ignore[arg-type]
+            self._lock.notify()
+        return fut
+
+    def close(self) -> None:
+        """Write what is queued, then close the connection."""
+        with self._lock:
+            self._closed = True
+            self._lock.notify()
+        self._thread.join()
+
+
+class _Read:
+    """A read queued on the writer thread (between two groups of writes)."""
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        self.fn = fn
+
+
+class _SQLiteStore(Store):
+    placeholder = "?"
+
+    def _begin(self) -> None:
+        self._conn.execute("BEGIN IMMEDIATE")
+
+
+class _PostgresStore(Store):
+    placeholder = "%s"
+
+    def _end_read(self) -> None:
+        self._conn.rollback()    # psycopg opened a transaction for the read: end it
+
+
+def open_store(url: str) -> Store:
+    """Open (creating its tables if needed) the database at ``url``: a file path or
+    ``sqlite:///path`` for SQLite, ``postgresql://...`` for PostgreSQL (needs psycopg, extra
+    ``[server]``).
+
+    :raises StorageError: it cannot be opened, or holds another schema version.
+    """
+    if url.startswith(("postgresql://", "postgres://")):
+        try:
+            import psycopg
+        except ImportError as exc:
+            raise StorageError("--db postgresql://... needs psycopg: pip install 'pokerdraw32[server]'") from exc
+
+        def connect_pg() -> Any:
+            return psycopg.connect(url, autocommit=False)
+        return _PostgresStore(connect_pg, url)
+    path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else url
+
+    def connect_sqlite() -> Any:
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA busy_timeout=5000")
+        return _AutoTx(conn)
+    return _SQLiteStore(connect_sqlite, url)
+
+
+class _AutoTx:
+    """An sqlite3 connection in autocommit mode, with commit/rollback that end the transaction
+    ``BEGIN IMMEDIATE`` opened (the module's own transaction handling would not cover
+    savepoints)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, args: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+        return self.conn.execute(sql, args)
+
+    def commit(self) -> None:
+        if self.conn.in_transaction:
+            self.conn.execute("COMMIT")
+
+    def rollback(self) -> None:
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+
+    def close(self) -> None:
+        self.conn.close()
