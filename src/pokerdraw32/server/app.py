@@ -106,8 +106,11 @@ class GameServer:
         self.store: Store | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.ready = False
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The event loop the server runs in (once started)."""
 
     async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
         self.store = store = await asyncio.to_thread(open_store, self.db)
         for row in await asyncio.to_thread(store.load_tables):
             config = TableConfig.from_dict(row.config)
@@ -217,7 +220,6 @@ class GameServer:
         seat = field(msg, "seat", "int", required=False)
         chips = field(msg, "chips", "int", required=False)
         wait = field(msg, "wait", "bool", required=False, default=False)
-        await self._release(conn)
         async with room.lock:
             player, token = await room.join(name, seat, chips, wait)
             self._bind(conn, room, player)
@@ -230,7 +232,6 @@ class GameServer:
         if not isinstance(token, str) or not 1 <= len(token) <= 128:
             raise ProtocolError("bad_message", "resume: token must be the seat token the server gave")
         last = field(msg, "last_seq", "seq", required=False, default=0)
-        await self._release(conn)
         async with room.lock:
             player = room.by_token(token)
             if player is None:
@@ -248,7 +249,6 @@ class GameServer:
     async def _watch(self, conn: Connection, msg: dict[str, Any], rid: Any) -> None:
         room = self.room(msg.get("table"))
         last = field(msg, "last_seq", "seq", required=False, default=room.seq)
-        await self._release(conn)
         async with room.lock:
             if last > room.seq:
                 raise ProtocolError("bad_message", f"watch: last_seq {last} is beyond the table's log ({room.seq})")
@@ -289,16 +289,11 @@ class GameServer:
             conn.send(_reply("ok", rid, seq=last))
 
     @staticmethod
-    async def _release(conn: Connection) -> None:
-        """Let go of the seat or table ``conn`` holds (before it takes another: one lock at a time)."""
-        if conn.room is not None:
-            async with conn.room.lock:
-                conn.detach()
-
-    @staticmethod
     def _bind(conn: Connection, room: Room, player: Player | None) -> None:
-        """Make ``conn`` hold ``player``'s seat (or watch ``room``); called with ``room``'s lock.
-        A connection that held the seat before is told it was replaced."""
+        """Make ``conn`` hold ``player``'s seat (or watch ``room``), letting go of what it held; called
+        with ``room``'s lock, once the request has succeeded.  A connection that held the seat
+        before is told it was replaced.  (Letting go of another table's seat needs no lock of
+        that table: a room reads its players' connections only when it publishes.)"""
         conn.detach()
         if player is not None:
             old = player.conn

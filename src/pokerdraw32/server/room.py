@@ -315,7 +315,7 @@ class Room:
         :raises StorageError: the commit failed; the room is back to its last committed state.
         """
         entries: list[Any] = []
-        runtime = {seat: (p.conn, p.gone_at) for seat, p in self.players.items()}
+        runtime = {seat: (p, p.conn, p.gone_at) for seat, p in self.players.items()}
         result = change(entries)
         finished, departed = self._collect(entries)
         numbered = self._number(entries)
@@ -330,9 +330,10 @@ class Room:
             log.error("table %s: %s; back to the last committed state", self.id, exc)
             self._load(self._committed, self.seq - len(numbered))
             for seat, p in self.players.items():
-                p.conn, p.gone_at = runtime.get(seat, (None, None))
-                if p.conn is not None:
-                    p.conn.player = p
+                old, conn, p.gone_at = runtime.get(seat, (None, None, None))
+                if conn is not None and conn.player is old:      # still connected: to the restored player
+                    p.conn = conn
+                    conn.player = p
             raise StorageError(f"the database refused the change; nothing was applied ({exc})") from exc
         self._committed = state
         self.recent.extend(numbered)
@@ -600,6 +601,10 @@ class Room:
                     await self._apply(lambda entries: self._bot_acts(actor))
                     return 0.0
                 waits.append(due - now)
+            if actor is not None and t.seat(d.seat).leaving:
+                # the player has left: nobody will act for them; the timeout rules apply at once
+                await self._apply(lambda entries: t.act(d.seat, Action.timeout()))   # R6.3, R7.3
+                return 0.0
             if d.raise_at is not None:
                 if now >= d.raise_at:
                     await self._apply(lambda entries: t.expire(d.seat))

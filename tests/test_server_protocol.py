@@ -1,0 +1,588 @@
+"""The game server's protocol against a real uvicorn on 127.0.0.1 (PROTOCOL.md).
+
+Each test starts ``pokerdraw32.server`` under uvicorn in a thread of this process, on a free
+port, with an SQLite database in ``tmp_path``, and talks to it with real WebSocket clients
+(``websockets``' synchronous client).  Bad input must get an ``error`` that names the problem,
+change nothing, and leave the connection open; no message may carry a card the receiving seat
+may not see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import random
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the server's tests need the [server] extra (starlette)")
+pytest.importorskip("uvicorn", reason="the server's tests need the [server] extra (uvicorn)")
+pytest.importorskip("websockets", reason="the server's tests need the [server] extra (websockets)")
+
+import uvicorn  # noqa: E402
+from websockets.sync.client import connect  # noqa: E402
+
+from pokerdraw32.history import HandHistory, loads_all  # noqa: E402
+from pokerdraw32.server.app import GameServer, create_app  # noqa: E402
+from pokerdraw32.server.protocol import Limits  # noqa: E402
+from pokerdraw32.server.room import ServerSettings, TableConfig  # noqa: E402
+from pokerdraw32.table import Table  # noqa: E402
+
+CARD = re.compile(r"^[789TJQKA][hdcs]$")
+
+
+class Running:
+    """A server under uvicorn in a background thread."""
+
+    def __init__(self, db: str, tables: list[dict[str, Any]], settings: ServerSettings, limits: Limits) -> None:
+        self.server = GameServer(db, [TableConfig.from_dict(t) for t in tables], settings, limits)
+        config = uvicorn.Config(create_app(self.server), host="127.0.0.1", port=0, log_level="warning",
+                                ws="auto", ws_max_size=limits.max_frame, lifespan="on")
+        self.uv = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.uv.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not (self.uv.started and self.server.ready):
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        port = self.uv.servers[0].sockets[0].getsockname()[1]
+        self.url = f"ws://127.0.0.1:{port}/ws"
+        self.http = f"http://127.0.0.1:{port}"
+
+    def stop(self) -> None:
+        self.uv.should_exit = True
+        self.thread.join(20)
+        assert not self.thread.is_alive()
+
+    def locked(self, table: str, fn: Any) -> Any:
+        """Run ``fn(room)`` on the server's event loop with the table's lock held."""
+        room = self.server.rooms[table]
+
+        async def run() -> Any:
+            async with room.lock:
+                return fn(room)
+        assert self.server.loop is not None
+        return asyncio.run_coroutine_threadsafe(run(), self.server.loop).result(10)
+
+
+TABLE = {"id": "t1", "title": "test", "rules": {"structure": "no-limit", "sb": 1, "bb": 2}, "seats": 5,
+         "bots": {"3": "rule", "4": "random"}, "seed": 11}
+
+
+@contextlib.contextmanager
+def serving(tmp_path: Path, tables: list[dict[str, Any]] | None = None, *, hand_pause: float = 0.02,
+            bot_delay: float = 0.0, grace: float = 60.0, limits: Limits | None = None,
+            db: str | None = None) -> Iterator[Running]:
+    r = Running(db or str(tmp_path / "db.sqlite"), tables or [TABLE],
+                ServerSettings(hand_pause=hand_pause, bot_delay=bot_delay, grace=grace), limits or Limits())
+    try:
+        yield r
+    finally:
+        r.stop()
+
+
+class Client:
+    """A synchronous WebSocket client that keeps every message it receives."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, url: str) -> None:
+        self.ws = connect(url, max_size=None, open_timeout=10)
+        self.log: list[dict[str, Any]] = []
+        self.pending: list[dict[str, Any]] = []
+        welcome = self.recv()
+        assert welcome["type"] == "welcome" and welcome["v"] == 1
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.last_seq = 0
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        msg = json.loads(self.ws.recv(timeout=timeout))
+        self.log.append(msg)
+        if msg["type"] in ("event", "state"):
+            self.last_seq = max(self.last_seq, msg["seq"])
+        return msg
+
+    def next(self, timeout: float = 10.0) -> dict[str, Any]:
+        if self.pending:
+            return self.pending.pop(0)
+        return self.recv(timeout)
+
+    def send(self, msg: dict[str, Any] | str | bytes) -> None:
+        self.ws.send(msg if isinstance(msg, (str, bytes)) else json.dumps(msg))
+
+    def request(self, msg: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
+        """Send ``msg`` with a fresh id; the reply with that id (other messages stay queued)."""
+        rid = next(self._ids)
+        self.send({**msg, "id": rid})
+        return self.reply(rid, timeout)
+
+    def reply(self, rid: Any, timeout: float = 10.0) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while True:
+            msg = self.recv(max(0.01, end - time.monotonic()))
+            if msg.get("id") == rid and msg["type"] not in ("event", "state"):
+                return msg
+            self.pending.append(msg)
+
+    def join(self, table: str = "t1", **fields: Any) -> dict[str, Any]:
+        r = self.request({"type": "join", "table": table, **fields})
+        assert r["type"] == "joined", r
+        self.seat, self.token = r["seat"], r["token"]
+        return r
+
+    def until(self, pred: Any, timeout: float = 15.0) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no such message")
+            msg = self.next(left)
+            if pred(msg):
+                return msg
+
+    def my_turn(self, timeout: float = 15.0) -> dict[str, Any]:
+        return self.until(lambda m: m["type"] == "state" and m["view"]["to_act"] == self.seat
+                          and m["view"]["hand"] and m["view"]["hand"].get("legal"), timeout)
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def act_for(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random legal action for the state's seat."""
+    legal = state["view"]["hand"]["legal"]
+    kinds = legal["kinds"]
+    kind = rng.choice(kinds)
+    msg: dict[str, Any] = {"type": "act", "kind": kind, "seq": state["seq"]}
+    if kind in ("bet", "raise"):
+        msg["amount"] = rng.randint(legal["min_to"], min(legal["max_to"], legal["min_to"] * 3))
+    elif kind == "discard":
+        cards = state["view"]["hand"]["cards"]
+        msg["cards"] = rng.sample(cards, rng.randint(0, legal["max_discard"]))
+    if kind == "fold" and "check" in kinds:
+        msg["kind"] = "check"
+    return msg
+
+
+def db_rows(path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        return conn.execute(sql, args).fetchall()
+
+
+def table_state(path: Path, table: str = "t1") -> tuple[dict[str, Any], int]:
+    (state, seq), = db_rows(path, "SELECT state, seq FROM pd32_tables WHERE id = ?", table)
+    return json.loads(state), seq
+
+
+def without_clock(state: dict[str, Any]) -> dict[str, Any]:
+    s = json.loads(json.dumps(state))
+    s["table"].pop("clock")
+    s["table"].pop("deadline")
+    return s
+
+
+# ---------------------------------------------------------------------------------------- basics
+def test_welcome_tables_join_and_play_hands(tmp_path: Path) -> None:
+    with serving(tmp_path) as srv:
+        c = Client(srv.url)
+        tables = c.request({"type": "tables"})
+        assert tables["type"] == "tables" and [t["id"] for t in tables["tables"]] == ["t1"]
+        info = tables["tables"][0]
+        assert info["players"] == [{"seat": 3, "name": "bot-3", "bot": "rule"},
+                                   {"seat": 4, "name": "bot-4", "bot": "random"}]
+        assert (info["min_buy_in"], info["max_buy_in"], info["default_buy_in"]) == (20, 200, 200)
+        r = c.join(name="ann", chips=150)
+        assert r["seat"] == 0 and len(r["token"]) >= 40
+        rng = random.Random(1)
+        acted = 0
+        while acted < 25:
+            st = c.my_turn()
+            ok = c.request(act_for(st, rng))
+            assert ok["type"] == "ok", ok
+            acted += 1
+        c.close()
+        # every chip accounted for (R9.5): the stored state restores and its ledger balances
+    state, seq = table_state(tmp_path / "db.sqlite")
+    t = Table.restore(state["table"])
+    t.check_ledger()
+    assert seq == db_rows(tmp_path / "db.sqlite", "SELECT max(seq) FROM pd32_events")[0][0]
+    seqs = [s for (s,) in db_rows(tmp_path / "db.sqlite", "SELECT seq FROM pd32_events ORDER BY seq")]
+    assert seqs == list(range(1, seq + 1))
+
+
+def test_join_errors_change_nothing(tmp_path: Path) -> None:
+    with serving(tmp_path) as srv:
+        a, b = Client(srv.url), Client(srv.url)
+        a.join(name="ann", seat=1)
+        before = srv.locked("t1", lambda room: (room.seq, without_clock(room._state())))
+        for msg, code in [
+            ({"type": "join", "table": "t1", "name": "bob", "seat": 1}, "seat_taken"),
+            ({"type": "join", "table": "t1", "name": "bob", "seat": 3}, "seat_taken"),      # a bot's seat
+            ({"type": "join", "table": "t1", "name": "bob", "seat": 7}, "bad_message"),
+            ({"type": "join", "table": "t1", "name": "ann", "seat": 2}, "table_error"),    # the name is seated
+            ({"type": "join", "table": "t1", "name": "bob", "seat": 2, "chips": 5}, "table_error"),   # R10.1
+            ({"type": "join", "table": "t1", "name": "bob", "seat": 2, "chips": 5000}, "table_error"),
+            ({"type": "join", "table": "t1", "name": "bob", "seat": 2, "chips": -1}, "bad_message"),
+            ({"type": "join", "table": "t1", "name": "bob", "seat": 2, "chips": 2.5}, "bad_message"),
+            ({"type": "join", "table": "t1", "name": ""}, "bad_message"),
+            ({"type": "join", "table": "t1", "name": "x" * 65}, "bad_message"),
+            ({"type": "join", "table": "t1", "name": " bob"}, "table_error"),
+            ({"type": "join", "table": "nope", "name": "bob"}, "no_such_table"),
+            ({"type": "join", "table": ["t1"], "name": "bob"}, "no_such_table"),
+            ({"type": "join", "table": "t1"}, "bad_message"),
+        ]:
+            r = b.request(msg)
+            assert (r["type"], r["code"]) == ("error", code), (msg, r)
+            assert r["message"]
+        if True:
+            r = b.request({"type": "join", "table": "t1", "name": "bob", "seat": 2, "chips": 5})
+            assert "R10.1" in r["message"]
+        assert srv.locked("t1", lambda room: (room.seq, without_clock(room._state()))) == before or \
+            srv.locked("t1", lambda room: room.table.hand is not None)   # hands go on between the two reads
+        assert b.request({"type": "ping"})["type"] == "pong"        # the connection survived
+
+
+# ---------------------------------------------------------------------------------------- bad input
+def test_bad_input_gets_an_error_changes_nothing_and_keeps_the_connection(tmp_path: Path) -> None:
+    table = {**TABLE, "bots": {}}                 # nobody else moves: the table stands still
+    with serving(tmp_path, [table], limits=Limits(max_message=1024)) as srv:
+        a, b = Client(srv.url), Client(srv.url)
+        a.join(name="ann", seat=0)
+        b.join(name="bob", seat=1)
+        st = a.until(lambda m: m["type"] == "state" and m["view"]["to_act"] is not None)
+        actor, other = (a, b) if st["view"]["to_act"] == 0 else (b, a)
+        st = actor.my_turn()
+        db = tmp_path / "db.sqlite"
+        before_db = table_state(db)
+        before = srv.locked("t1", lambda room: (room.seq, without_clock(room._state())))
+        cases: list[tuple[Any, str]] = [
+            ("{not json", "bad_json"),
+            ("[1, 2]", "bad_message"),
+            ('"act"', "bad_message"),
+            ("{}", "bad_message"),
+            (b"\x00\x01binary", "bad_message"),
+            ({"type": "shout"}, "bad_message"),
+            ({"type": "act"}, "bad_message"),
+            ({"type": "act", "kind": "timeout"}, "bad_message"),          # the server's, never a client's
+            ({"type": "act", "kind": "raise"}, "bad_message"),
+            ({"type": "act", "kind": "raise", "amount": "10"}, "bad_message"),
+            ({"type": "act", "kind": "raise", "amount": 10**20}, "bad_message"),
+            ({"type": "act", "kind": "raise", "amount": 3}, "illegal"),      # below the minimum (R3.4)
+            ({"type": "act", "kind": "raise", "amount": 100000}, "illegal"),  # more than the stack
+            ({"type": "act", "kind": "bet", "amount": 10}, "illegal"),        # nothing to open in round 1
+            ({"type": "act", "kind": "discard", "cards": ["Ah"]}, "illegal"),  # not the draw
+            ({"type": "act", "kind": "discard", "cards": ["Zz"]}, "bad_message"),
+            ({"type": "act", "kind": "discard", "cards": "Ah"}, "bad_message"),
+            ({"type": "act", "kind": "check", "amount": 5}, "bad_message"),
+            ({"type": "act", "kind": "call", "seq": 1}, "stale"),
+            ({"type": "act", "kind": "call", "seq": -1}, "bad_message"),
+            ({"type": "act", "kind": "call", "id": [1]}, "bad_message"),
+            ({"type": "showdown", "show": "yes"}, "bad_message"),
+            ({"type": "add_chips", "chips": 10}, "table_error"),              # R3.6: between hands only
+            ({"type": "resume", "table": "t1", "token": "x" * 43}, "bad_token"),
+            ({"type": "resume", "table": "t1", "token": 5}, "bad_message"),
+            ("x" * 2000, "too_large"),
+            (json.dumps({"type": "ping", "pad": "é" * 600}), "too_large"),   # 1,200 bytes in UTF-8
+            ("[" * 100_000, "too_large"),
+        ]
+        for msg, code in cases:
+            actor.send(msg)
+            r = actor.until(lambda m: m["type"] in ("error", "ok", "pong"))
+            assert (r["type"], r.get("code")) == ("error", code), (msg, r)
+        # the other seat may not act for the player to act, and no field names a seat for it
+        r = other.request({"type": "act", "kind": "call", "seat": st["you"]})
+        assert r["code"] == "not_your_turn" and f"seat {st['you']} is" in r["message"]
+        # a client that never joined
+        c = Client(srv.url)
+        assert c.request({"type": "act", "kind": "fold"})["code"] == "not_seated"
+        assert c.request({"type": "leave"})["code"] == "not_seated"
+        after = srv.locked("t1", lambda room: (room.seq, without_clock(room._state())))
+        assert after == before
+        assert table_state(db)[1] == before_db[1]
+        assert without_clock(table_state(db)[0]) == without_clock(before_db[0])
+        for cl in (actor, other, c):                                   # every connection survived
+            assert cl.request({"type": "ping"})["type"] == "pong"
+        r = actor.request({"type": "act", "kind": "call", "seq": st["seq"]})
+        assert r["type"] == "ok" and r["seq"] > st["seq"], r
+
+
+def test_flood_is_rate_limited_and_the_connection_survives(tmp_path: Path) -> None:
+    with serving(tmp_path, limits=Limits(rate=20.0, burst=40)) as srv:
+        c = Client(srv.url)
+        for i in range(200):
+            c.send({"type": "ping", "id": i})
+        replies = [c.until(lambda m: m["type"] in ("pong", "error")) for _ in range(200)]
+        pongs = [r for r in replies if r["type"] == "pong"]
+        limited = [r for r in replies if r.get("code") == "rate_limited"]
+        assert len(pongs) + len(limited) == 200
+        assert 40 <= len(pongs) < 200 and limited
+        time.sleep(0.3)
+        assert c.request({"type": "ping"})["type"] == "pong"
+
+
+def test_frames_above_the_transport_limit_close_only_that_connection(tmp_path: Path) -> None:
+    with serving(tmp_path, limits=Limits(max_frame=1 << 16)) as srv:
+        c, d = Client(srv.url), Client(srv.url)
+        c.send("x" * (1 << 17))
+        with pytest.raises(Exception):          # closed with 1009 (message too big)
+            for _ in range(5):
+                c.recv(5)
+        assert d.request({"type": "ping"})["type"] == "pong"
+
+
+# ---------------------------------------------------------------------------------------- secrecy
+def _hidden_cards_check(clients: list[Client], db: Path) -> int:
+    """Every card string in every message each client received is one its seat may see:
+    never another seat's private cards of that hand (deals, draws, discards) unless shown."""
+    rows = db_rows(db, "SELECT seq, hand, event FROM pd32_events ORDER BY seq")
+    dealt: dict[int, dict[int, set[str]]] = {}
+    shown: dict[int, set[str]] = {}
+    for _, hand, text in rows:
+        ev = json.loads(text)
+        if ev["kind"] in ("deal_hole", "deal_draw", "discard") and "cards" in ev:
+            dealt.setdefault(hand, {}).setdefault(ev["seat"], set()).update(ev["cards"])
+        if ev["kind"] == "show":
+            shown.setdefault(hand, set()).update(ev["cards"])
+    checked = 0
+
+    def cards_in(obj: Any) -> Iterator[str]:
+        if isinstance(obj, str):
+            if CARD.match(obj):
+                yield obj
+        elif isinstance(obj, dict):
+            for k, v in obj.items():
+                if k != "token":
+                    yield from cards_in(v)
+        elif isinstance(obj, list):
+            for v in obj:
+                yield from cards_in(v)
+
+    for cl in clients:
+        for msg in cl.log:
+            if msg["type"] == "event":
+                hand = msg["hand"]
+            elif msg["type"] == "state":
+                hand = msg["view"]["hand_number"]
+            else:
+                continue
+            mine = dealt.get(hand, {}).get(cl.seat, set()) if cl.seat is not None else set()
+            secret = set().union(*(c for s, c in dealt.get(hand, {}).items() if s != cl.seat)) - mine \
+                - shown.get(hand, set())
+            seen = set(cards_in(msg))
+            assert not seen & secret, (cl.seat, msg, seen & secret)
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_no_message_carries_a_card_the_seat_may_not_see(tmp_path: Path, seed: int) -> None:
+    table = {**TABLE, "seed": seed, "rules": {"structure": "pot-limit", "sb": 1, "bb": 2, "reshuffle_folded": True}}
+    with serving(tmp_path, [table]) as srv:
+        rng = random.Random(seed)
+        players = [Client(srv.url) for _ in range(3)]
+        for i, cl in enumerate(players):
+            cl.join(name=f"p{i}", seat=i, chips=rng.choice([40, 120, 200]))
+        watcher = Client(srv.url)
+        assert watcher.request({"type": "watch", "table": "t1", "last_seq": 0})["type"] == "watching"
+        end = time.monotonic() + 12
+        hands = 0
+        while time.monotonic() < end and hands < 12:
+            progressed = False
+            for cl in players:
+                try:
+                    msg = cl.next(0.05)
+                except TimeoutError:
+                    continue
+                progressed = True
+                if msg["type"] == "event" and msg["event"]["kind"] == "hand_end" and cl is players[0]:
+                    hands += 1
+                if msg["type"] == "state" and msg["view"]["to_act"] == cl.seat and (msg["view"]["hand"] or {}).get(
+                        "legal") and msg["seq"] == cl.last_seq:
+                    cl.send({**act_for(msg, rng), "id": f"a{msg['seq']}"})
+                if msg["type"] == "state" and (msg["view"]["hand"] or {}).get("phase") == "second-round" and \
+                        rng.random() < 0.1:
+                    cl.send({"type": "showdown", "id": "sd", "show": rng.choice([True, False, None])})
+            if not progressed:
+                time.sleep(0.01)
+        assert hands >= 3
+        watcher.seat = None
+    checked = _hidden_cards_check(players + [watcher], tmp_path / "db.sqlite")
+    assert checked > 200
+    for cl in players:
+        errors = [m for m in cl.log if m["type"] == "error" and m["code"] not in ("stale", "not_your_turn")
+                  and m.get("id") != "sd"]      # a showdown choice may race the hand's end
+        assert not errors
+
+
+def test_a_new_player_never_sees_the_cards_of_the_seat_s_previous_player(tmp_path: Path) -> None:
+    table = {**TABLE, "bots": {"3": "rule"}}
+    with serving(tmp_path, [table], bot_delay=0.05) as srv:
+        a = Client(srv.url)
+        a.join(name="ann", seat=0)
+        st = a.until(lambda m: m["type"] == "state" and (m["view"]["hand"] or {}).get("cards"))
+        ann_cards = set(st["view"]["hand"]["cards"])
+        r = a.request({"type": "leave"})
+        assert r["type"] in ("left", "ok")
+        a.until(lambda m: m["type"] == "left" and m.get("chips") is not None, timeout=30)
+        b = Client(srv.url)
+        b.join(name="bob", seat=0)
+        b2 = Client(srv.url)
+        r = b2.request({"type": "resume", "table": "t1", "token": b.token, "last_seq": 0})
+        assert r["type"] == "resumed"
+        b.until(lambda m: m["type"] == "error" and m["code"] == "replaced")
+        b2.until(lambda m: m["type"] == "state")
+        deals = [m for m in b2.log if m["type"] == "event" and m["event"]["kind"] == "deal_hole"
+                 and m["event"]["seat"] == 0]
+        assert deals and "cards" not in deals[0]["event"] and deals[0]["event"]["hidden"] == 5
+        ann_hand = st["view"]["hand_number"]
+        shown = {c for (e,) in db_rows(tmp_path / "db.sqlite", "SELECT event FROM pd32_events WHERE hand = ?", ann_hand)
+                 if json.loads(e)["kind"] == "show" for c in json.loads(e)["cards"]}
+        checked = 0
+        for m in b2.log:
+            hand = m["hand"] if m["type"] == "event" else m["view"]["hand_number"] if m["type"] == "state" else None
+            if hand == ann_hand:
+                assert not (ann_cards - shown) & set(re.findall(r'"([789TJQKA][hdcs])"', json.dumps(m))), m
+                checked += 1
+        assert checked >= 5
+
+
+# ---------------------------------------------------------------------------------------- resume
+def test_resume_gives_exactly_the_missed_entries(tmp_path: Path) -> None:
+    with serving(tmp_path, bot_delay=0.01) as srv:
+        a = Client(srv.url)
+        a.join(name="ann", seat=0)
+        a.send({"type": "sit_out", "id": "so"})           # bots play on; ann just watches her seat
+        a.until(lambda m: m.get("id") == "so")
+        a.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "hand_end", timeout=20)
+        last = a.last_seq
+        a.close()
+        time.sleep(0.5)                                   # bots play on
+        b = Client(srv.url)
+        r = b.request({"type": "resume", "table": "t1", "token": a.token, "last_seq": last})
+        assert r["type"] == "resumed" and r["seat"] == 0
+        got = [m["seq"] for m in b.pending + [b.recv() for _ in range(0)] if m["type"] == "event"]
+        b.until(lambda m: m["type"] == "state")
+        got = [m["seq"] for m in b.log if m["type"] == "event" and m["seq"] <= r["seq"]]
+        assert got == list(range(last + 1, r["seq"] + 1))
+        assert r["seq"] > last
+        bad = b.request({"type": "resume", "table": "t1", "token": a.token, "last_seq": 10**9})
+        assert bad["code"] == "bad_message"
+
+
+def test_clock_raise_limit_time_bank_and_timeout(tmp_path: Path) -> None:
+    table = {**TABLE, "bots": {"3": "rule"}, "decision_time": 0.6, "raise_time": 0.3, "time_bank": 0.4,
+             "bank_refill": 0.0}
+    with serving(tmp_path, [table], bot_delay=0.0) as srv:
+        a = Client(srv.url)
+        a.join(name="ann", seat=0)
+        st = a.my_turn(timeout=20)
+        assert st["clock"]["seat"] == 0 and 0 < st["clock"]["act_in"] <= 0.6 and st["clock"]["bank"] == 0.4
+        kinds: list[str] = []
+        seen = a.until(lambda m: m["type"] == "event" and m["event"]["seat"] == 0 if "seat" in m.get("event", {})
+                       else False, timeout=5)
+        kinds.append(seen["event"]["kind"])
+        while kinds[-1] != "timeout":
+            m = a.until(lambda m: m["type"] == "event" and m["event"].get("seat") == 0, timeout=5)
+            kinds.append(m["event"]["kind"])
+        expected = ["time_bank", "timeout"] if "raise" not in st["view"]["hand"]["legal"]["kinds"] else \
+            ["raise_withdrawn", "time_bank", "timeout"]
+        assert kinds[-len(expected):] == expected
+        bank = next(m for m in a.log if m["type"] == "event" and m["event"]["kind"] == "time_bank")
+        assert bank["event"]["left"] == 0.0 and bank["event"]["used"] == pytest.approx(0.4)
+
+
+def test_disconnect_grace_sits_out_and_return_sits_in(tmp_path: Path) -> None:
+    with serving(tmp_path, grace=0.3) as srv:
+        a = Client(srv.url)
+        a.join(name="ann", seat=0)
+        token = a.token
+        a.close()
+        w = Client(srv.url)
+        w.request({"type": "watch", "table": "t1", "last_seq": 0})
+        out = w.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "sat_out", timeout=10)
+        assert out["event"] == {"kind": "sat_out", "seat": 0, "reason": "disconnected"}
+        b = Client(srv.url)
+        b.request({"type": "resume", "table": "t1", "token": token, "last_seq": 0})
+        back = b.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "sat_in", timeout=10)
+        assert back["event"] == {"kind": "sat_in", "seat": 0, "reason": "returned"}
+
+
+# ---------------------------------------------------------------------------------------- persistence
+def test_a_failed_commit_changes_nothing_and_the_same_request_then_succeeds(tmp_path: Path) -> None:
+    table = {**TABLE, "bots": {}}
+    with serving(tmp_path, [table]) as srv:
+        a, b = Client(srv.url), Client(srv.url)
+        a.join(name="ann", seat=0)
+        b.join(name="bob", seat=1)
+        st = a.until(lambda m: m["type"] == "state" and m["view"]["to_act"] is not None)
+        actor = a if st["view"]["to_act"] == 0 else b
+        st = actor.my_turn()
+        before = srv.locked("t1", lambda room: (room.seq, without_clock(room._state())))
+        db = tmp_path / "db.sqlite"
+        with contextlib.closing(sqlite3.connect(db)) as conn:     # the database breaks under the server
+            conn.execute("ALTER TABLE pd32_events RENAME TO pd32_events_away")
+            conn.commit()
+        r = actor.request({"type": "act", "kind": "call", "seq": st["seq"]})
+        assert r["code"] == "storage" and "nothing was applied" in r["message"]
+        assert srv.locked("t1", lambda room: (room.seq, without_clock(room._state()))) == before
+        with contextlib.closing(sqlite3.connect(db)) as conn:
+            conn.execute("ALTER TABLE pd32_events_away RENAME TO pd32_events")
+            conn.commit()
+        r = actor.request({"type": "act", "kind": "call", "seq": st["seq"]})
+        assert r["type"] == "ok"
+        t = Table.restore(table_state(db)[0]["table"])
+        t.check_ledger()
+
+
+def test_restart_restores_every_table_exactly(tmp_path: Path) -> None:
+    table = {**TABLE, "bots": {}}
+    with serving(tmp_path, [table]) as srv:
+        a, b = Client(srv.url), Client(srv.url)
+        a.join(name="ann", seat=0)
+        b.join(name="bob", seat=1)
+        st = a.until(lambda m: m["type"] == "state" and m["view"]["to_act"] is not None)
+        before = srv.locked("t1", lambda room: (room.seq, without_clock(room._state()),
+                                                 room.table.view(0)["hand"]["cards"]))
+        a.close()
+        b.close()
+    with serving(tmp_path, [table]) as srv:
+        after = srv.locked("t1", lambda room: (room.seq, without_clock(room._state()),
+                                                room.table.view(0)["hand"]["cards"]))
+        assert after == before
+        c = Client(srv.url)
+        r = c.request({"type": "resume", "table": "t1", "token": a.token, "last_seq": st["seq"]})
+        assert r["type"] == "resumed" and r["seq"] == before[0]
+        state = c.until(lambda m: m["type"] == "state")
+        assert state["view"]["hand"]["cards"] == before[2]
+
+
+def test_finished_hands_are_archived_as_phh_that_replays(tmp_path: Path) -> None:
+    import urllib.request
+
+    table = {**TABLE, "bots": {"0": "rule", "1": "random", "2": "rule"}}
+    with serving(tmp_path, [table]) as srv:
+        w = Client(srv.url)
+        w.request({"type": "watch", "table": "t1", "last_seq": 0})
+        for _ in range(5):
+            w.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "hand_end", timeout=20)
+        text = urllib.request.urlopen(srv.http + "/api/tables/t1/hands.phhs", timeout=10).read().decode()
+    hands = list(loads_all(text))
+    assert len(hands) >= 5
+    rows = db_rows(tmp_path / "db.sqlite", "SELECT hand, phh FROM pd32_hands ORDER BY hand")
+    ends = {h: json.loads(e)["stacks"] for h, e in db_rows(
+        tmp_path / "db.sqlite", "SELECT hand, event FROM pd32_events WHERE event LIKE '%hand_end%'")}
+    for number, phh in rows:
+        hh = HandHistory.loads(phh)
+        assert hh.hand == number
+        assert list(hh.replay().result.stacks) == ends[number]
