@@ -41,6 +41,9 @@ def test_module_doctests(name: str, request: pytest.FixtureRequest) -> None:
     if name == "pokerdraw32.openspiel" or name.startswith("pokerdraw32.openspiel."):   # the [openspiel] extra's
         for needed in ("numpy", "pyspiel"):
             pytest.importorskip(needed)
+    if name in ("pokerdraw32.server.app", "pokerdraw32.server.run"):          # the [server] extra's
+        for needed in ("starlette", "uvicorn"):
+            pytest.importorskip(needed)
     # the compiled module comes from the fixture: it skips (or errors) as the kernel tests do
     module = request.getfixturevalue("core") if name == "pokerdraw32._core" else importlib.import_module(name)
     run(doctest.DocTestFinder().find(module))
