@@ -28,14 +28,15 @@ pytest.importorskip("starlette", reason="the server's tests need the [server] ex
 pytest.importorskip("uvicorn", reason="the server's tests need the [server] extra (uvicorn)")
 pytest.importorskip("websockets", reason="the server's tests need the [server] extra (websockets)")
 
-import uvicorn  # noqa: E402
-from websockets.sync.client import connect  # noqa: E402
+import uvicorn
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
-from pokerdraw32.history import HandHistory, loads_all  # noqa: E402
-from pokerdraw32.server.app import GameServer, create_app  # noqa: E402
-from pokerdraw32.server.protocol import Limits  # noqa: E402
-from pokerdraw32.server.room import ServerSettings, TableConfig  # noqa: E402
-from pokerdraw32.table import Table  # noqa: E402
+from pokerdraw32.history import HandHistory, loads_all
+from pokerdraw32.server.app import GameServer, create_app
+from pokerdraw32.server.protocol import Limits
+from pokerdraw32.server.room import ServerSettings, TableConfig
+from pokerdraw32.table import Table
 
 CARD = re.compile(r"^[789TJQKA][hdcs]$")
 
@@ -335,9 +336,10 @@ def test_frames_above_the_transport_limit_close_only_that_connection(tmp_path: P
     with serving(tmp_path, limits=Limits(max_frame=1 << 16)) as srv:
         c, d = Client(srv.url), Client(srv.url)
         c.send("x" * (1 << 17))
-        with pytest.raises(Exception):          # closed with 1009 (message too big)
+        with pytest.raises(ConnectionClosed) as closed:
             for _ in range(5):
                 c.recv(5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009       # message too big
         assert d.request({"type": "ping"})["type"] == "pong"
 
 
@@ -417,7 +419,7 @@ def test_no_message_carries_a_card_the_seat_may_not_see(tmp_path: Path, seed: in
                 time.sleep(0.01)
         assert hands >= 3
         watcher.seat = None
-    checked = _hidden_cards_check(players + [watcher], tmp_path / "db.sqlite")
+    checked = _hidden_cards_check([*players, watcher], tmp_path / "db.sqlite")
     assert checked > 200
     for cl in players:
         errors = [m for m in cl.log if m["type"] == "error" and m["code"] not in ("stale", "not_your_turn")
