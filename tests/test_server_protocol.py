@@ -182,8 +182,13 @@ def db_rows(path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
 
 
 def table_state(path: Path, table: str = "t1") -> tuple[dict[str, Any], int]:
-    (state, seq), = db_rows(path, "SELECT state, seq FROM pd32_tables WHERE id = ?", table)
-    return json.loads(state), seq
+    """The table's stored state (its ledger put back from pd32_ledger) and last log entry."""
+    (text, seq), = db_rows(path, "SELECT state, seq FROM pd32_tables WHERE id = ?", table)
+    state = json.loads(text)
+    lines = db_rows(path, "SELECT line, entry FROM pd32_ledger WHERE table_id = ? ORDER BY line", table)
+    assert [i for i, _ in lines] == list(range(len(lines)))
+    state["table"]["ledger"] = [json.loads(e) for _, e in lines]
+    return state, seq
 
 
 def without_clock(state: dict[str, Any]) -> dict[str, Any]:
@@ -576,8 +581,12 @@ def test_finished_hands_are_archived_as_phh_that_replays(tmp_path: Path) -> None
     with serving(tmp_path, [table]) as srv:
         w = Client(srv.url)
         w.request({"type": "watch", "table": "t1", "last_seq": 0})
-        for _ in range(5):
+        sizes = []
+        for _ in range(8):
             w.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "hand_end", timeout=20)
+            sizes.append(len(db_rows(tmp_path / "db.sqlite", "SELECT state FROM pd32_tables")[0][0]))
+        # a commit writes the ledger's new lines only: the stored state does not grow with the hands
+        assert max(sizes[3:]) < sizes[0] + 400, sizes
         text = urllib.request.urlopen(srv.http + "/api/tables/t1/hands.phhs", timeout=10).read().decode()
     hands = list(loads_all(text))
     assert len(hands) >= 5

@@ -897,3 +897,21 @@ def test_a_table_view_shows_one_stack_per_player_and_the_names():
     assert t.seat(0).stack == 200                                # the stack before the hand
     for seat in seats:
         assert seats[seat]["stack"] == players[seat]["stack"]
+
+
+def test_snapshot_ledger_from_writes_only_the_later_lines() -> None:
+    t = Table(Rules(), seed=3)
+    for seat in range(3):
+        t.join(seat, f"p{seat}", 100)
+    h = t.start_hand()
+    while not h.is_complete:
+        t.act(t.actor, "f" if "fold" in [k.value for k in h.legal_actions().kinds] else "k")
+    full = t.snapshot()
+    assert len(full["ledger"]) == 6
+    for k in range(7):
+        part = t.snapshot(ledger_from=k)
+        assert part["ledger"] == full["ledger"][k:]
+        assert {**part, "ledger": full["ledger"], "clock": 0} == {**full, "clock": 0}
+    for bad in (-1, 7, True, 1.0, "2"):
+        with pytest.raises(TableError, match="ledger_from"):
+            t.snapshot(ledger_from=bad)   # type: ignore[arg-type]

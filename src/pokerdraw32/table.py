@@ -728,17 +728,24 @@ class Table:
             writer.write(HandHistory.from_hand(hand, number=number, seats=[s + 1 for s in seats], players=names))
         return len(self.hands)
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self, *, ledger_from: int = 0) -> dict[str, Any]:
         """The session as versioned, JSON-serialisable data: settings, seats (with missed blinds
         and waiting state), button, ledger, the generator's state, the running hand's snapshot
         (:meth:`Hand.snapshot`), the current deadline and the clock's time (``"clock"``).  Finished
         hands are not included (write them with :meth:`write_history`); the clock is not data: give
         one to :meth:`restore`, which shifts the deadline to it, keeping the time left to act.
 
-        :raises TableError: the clock fails.
+        :param ledger_from: write only the ledger lines from this index on (``"ledger"``), for a
+            store that keeps the earlier lines itself (a server saving after every action: the
+            ledger grows by a line per seat per hand, the rest of the snapshot does not);
+            :meth:`restore` needs the whole ledger back in ``"ledger"``.
+        :raises TableError: the clock fails, or ``ledger_from`` is not 0..``len(ledger)``.
 
         Holds the running hand's cards: the dealer's record, never for players.
         """
+        if isinstance(ledger_from, bool) or not isinstance(ledger_from, int) or \
+                not 0 <= ledger_from <= len(self.ledger):
+            raise TableError(f"ledger_from must be a ledger index 0..{len(self.ledger)}, got {shown(ledger_from)}")
         h = self.hand
         return {
             "format": TABLE_FORMAT,
@@ -753,7 +760,7 @@ class Table:
             "seats": [s.to_dict() for _, s in sorted(self._seats.items())],
             "button": self.button,
             "hand_count": self.hand_count,
-            "ledger": [e.to_dict() for e in self.ledger],
+            "ledger": [e.to_dict() for e in self.ledger[ledger_from:]],
             "rng": [f"{word:016x}" for word in self.rng.getstate()],
             "clock": self._now(),
             "hand": None if h is None or self._settled else h.snapshot(),

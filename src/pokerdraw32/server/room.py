@@ -255,6 +255,7 @@ class Room:
         self._turn: tuple[int, float] | None = None   # (seat, act_at) of the decision being timed
         self._turn_started = 0.0
         self._committed: dict[str, Any] = {}
+        self.ledger_saved = 0                 # ledger lines committed (pd32_ledger)
         self.closed = False
 
     # ------------------------------------------------------------------ creation and restore
@@ -269,8 +270,9 @@ class Room:
         state = room._state()
         numbered = room._number(entries)
         await store.commit(Commit(room.id, room.seq, state, [(s, h, room._stored(e)) for s, h, e in numbered],
-                                  new=True, config=config.to_dict()))
+                                  ledger=room._new_ledger(), new=True, config=config.to_dict()))
         room._committed = state
+        room.ledger_saved = len(room.table.ledger)
         room.recent.extend(numbered)
         return room
 
@@ -299,11 +301,14 @@ class Room:
             raise StorageError(f"table {self.id!r}: the stored state does not restore: {exc}") from exc
         self.hand_logged = int(state["hand_logged"])
         self.seq = seq
-        self._committed = state
+        self.ledger_saved = len(self.table.ledger)
+        self._committed = {**state, "table": {**state["table"], "ledger": []}}
         self._turn = None
 
     def _state(self) -> dict[str, Any]:
-        return {"table": self.table.snapshot(), "players": [p.to_dict() for _, p in sorted(self.players.items())],
+        """The room's state as committed: the table's snapshot without its ledger (whose lines
+        are committed one by one, :meth:`_new_ledger`), the players, the hand's log position."""
+        return {"table": self.table.snapshot(ledger_from=len(self.table.ledger)), "players": [p.to_dict() for _, p in sorted(self.players.items())],
                 "hand_logged": self.hand_logged if self._hand_running() else 0}
 
     # ------------------------------------------------------------------ the one way to change
@@ -325,10 +330,13 @@ class Room:
                 hands.append((self.table.hand_count, self.table.last_history().dumps()))
             state = self._state()
             await self.store.commit(Commit(self.id, self.seq, state,
-                                           [(s, h, self._stored(e)) for s, h, e in numbered], hands))
+                                           [(s, h, self._stored(e)) for s, h, e in numbered], hands,
+                                           self._new_ledger()))
         except (StorageError, PokerDraw32Error) as exc:
             log.error("table %s: %s; back to the last committed state", self.id, exc)
-            self._load(self._committed, self.seq - len(numbered))
+            committed = self._committed
+            saved = [e.to_dict() for e in self.table.ledger[:self.ledger_saved]]
+            self._load({**committed, "table": {**committed["table"], "ledger": saved}}, self.seq - len(numbered))
             for seat, p in self.players.items():
                 old, conn, p.gone_at = runtime.get(seat, (None, None, None))
                 if conn is not None and conn.player is old:      # still connected: to the restored player
@@ -336,6 +344,7 @@ class Room:
                     conn.player = p
             raise StorageError(f"the database refused the change; nothing was applied ({exc})") from exc
         self._committed = state
+        self.ledger_saved = len(self.table.ledger)
         self.recent.extend(numbered)
         for p, paid in departed:
             if p.conn is not None and p.conn.player is p:
@@ -372,6 +381,9 @@ class Room:
                 entries.append({"kind": "left", "seat": seat, "name": p.name, "chips": paid})
                 departed.append((p, paid))
         return finished, departed
+
+    def _new_ledger(self) -> list[tuple[int, dict[str, Any]]]:
+        return [(i, e.to_dict()) for i, e in enumerate(self.table.ledger[self.ledger_saved:], self.ledger_saved)]
 
     def _number(self, entries: list[Any]) -> list[Entry]:
         out = []

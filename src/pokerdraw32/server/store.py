@@ -7,6 +7,10 @@ Three tables, the same in SQLite and PostgreSQL:
   :mod:`pokerdraw32.server.room`) and the number of its last log entry;
 * ``pd32_events(table_id, seq, hand, event)``: the table's log, every card included (the
   dealer's record; what a seat may see is derived from it when sent);
+* ``pd32_ledger(table_id, line, entry)``: the table's ledger (buy-ins, additions, each seat's
+  result of each hand, cash-outs: :attr:`Table.ledger`), a row per line, so that a commit writes
+  only the new lines (the state holds the rest of ``Table.snapshot()``, whose size does not grow
+  with the hands played);
 * ``pd32_hands(table_id, hand, phh)``: each finished hand as PHH (:mod:`pokerdraw32.history`).
 
 A :class:`Commit` (a table's new log entries, its new state, and a finished hand's history) is
@@ -43,6 +47,8 @@ _SCHEMA = (
     "seq BIGINT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS pd32_events (table_id TEXT NOT NULL, seq BIGINT NOT NULL, hand INTEGER NOT NULL, "
     "event TEXT NOT NULL, PRIMARY KEY (table_id, seq))",
+    "CREATE TABLE IF NOT EXISTS pd32_ledger (table_id TEXT NOT NULL, line INTEGER NOT NULL, entry TEXT NOT NULL, "
+    "PRIMARY KEY (table_id, line))",
     "CREATE TABLE IF NOT EXISTS pd32_hands (table_id TEXT NOT NULL, hand INTEGER NOT NULL, phh TEXT NOT NULL, "
     "PRIMARY KEY (table_id, hand))",
 )
@@ -66,7 +72,8 @@ class TableRow:
 @dataclass
 class Commit:
     """One transaction: the table's new log entries ``(seq, hand, event)``, its new ``state``
-    (JSON-serialisable), and the PHH text of hands that finished ``(hand, phh)``.
+    (JSON-serialisable; ``state["table"]["ledger"]`` is stored empty), its new ledger lines
+    ``(line, entry)``, and the PHH text of hands that finished ``(hand, phh)``.
 
     ``config`` is written only when the table is created (``new=True``).
     """
@@ -76,6 +83,7 @@ class Commit:
     state: dict[str, Any]
     events: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
     hands: list[tuple[int, str]] = field(default_factory=list)
+    ledger: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     new: bool = False
     config: dict[str, Any] | None = None
 
@@ -217,6 +225,9 @@ class Store:
         for seq, hand, event in c.events:
             ex(sql("INSERT INTO pd32_events (table_id, seq, hand, event) VALUES (?, ?, ?, ?)"),
                (c.table_id, seq, hand, json.dumps(event, separators=(",", ":"))))
+        for line, entry in c.ledger:
+            ex(sql("INSERT INTO pd32_ledger (table_id, line, entry) VALUES (?, ?, ?)"),
+               (c.table_id, line, json.dumps(entry, separators=(",", ":"))))
         for hand, phh in c.hands:
             ex(sql("INSERT INTO pd32_hands (table_id, hand, phh) VALUES (?, ?, ?)"), (c.table_id, hand, phh))
 
@@ -235,10 +246,18 @@ class Store:
         await asyncio.wrap_future(fut)
 
     def load_tables(self) -> list[TableRow]:
-        """Every stored table (blocking; called at start)."""
+        """Every stored table, its ledger put back into ``state["table"]["ledger"]`` (blocking;
+        called at start)."""
         def read() -> list[TableRow]:
             rows = self._conn.execute("SELECT id, config, state, seq FROM pd32_tables ORDER BY id").fetchall()
-            return [TableRow(r[0], json.loads(r[1]), json.loads(r[2]), int(r[3])) for r in rows]
+            out = []
+            for r in rows:
+                state = json.loads(r[2])
+                lines = self._conn.execute(self._sql("SELECT entry FROM pd32_ledger WHERE table_id = ? ORDER BY line"),
+                                           (r[0],)).fetchall()
+                state["table"]["ledger"] = [json.loads(line[0]) for line in lines]
+                out.append(TableRow(r[0], json.loads(r[1]), state, int(r[3])))
+            return out
         result: list[TableRow] = self._read(read).result()
         return result
 
