@@ -308,7 +308,8 @@ class Room:
     def _state(self) -> dict[str, Any]:
         """The room's state as committed: the table's snapshot without its ledger (whose lines
         are committed one by one, :meth:`_new_ledger`), the players, the hand's log position."""
-        return {"table": self.table.snapshot(ledger_from=len(self.table.ledger)), "players": [p.to_dict() for _, p in sorted(self.players.items())],
+        return {"table": self.table.snapshot(ledger_from=len(self.table.ledger)),
+                "players": [p.to_dict() for _, p in sorted(self.players.items())],
                 "hand_logged": self.hand_logged if self._hand_running() else 0}
 
     # ------------------------------------------------------------------ the one way to change
