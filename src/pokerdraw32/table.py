@@ -70,7 +70,7 @@ from ._events import events_for as _events_for
 from ._kernels import Rng
 from .actions import Action, Event, Phase
 from .cards import CardsLike
-from .errors import MAX_CHIPS, PokerDraw32Error, PokerDraw32ValueError, RulesError, integer, shown
+from .errors import MAX_CHIPS, IllegalActionError, PokerDraw32Error, PokerDraw32ValueError, RulesError, integer, shown
 from .hand import Hand
 from .rules import Rules, Structure
 from .snapshot import _Reader, read_rules
@@ -684,13 +684,18 @@ class Table:
         seat may see is :meth:`events_for`.
 
         :raises TableError: no hand yet.
+        :raises IllegalActionError: ``start`` is not an event index 0..``serial`` (as
+            :meth:`Hand.events_for`).
         """
         h = self.hand
         if h is None:
             raise TableError("no hand has been dealt yet")
+        first = integer(start)
+        if first is None or not 0 <= first <= h.serial:
+            raise IllegalActionError(f"start {shown(start)} is not an event index 0..{h.serial}")   # as Hand's
         seats = self.hand_seats
         out = []
-        for ev in h.events[start:]:
+        for ev in h.events[first:]:
             info = tuple((k, tuple(seats[x] for x in v) if k == "winners" else v) for k, v in ev.info)
             out.append(Event(ev.kind, None if ev.seat is None else seats[ev.seat], ev.amount, ev.cards, info))
         return out

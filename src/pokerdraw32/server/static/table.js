@@ -297,6 +297,8 @@ const app = {
   decision: "",      // key of the decision the sizing input belongs to
   leaveArmed: false,
   leaving: false,    // we asked to leave during a hand: paid out at its end
+  greeting: false,   // resume/watch sent, reply not yet received
+  skipAhead: false,  // the server closed on us while greeting: resume from its present seq
   replaced: false,
 };
 
@@ -309,17 +311,42 @@ function initTable() {
   }
   restoreLog();
   bindControls();
-  app.conn = new Connection({ onOpen: greet, onMessage: onTableMessage, onStatus: showConnection });
+  app.conn = new Connection({ onOpen: greet, onMessage: onTableMessage, onStatus: onConnection });
   app.conn.connect();
   setInterval(renderClock, 200);
 }
 
-/** After every (re)connection: take our seat back, or watch. */
+/**
+ * After every (re)connection: take our seat back (`resume`), or watch, from our last seq.
+ * If the server closed the last connection before answering that (a backlog too long to
+ * replay), skip ahead: `watch` without last_seq gives the table's seq, and we resume from it.
+ */
 function greet() {
-  if (app.token) {
+  app.greeting = true;
+  if (app.skipAhead) {
+    app.conn.send({ type: "watch", table: app.tableId });
+  } else if (app.token) {
     app.conn.send({ type: "resume", table: app.tableId, token: app.token, last_seq: app.lastSeq });
   } else {
     app.conn.send({ type: "watch", table: app.tableId, ...(app.lastSeq ? { last_seq: app.lastSeq } : {}) });
+  }
+}
+
+function onConnection(status) {
+  showConnection(status);
+  if (status === "closed" && app.greeting) app.skipAhead = true;   // closed before it answered
+}
+
+/** The `watching` reply of a skip-ahead: resume our seat from the table's present seq. */
+function skippedAhead(msg) {
+  app.skipAhead = false;
+  if (msg.seq > app.lastSeq) {
+    addLogLine({ text: "… (older entries of the log skipped)", kind: "gap", seq: msg.seq });
+    rememberSeq(msg.seq);
+  }
+  if (app.token) {
+    app.greeting = true;
+    app.conn.send({ type: "resume", table: app.tableId, token: app.token, last_seq: app.lastSeq });
   }
 }
 
@@ -335,6 +362,11 @@ function onTableMessage(msg) {
     case "resumed":
     case "watching":
       app.conn.healthy();
+      app.greeting = false;
+      if (msg.type === "watching" && app.skipAhead) {
+        skippedAhead(msg);
+        break;
+      }
       app.you = msg.type === "resumed" ? msg.seat : null;
       if ($("#message").dataset.offline) showMessage("");
       break;
@@ -343,10 +375,10 @@ function onTableMessage(msg) {
       Object.assign(app, { you: msg.seat, token: msg.token });
       break;
     case "event":
-      onEvent(msg);
+      if (!app.greeting) onEvent(msg);     // (skipping ahead: not the onlooker's copy)
       break;
     case "state":
-      onState(msg);
+      if (!app.greeting) onState(msg);
       break;
     case "ok":
       if (msg.id === app.pending) {
@@ -423,6 +455,13 @@ function onError(msg) {
     showConnection("stopped");
     const again = el("button", { type: "button", onclick: () => location.reload() }, "Play here again");
     showMessage("This seat is now played from another window or tab. ", true, again);
+  } else if (msg.code === "no_such_table") {
+    app.conn.stop();
+    showConnection("stopped");
+    showMessage(`There is no table “${app.tableId}”. `, true, el("a", { href: "/" }, "See the tables"));
+  } else if (app.greeting && !app.skipAhead) {   // our resume/watch was refused (say, a last_seq
+    app.skipAhead = true;                        // from another run of the server): skip ahead
+    greet();
   } else if (msg.code === "stale" || msg.code === "not_your_turn") {
     showMessage("The table moved on before your action arrived; look again.", true);
   } else {
