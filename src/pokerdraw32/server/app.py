@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import __version__
-from ..errors import PokerDraw32Error
+from ..errors import IllegalActionError, PokerDraw32Error
 from ..history import HandHistory, HistoryWriter
 from .protocol import PROTOCOL_VERSION, Limits, ProtocolError, RateLimiter, action_of, field, read_message
 from .room import DEFAULT_TABLES, Player, Room, ServerSettings, TableConfig
@@ -180,8 +180,12 @@ class GameServer:
                 except StorageError as exc:
                     conn.send(_error("storage", str(exc), rid))
                 except PokerDraw32Error as exc:
-                    code = "illegal" if type(exc).__name__ == "IllegalActionError" else "table_error"
+                    code = "illegal" if isinstance(exc, IllegalActionError) else "table_error"
                     conn.send(_error(code, str(exc), rid))
+                except Exception:                   # a bug: say so, keep the connection and the table
+                    log.exception("request %r failed", rid)
+                    conn.send(_error("internal", "the server failed on this request (logged); nothing was "
+                                                 "applied unless an ok follows", rid))
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
         finally:
