@@ -597,3 +597,29 @@ def test_finished_hands_are_archived_as_phh_that_replays(tmp_path: Path) -> None
         hh = HandHistory.loads(phh)
         assert hh.hand == number
         assert list(hh.replay().result.stacks) == ends[number]
+
+
+def test_resume_far_behind_replays_everything_and_a_limit_says_from_where(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import pokerdraw32.server.app as app_module
+
+    with serving(tmp_path, hand_pause=0.0) as srv:
+        a = Client(srv.url)
+        joined = a.join(name="ann", seat=0)
+        a.request({"type": "sit_out"})
+        a.close()
+        end = time.monotonic() + 60
+        while srv.locked("t1", lambda room: room.seq) < joined["seq"] + 3000:     # bots play on
+            assert time.monotonic() < end
+            time.sleep(0.2)
+        b = Client(srv.url)
+        r = b.request({"type": "resume", "table": "t1", "token": a.token, "last_seq": joined["seq"]}, timeout=30)
+        assert r["type"] == "resumed" and r["seq"] - joined["seq"] >= 3000     # more than the send queue
+        b.until(lambda m: m["type"] == "state", timeout=30)
+        got = [m["seq"] for m in b.log if m["type"] == "event" and m["seq"] <= r["seq"]]
+        assert got == list(range(joined["seq"] + 1, r["seq"] + 1))
+        monkeypatch.setattr(app_module, "MAX_REPLAY", 100)
+        c = Client(srv.url)
+        r = c.request({"type": "resume", "table": "t1", "token": a.token, "last_seq": 0})
+        assert r["code"] == "too_far_behind" and "resume from last_seq" in r["message"]
+        assert c.request({"type": "ping"})["type"] == "pong"

@@ -37,6 +37,8 @@ from .store import StorageError, Store, open_store
 __all__ = ["Connection", "GameServer", "create_app"]
 
 log = logging.getLogger("pokerdraw32.server")
+MAX_REPLAY = 50_000
+"""The most log entries a ``resume`` or ``watch`` replays (beyond: ``too_far_behind``)."""
 STATIC = Path(__file__).with_name("static")
 
 
@@ -48,34 +50,38 @@ class Connection:
     def __init__(self, ws: WebSocket, limits: Limits) -> None:
         self.ws = ws
         self.limits = limits
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=limits.send_queue)
+        # what is queued for the client: (text, is a replayed entry); None closes the connection
+        self.queue: asyncio.Queue[tuple[str, bool] | None] = asyncio.Queue()
+        self.replaying = 0           # replayed entries queued: they do not count against send_queue
         self.room: Room | None = None
         self.player: Player | None = None
         self.rate = RateLimiter(limits.rate, limits.burst)
         self.closed = False
-        self._warned = 0.0
 
-    def send(self, msg: dict[str, Any]) -> None:
-        """Queue ``msg``; a full queue closes the connection (the client resumes later)."""
+    def send(self, msg: dict[str, Any], *, replay: bool = False) -> None:
+        """Queue ``msg``.  More than ``send_queue`` live messages waiting (a client that does not
+        read) closes the connection; the client resumes later.  A resume's replayed entries
+        (``replay=True``) are not counted: a client far behind can always catch up."""
         if self.closed:
             return
         msg.setdefault("v", PROTOCOL_VERSION)
-        try:
-            self.queue.put_nowait(json.dumps(msg, separators=(",", ":")))
-        except asyncio.QueueFull:
+        if not replay and self.queue.qsize() - self.replaying >= self.limits.send_queue:
             self.closed = True
             log.warning("a client does not read its messages: disconnected")
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.get_nowait()
-                self.queue.put_nowait(None)
+            self.queue.put_nowait(None)
+            return
+        self.replaying += replay
+        self.queue.put_nowait((json.dumps(msg, separators=(",", ":")), replay))
 
     async def sender(self) -> None:
         try:
             while True:
-                text = await self.queue.get()
-                if text is None:
+                item = await self.queue.get()
+                if item is None:
                     await self.ws.close(code=1013, reason="not reading: resume with your token")
                     return
+                text, replayed = item
+                self.replaying -= replayed
                 await self.ws.send_text(text)
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
@@ -242,11 +248,14 @@ class GameServer:
                 raise ProtocolError("bad_token", f"no seat at table {room.id} has this token (left, or never joined)")
             if last > room.seq:
                 raise ProtocolError("bad_message", f"resume: last_seq {last} is beyond the table's log ({room.seq})")
+            if room.seq - last > MAX_REPLAY:
+                raise ProtocolError("too_far_behind", f"resume: {room.seq - last} entries missed, more than "
+                                    f"{MAX_REPLAY}; resume from last_seq {room.seq - MAX_REPLAY} or later")
             entries = await room.entries_after(last)
             self._bind(conn, room, player)
             conn.send(_reply("resumed", rid, table=room.id, seat=player.seat, seq=room.seq))
             for entry in entries:
-                conn.send(room.entry_for(entry, player))
+                conn.send(room.entry_for(entry, player), replay=True)
             conn.send(room.state_for(player))
             await room.returned(player)
 
@@ -256,11 +265,14 @@ class GameServer:
         async with room.lock:
             if last > room.seq:
                 raise ProtocolError("bad_message", f"watch: last_seq {last} is beyond the table's log ({room.seq})")
+            if room.seq - last > MAX_REPLAY:
+                raise ProtocolError("too_far_behind", f"watch: {room.seq - last} entries asked for, more than "
+                                    f"{MAX_REPLAY}; watch from last_seq {room.seq - MAX_REPLAY} or later")
             entries = await room.entries_after(last)
             self._bind(conn, room, None)
             conn.send(_reply("watching", rid, table=room.id, seq=room.seq))
             for entry in entries:
-                conn.send(room.entry_for(entry, None))
+                conn.send(room.entry_for(entry, None), replay=True)
             conn.send(room.state_for(None))
 
     async def _seated(self, conn: Connection, msg: dict[str, Any], rid: Any) -> None:
@@ -285,9 +297,7 @@ class GameServer:
             elif kind == "add_chips":
                 last = await room.add_chips(player, field(msg, "chips", "int"))
             elif kind == "leave":
-                paid, last = await room.leave(player)
-                if paid is None:
-                    conn.send(_reply("left", rid, table=room.id, seat=player.seat, chips=None))
+                _, last = await room.leave(player)      # paid out now or at the hand's end: a "left" message
             else:  # pragma: no cover - read_message knows the types
                 raise ProtocolError("bad_message", f"unknown message type {kind!r}")
             conn.send(_reply("ok", rid, seq=last))

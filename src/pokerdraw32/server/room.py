@@ -28,7 +28,7 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -347,13 +347,7 @@ class Room:
         self._committed = state
         self.ledger_saved = len(self.table.ledger)
         self.recent.extend(numbered)
-        for p, paid in departed:
-            if p.conn is not None and p.conn.player is p:
-                p.conn.player = None
-                p.conn.send({"type": "left", "v": 1, "table": self.id, "seat": p.seat, "chips": paid})
-                self.watchers.add(p.conn)           # they go on seeing the table, as an onlooker
-                p.conn.room = self
-        self._publish(numbered)
+        self._publish(numbered, departed)
         self.wake.set()
         return result, self.seq
 
@@ -425,11 +419,22 @@ class Room:
                 "raise_in": None if d.raise_at is None else round(d.raise_at - now, 3),
                 "bank": 0.0 if p is None else round(p.bank, 3), "server_time": time.time()}
 
-    def _publish(self, numbered: list[Entry]) -> None:
-        for conn in self.connections():
+    def _publish(self, numbered: list[Entry], departed: Sequence[tuple[Player, int]] = ()) -> None:
+        """Send each connection the new entries as its seat may see them, then its ``state``.
+        Players paid out see their hand's end as players, then get ``left`` and go on watching
+        the table as onlookers."""
+        gone = {id(p.conn): (p, paid) for p, paid in departed if p.conn is not None and p.conn.player is p}
+        for conn in self.connections() + [p.conn for p, _ in gone.values() if p.conn is not None]:
             player = conn.player
             for entry in numbered:
                 conn.send(self.entry_for(entry, player))
+            if id(conn) in gone:
+                p, paid = gone[id(conn)]
+                conn.player = None
+                conn.send({"type": "left", "v": 1, "table": self.id, "seat": p.seat, "chips": paid})
+                self.watchers.add(conn)
+                conn.room = self
+                player = None
             conn.send(self.state_for(player))
 
     def connections(self) -> list[Connection]:

@@ -13,8 +13,13 @@
  *
  * The seat's token is kept in localStorage under "pd32.seat.<table>" as
  * {table, seat, token, last_seq}: on load (and after every reconnection, with backoff) the page
- * sends `resume` with it, so a reload puts the player back in the hand. The table log's text is
- * kept in sessionStorage so that a reload does not empty it.
+ * sends `resume` with it, so a reload puts the player back in the hand. The table log's lines
+ * are kept in sessionStorage so that a reload does not empty it.
+ *
+ * Everything on the table is drawn from the last `state` (render()); events only feed the log.
+ * Elements carry stable ids and data attributes for tests: body[data-my-turn|phase|seq|hand|you],
+ * .seat[data-seat][data-name], .seat-stack[data-stack], #pot[data-amount], .my-card[data-card],
+ * button[data-action], #discard-button, #log li[data-kind][data-seq][data-hand].
  */
 "use strict";
 
@@ -29,13 +34,17 @@ function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "dataset") {
-      for (const [name, v] of Object.entries(value)) if (v !== null && v !== undefined) node.dataset[name] = v;
+    if (key === "class") {
+      node.className = value;
+    } else if (key === "dataset") {
+      for (const [name, v] of Object.entries(value)) {
+        if (v !== null && v !== undefined) node.dataset[name] = v;
+      }
+    } else if (key.startsWith("on")) {
+      node.addEventListener(key.slice(2), value);
+    } else {
+      node.setAttribute(key, value === true ? "" : value);
     }
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (value === true) node.setAttribute(key, "");
-    else node.setAttribute(key, value);
   }
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
@@ -178,7 +187,7 @@ function describeRules(rules, seats) {
 
 /* ================================================================== the lobby */
 
-const lobby = { conn: null, tables: [], joinId: null };
+const lobby = { conn: null, tables: [], shown: "", joinId: null, wanted: {} };
 
 function initLobby() {
   const params = new URLSearchParams(location.search);
@@ -188,7 +197,10 @@ function initLobby() {
   $("#join-table").addEventListener("change", () => fillJoinForm(true));
   $("#refresh-button").addEventListener("click", () => lobby.conn.send({ type: "tables" }));
   lobby.conn = new Connection({
-    onOpen: () => lobby.conn.send({ type: "tables" }),
+    onOpen: () => {
+      $("#join-button").disabled = false;
+      lobby.conn.send({ type: "tables" });
+    },
     onMessage: onLobbyMessage,
     onStatus: showConnection,
   });
@@ -199,6 +211,11 @@ function initLobby() {
 function onLobbyMessage(msg) {
   if (msg.type === "welcome" || msg.type === "tables") {
     lobby.conn.healthy();
+    // redraw only when what the lobby shows changed (not, say, each table's hand_number)
+    const shown = JSON.stringify((msg.tables || []).map((t) => [t.id, t.title, t.seats, t.players, t.min_buy_in,
+      t.max_buy_in, t.default_buy_in, t.decision_time]));
+    if (shown === lobby.shown) return;
+    lobby.shown = shown;
     lobby.tables = msg.tables || [];
     renderTableList();
     fillJoinForm(false);
@@ -385,6 +402,11 @@ function onTableMessage(msg) {
         app.pending = null;
         render();
       }
+      if (msg.id === app.leaveId && app.token) {   // dealt in: paid out (a `left` message) at the hand's end
+        app.leaving = true;
+        showMessage("You leave the table at the end of this hand.");
+        render();
+      }
       break;
     case "left":
       onLeft(msg);
@@ -425,21 +447,14 @@ function rememberSeq(seq) {
 }
 
 /**
- * The `left` reply to our `leave`, or the `left` event of our seat. Left during a hand (chips
- * null), we keep the seat and play the hand out; when paid out, we forget the seat and watch.
+ * The `left` message, or the `left` event of our seat: we were paid out. The server already
+ * watches the table for us (a `state` as an onlooker follows); we forget the seat.
  */
 function onLeft(msg) {
   if (!app.token) return;
-  if (msg.chips === null || msg.chips === undefined) {
-    app.leaving = true;
-    showMessage("You leave the table at the end of this hand.");
-    render();
-    return;
-  }
   forgetSeat(app.tableId);
   Object.assign(app, { token: null, you: null, leaving: false });
   showMessage(`You left the table with ${msg.chips} chips.`);
-  app.conn.send({ type: "watch", table: app.tableId, last_seq: app.lastSeq });
 }
 
 function onError(msg) {
@@ -519,7 +534,7 @@ function bindControls() {
       setTimeout(() => { app.leaveArmed = false; $("#leave-button").textContent = "Leave"; }, 4000);
       return;
     }
-    send({ type: "leave" });
+    app.leaveId = send({ type: "leave" });
   });
 }
 
@@ -644,7 +659,7 @@ function renderSeats(view) {
       }, el("span", { class: "chip" }), String(player.bet)));
     }
     if (hand && hand.button === n) {
-      const buttonPlace = { left: 50 + 33 * Math.cos(angle + 0.35), top: 50 + 30 * Math.sin(angle + 0.35) };
+      const buttonPlace = { left: 50 + 27 * Math.cos(angle + 0.5), top: 50 + 25 * Math.sin(angle + 0.5) };
       container.append(el("div", {
         class: "dealer-button", id: "dealer-button", dataset: { seat: n }, title: "dealer button",
         style: `left:${buttonPlace.left}%;top:${buttonPlace.top}%`,
