@@ -526,13 +526,18 @@ def test_disconnect_grace_sits_out_and_return_sits_in(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------------------- persistence
+def two_players(srv: Running) -> tuple[Client, Client, dict[str, Any]]:
+    """ann at seat 0 and bob at seat 1 of a table without bots, and the first state with a hand."""
+    a, b = Client(srv.url), Client(srv.url)
+    a.join(name="ann", seat=0)
+    b.join(name="bob", seat=1)
+    return a, b, a.until(lambda m: m["type"] == "state" and m["view"]["to_act"] is not None)
+
+
 def test_a_failed_commit_changes_nothing_and_the_same_request_then_succeeds(tmp_path: Path) -> None:
     table = {**TABLE, "bots": {}}
     with serving(tmp_path, [table]) as srv:
-        a, b = Client(srv.url), Client(srv.url)
-        a.join(name="ann", seat=0)
-        b.join(name="bob", seat=1)
-        st = a.until(lambda m: m["type"] == "state" and m["view"]["to_act"] is not None)
+        a, b, st = two_players(srv)
         actor = a if st["view"]["to_act"] == 0 else b
         st = actor.my_turn()
         before = srv.locked("t1", lambda room: (room.seq, without_clock(room._state())))
@@ -555,10 +560,7 @@ def test_a_failed_commit_changes_nothing_and_the_same_request_then_succeeds(tmp_
 def test_restart_restores_every_table_exactly(tmp_path: Path) -> None:
     table = {**TABLE, "bots": {}}
     with serving(tmp_path, [table]) as srv:
-        a, b = Client(srv.url), Client(srv.url)
-        a.join(name="ann", seat=0)
-        b.join(name="bob", seat=1)
-        st = a.until(lambda m: m["type"] == "state" and m["view"]["to_act"] is not None)
+        a, b, st = two_players(srv)
         before = srv.locked("t1", lambda room: (room.seq, without_clock(room._state()),
                                                  room.table.view(0)["hand"]["cards"]))
         a.close()
@@ -621,5 +623,5 @@ def test_resume_far_behind_replays_everything_and_a_limit_says_from_where(tmp_pa
         monkeypatch.setattr(app_module, "MAX_REPLAY", 100)
         c = Client(srv.url)
         r = c.request({"type": "resume", "table": "t1", "token": a.token, "last_seq": 0})
-        assert r["code"] == "too_far_behind" and "resume from last_seq" in r["message"]
+        assert r["code"] == "too_far_behind" and "ask from last_seq" in r["message"]
         assert c.request({"type": "ping"})["type"] == "pong"

@@ -246,34 +246,14 @@ class GameServer:
             player = room.by_token(token)
             if player is None:
                 raise ProtocolError("bad_token", f"no seat at table {room.id} has this token (left, or never joined)")
-            if last > room.seq:
-                raise ProtocolError("bad_message", f"resume: last_seq {last} is beyond the table's log ({room.seq})")
-            if room.seq - last > MAX_REPLAY:
-                raise ProtocolError("too_far_behind", f"resume: {room.seq - last} entries missed, more than "
-                                    f"{MAX_REPLAY}; resume from last_seq {room.seq - MAX_REPLAY} or later")
-            entries = await room.entries_after(last)
-            self._bind(conn, room, player)
-            conn.send(_reply("resumed", rid, table=room.id, seat=player.seat, seq=room.seq))
-            for entry in entries:
-                conn.send(room.entry_for(entry, player), replay=True)
-            conn.send(room.state_for(player))
+            await self._catch_up(conn, room, player, last, _reply("resumed", rid, table=room.id, seat=player.seat))
             await room.returned(player)
 
     async def _watch(self, conn: Connection, msg: dict[str, Any], rid: Any) -> None:
         room = self.room(msg.get("table"))
         last = field(msg, "last_seq", "seq", required=False, default=room.seq)
         async with room.lock:
-            if last > room.seq:
-                raise ProtocolError("bad_message", f"watch: last_seq {last} is beyond the table's log ({room.seq})")
-            if room.seq - last > MAX_REPLAY:
-                raise ProtocolError("too_far_behind", f"watch: {room.seq - last} entries asked for, more than "
-                                    f"{MAX_REPLAY}; watch from last_seq {room.seq - MAX_REPLAY} or later")
-            entries = await room.entries_after(last)
-            self._bind(conn, room, None)
-            conn.send(_reply("watching", rid, table=room.id, seq=room.seq))
-            for entry in entries:
-                conn.send(room.entry_for(entry, None), replay=True)
-            conn.send(room.state_for(None))
+            await self._catch_up(conn, room, None, last, _reply("watching", rid, table=room.id))
 
     async def _seated(self, conn: Connection, msg: dict[str, Any], rid: Any) -> None:
         """The requests of a seated player: act, showdown, sit_out, sit_in, add_chips, leave."""
@@ -293,7 +273,7 @@ class GameServer:
             elif kind == "sit_out":
                 last = await room.sit_out(player)
             elif kind == "sit_in":
-                last = await room.sit_in(player)
+                last = await room.sit_out(player, out=False)
             elif kind == "add_chips":
                 last = await room.add_chips(player, field(msg, "chips", "int"))
             elif kind == "leave":
@@ -301,6 +281,24 @@ class GameServer:
             else:  # pragma: no cover - read_message knows the types
                 raise ProtocolError("bad_message", f"unknown message type {kind!r}")
             conn.send(_reply("ok", rid, seq=last))
+
+    async def _catch_up(self, conn: Connection, room: Room, player: Player | None, last: int,
+                  reply: dict[str, Any]) -> None:
+        """``resume`` and ``watch``, with ``room``'s lock held: check ``last``, make ``conn`` hold
+        the seat (or watch), then send ``reply`` (with the table's ``seq``), the entries after
+        ``last`` as ``player`` may see them, and ``state``."""
+        what = reply["type"]
+        if last > room.seq:
+            raise ProtocolError("bad_message", f"{what}: last_seq {last} is beyond the table's log ({room.seq})")
+        if room.seq - last > MAX_REPLAY:
+            raise ProtocolError("too_far_behind", f"{what}: {room.seq - last} entries asked for, more than "
+                                f"{MAX_REPLAY}; ask from last_seq {room.seq - MAX_REPLAY} or later")
+        entries = await room.entries_after(last)
+        self._bind(conn, room, player)
+        conn.send({**reply, "seq": room.seq})
+        for entry in entries:
+            conn.send(room.entry_for(entry, player), replay=True)
+        conn.send(room.state_for(player))
 
     @staticmethod
     def _bind(conn: Connection, room: Room, player: Player | None) -> None:

@@ -536,18 +536,13 @@ class Room:
         _, last = await self._apply(lambda entries: self.table.set_showdown_choice(player.seat, show))
         return last
 
-    async def sit_out(self, player: Player) -> int:
+    async def sit_out(self, player: Player, out: bool = True) -> int:
+        """The player sits out from the next hand (``out``; R10.3: blinds missed are recorded), or
+        sits in again (paying what they missed)."""
         def change(entries: list[Any]) -> None:
-            self.table.sit_out(player.seat)
+            (self.table.sit_out if out else self.table.sit_in)(player.seat)
             player.away = False
-            entries.append({"kind": "sat_out", "seat": player.seat, "reason": "player"})
-        return (await self._apply(change))[1]
-
-    async def sit_in(self, player: Player) -> int:
-        def change(entries: list[Any]) -> None:
-            self.table.sit_in(player.seat)
-            player.away = False
-            entries.append({"kind": "sat_in", "seat": player.seat, "reason": "player"})
+            entries.append({"kind": "sat_out" if out else "sat_in", "seat": player.seat, "reason": "player"})
         return (await self._apply(change))[1]
 
     async def add_chips(self, player: Player, chips: int) -> int:
