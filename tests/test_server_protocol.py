@@ -36,6 +36,7 @@ from pokerdraw32.history import HandHistory, loads_all
 from pokerdraw32.server.app import GameServer, create_app
 from pokerdraw32.server.protocol import Limits
 from pokerdraw32.server.room import ServerSettings, TableConfig
+from pokerdraw32.server.run import ws_protocol
 from pokerdraw32.table import Table
 
 CARD = re.compile(r"^[789TJQKA][hdcs]$")
@@ -47,7 +48,7 @@ class Running:
     def __init__(self, db: str, tables: list[dict[str, Any]], settings: ServerSettings, limits: Limits) -> None:
         self.server = GameServer(db, [TableConfig.from_dict(t) for t in tables], settings, limits)
         config = uvicorn.Config(create_app(self.server), host="127.0.0.1", port=0, log_level="warning",
-                                ws="auto", ws_max_size=limits.max_frame, lifespan="on")
+                                ws=ws_protocol(), ws_max_size=limits.max_frame, lifespan="on")
         self.uv = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.uv.run, daemon=True)
         self.thread.start()
@@ -225,6 +226,21 @@ def test_welcome_tables_join_and_play_hands(tmp_path: Path) -> None:
     assert seq == db_rows(tmp_path / "db.sqlite", "SELECT max(seq) FROM pd32_events")[0][0]
     seqs = [s for (s,) in db_rows(tmp_path / "db.sqlite", "SELECT seq FROM pd32_events ORDER BY seq")]
     assert seqs == list(range(1, seq + 1))
+
+
+def test_the_pages_are_served(tmp_path: Path) -> None:
+    import urllib.error
+    import urllib.request
+
+    with serving(tmp_path) as srv:
+        for path, needle in [("/", "<html"), ("/table/t1", "<html"), ("/static/table.js", "function"),
+                             ("/static/table.css", "{"), ("/api/tables", '"tables"'), ("/healthz", "ok")]:
+            with urllib.request.urlopen(srv.http + path, timeout=10) as r:
+                assert r.status == 200 and needle in r.read().decode(), path
+        for path in ("/table/nope", "/static/../app.py", "/static/%2e%2e/app.py", "/api/tables/nope/hands.phhs"):
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(srv.http + path, timeout=10)
+            assert e.value.code == 404, path
 
 
 def test_join_errors_change_nothing(tmp_path: Path) -> None:

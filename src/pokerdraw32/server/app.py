@@ -40,6 +40,7 @@ log = logging.getLogger("pokerdraw32.server")
 MAX_REPLAY = 50_000
 """The most log entries a ``resume`` or ``watch`` replays (beyond: ``too_far_behind``)."""
 STATIC = Path(__file__).with_name("static")
+PAGE_FILES = ("index.html", "table.html", "table.js", "table.css")
 
 
 class Connection:
@@ -118,8 +119,13 @@ class GameServer:
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         self.store = store = await asyncio.to_thread(open_store, self.db)
+        given = {c.id: c for c in self.configs}
         for row in await asyncio.to_thread(store.load_tables):
             config = TableConfig.from_dict(row.config)
+            if row.id in given and given[row.id] != config:
+                log.warning("table %s: restored with the settings stored in the database; the settings given "
+                            "for it now differ and are not used (a table's settings are fixed at its creation)",
+                            row.id)
             self.rooms[row.id] = Room.restore(config, row.state, row.seq, store, self.settings)
         for config in self.configs:
             if config.id not in self.rooms:
@@ -127,7 +133,7 @@ class GameServer:
         for room in self.rooms.values():
             self._tasks.append(asyncio.create_task(room.drive(), name=f"table {room.id}"))
         self.ready = True
-        log.info("pokerdraw32 server: %d tables from %s", len(self.rooms), self.db)
+        log.info("pokerdraw32 server: %d table(s) from %s", len(self.rooms), self.db)
 
     async def stop(self) -> None:
         for room in self.rooms.values():
@@ -246,14 +252,15 @@ class GameServer:
             player = room.by_token(token)
             if player is None:
                 raise ProtocolError("bad_token", f"no seat at table {room.id} has this token (left, or never joined)")
-            await self._catch_up(conn, room, player, last, _reply("resumed", rid, table=room.id, seat=player.seat))
+            await self._catch_up(conn, room, player, last, "resume",
+                             _reply("resumed", rid, table=room.id, seat=player.seat))
             await room.returned(player)
 
     async def _watch(self, conn: Connection, msg: dict[str, Any], rid: Any) -> None:
         room = self.room(msg.get("table"))
         last = field(msg, "last_seq", "seq", required=False, default=room.seq)
         async with room.lock:
-            await self._catch_up(conn, room, None, last, _reply("watching", rid, table=room.id))
+            await self._catch_up(conn, room, None, last, "watch", _reply("watching", rid, table=room.id))
 
     async def _seated(self, conn: Connection, msg: dict[str, Any], rid: Any) -> None:
         """The requests of a seated player: act, showdown, sit_out, sit_in, add_chips, leave."""
@@ -282,12 +289,11 @@ class GameServer:
                 raise ProtocolError("bad_message", f"unknown message type {kind!r}")
             conn.send(_reply("ok", rid, seq=last))
 
-    async def _catch_up(self, conn: Connection, room: Room, player: Player | None, last: int,
-                  reply: dict[str, Any]) -> None:
+    async def _catch_up(self, conn: Connection, room: Room, player: Player | None, last: int, what: str,
+                        reply: dict[str, Any]) -> None:
         """``resume`` and ``watch``, with ``room``'s lock held: check ``last``, make ``conn`` hold
         the seat (or watch), then send ``reply`` (with the table's ``seq``), the entries after
         ``last`` as ``player`` may see them, and ``state``."""
-        what = reply["type"]
         if last > room.seq:
             raise ProtocolError("bad_message", f"{what}: last_seq {last} is beyond the table's log ({room.seq})")
         if room.seq - last > MAX_REPLAY:
@@ -353,7 +359,14 @@ def _error(code: str, message: str, rid: Any = None) -> dict[str, Any]:
 
 
 def create_app(server: GameServer) -> Starlette:
-    """The Starlette application serving ``server`` (started and stopped with the app)."""
+    """The Starlette application serving ``server`` (started and stopped with the app).
+
+    :raises RuntimeError: the page's files are not installed (a broken install).
+    """
+    missing = [name for name in PAGE_FILES if not (STATIC / name).is_file()]
+    if missing:
+        raise RuntimeError(f"the server's page files are missing from {STATIC}: {', '.join(missing)} "
+                           f"(reinstall pokerdraw32[server])")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -132,7 +132,7 @@ class TableConfig:
         bots: list[tuple[int, str]] = []
         for k, v in bots_in.items():
             if not ((isinstance(k, str) and k.isdigit()) or isinstance(k, int)) or v not in BOTS:
-                raise ValueError(f"table {tid}: bot {k!r}: {v!r} must be a seat number -> 'rule' or 'random'")
+                raise ValueError(f"table {tid}: bots maps a seat number to 'rule' or 'random', got {k!r}: {v!r}")
             bots.append((int(k), v))
         config = cls(id=tid, title=str(d.get("title", tid))[:80], rules=rules.options(), seats=d.get("seats", 5),
                      bots=tuple(sorted(bots)), decision_time=d.get("decision_time", 30.0),
@@ -175,7 +175,7 @@ DEFAULT_TABLES = (
      "rules": {"preset": "classic"}, "bots": {"1": "rule", "2": "rule", "3": "random"}, "raise_time": 10},
     {"id": "pot-limit", "title": "Two-blind pot-limit 5/10", "seats": 4,
      "rules": {"preset": "two-blind", "structure": "pot-limit", "sb": 5, "bb": 10}, "bots": {"1": "rule", "2": "rule"}},
-    {"id": "heads-up", "title": "Heads-up fixed-limit 2/4", "seats": 2,
+    {"id": "heads-up", "title": "Heads-up fixed-limit 4/8 (blinds 2/4)", "seats": 2,
      "rules": {"preset": "classic", "structure": "fixed-limit", "sb": 2, "bb": 4}, "bots": {"1": "rule"}},
 )
 """The tables ``pokerdraw32 serve`` opens when no ``--tables`` file is given."""
@@ -539,6 +539,9 @@ class Room:
     async def sit_out(self, player: Player, out: bool = True) -> int:
         """The player sits out from the next hand (``out``; R10.3: blinds missed are recorded), or
         sits in again (paying what they missed)."""
+        if self.table.seat(player.seat).sitting_out == out:
+            raise ProtocolError("table_error", f"seat {player.seat} already {'sits out' if out else 'plays'} [R10.3]")
+
         def change(entries: list[Any]) -> None:
             (self.table.sit_out if out else self.table.sit_in)(player.seat)
             player.away = False

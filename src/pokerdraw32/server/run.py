@@ -33,6 +33,14 @@ def load_tables(path: str) -> list[TableConfig]:
     return tables
 
 
+def ws_protocol() -> str:
+    """uvicorn's WebSocket implementation: ``websockets-sansio`` where this uvicorn has it (its
+    ``websockets`` one is deprecated), else ``websockets``."""
+    from uvicorn.config import WS_PROTOCOLS
+
+    return "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run the server until interrupted; returns the exit status."""
     import uvicorn
@@ -49,7 +57,7 @@ def serve(args: argparse.Namespace) -> int:
     settings = ServerSettings(hand_pause=args.hand_pause, bot_delay=args.bot_delay, grace=args.grace)
     server = GameServer(args.db, tables, settings, limits)
     app = create_app(server)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws="websockets",
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws=ws_protocol(),
                             ws_max_size=limits.max_frame, ws_ping_interval=20.0, ws_ping_timeout=20.0,
                             lifespan="on", timeout_graceful_shutdown=5)
     try:
