@@ -862,8 +862,8 @@ function renderClock() {
 
 /* ------------------------------------------------------------------ the log */
 
-const BLIND_TEXT = { small: "the small blind", big: "the big blind", over: "the over blind", live: "a live blind",
-  dead: "a dead blind" };
+const BLIND_TEXT = { small: "the small blind", big: "the big blind", over: "the over blind", live: "a live bet (entry bet R10.2, or a missed blind R10.3)",
+  dead: "a dead missed blind (R10.3)" };
 
 /** One readable log line for an event, cards written "[Ah]"; null to leave it out. */
 function describeEvent(ev, handNumber) {
