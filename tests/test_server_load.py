@@ -1,0 +1,43 @@
+"""The game server under load: 100 real WebSocket clients at 20 tables of 5 seats (every seat a
+client, no bots of the server's), over 127.0.0.1, until 2,000 hands have finished.
+
+The server runs in a subprocess on a SQLite file; the clients run in this process (see
+``run_load`` in ``server_support.py``; ``bench/server_load.py`` runs the same driver and prints
+the same figures).  The run is bounded: it fails if the hands have not finished within
+:data:`TIMEOUT` seconds.  The figures (actions/s, the p50 and p99 of an action's round trip,
+``act`` -> ``ok``) are printed, never asserted.  Asserted:
+
+* no ``error`` reply but the ``stale`` / ``not_your_turn`` races (counted and printed), no gap
+  or duplicate in any client's log, no client failed;
+* every table's ledger balances (restored from its stored state: bought in == paid out + on the
+  table, ``check_ledger``), every finished hand is archived and replays to its ``hand_end``
+  stacks, each table's log is numbered without a gap; the server stops cleanly on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+from server_support import RACES, run_load
+
+TABLES = 20
+SEATS = 5
+HANDS = 2000
+TIMEOUT = 480.0
+
+
+def test_load(tmp_path: Path) -> None:
+    r = run_load(tmp_path, tables=TABLES, seats=SEATS, hands=HANDS, timeout=TIMEOUT)
+    print()
+    print(r.report())
+    assert not r.timed_out, f"{HANDS} hands not finished within {TIMEOUT:.0f} s:\n{r.report()}"
+    assert r.clients == TABLES * SEATS
+    assert r.problems == [], r.problems[:20]
+    other = {code: n for code, n in r.errors.items() if code not in RACES}
+    assert other == {}, f"error replies: {other}"
+    assert r.hands >= HANDS
+    assert sorted(r.archived) == sorted(f"t{i}" for i in range(TABLES)) and all(r.archived.values())
+    for tid, (bought, paid, on_table) in r.ledgers.items():
+        assert bought == paid + on_table, tid
+    assert r.server_status in (0, -signal.SIGTERM), f"the server exited with {r.server_status}"
