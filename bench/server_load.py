@@ -47,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hand-pause", type=float, default=0.05, help="the server's pause between hands (default 0.05)")
     p.add_argument("--all-in", type=float, default=0.0, help="share of the clients' bets that are all in")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--server-args", default="", metavar="ARGS",
+                   help="more options for pokerdraw32 serve, e.g. --server-args=--no-compression")
     p.add_argument("--keep", type=Path, help="keep the database and the server log in this directory")
     args = p.parse_args(argv)
     try:
@@ -58,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     def run(workdir: Path, db: str | None) -> server_support.LoadResult:
         return server_support.run_load(workdir, tables=args.tables, seats=args.seats, hands=args.hands,
                                        timeout=args.timeout, db=db, think=args.think, seed=args.seed,
-                                       hand_pause=args.hand_pause, all_in=args.all_in)
+                                       hand_pause=args.hand_pause, all_in=args.all_in,
+                                       extra=tuple(shlex.split(args.server_args)))
 
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="pd32-load-") as tmp:

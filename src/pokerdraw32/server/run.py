@@ -58,7 +58,8 @@ def serve(args: argparse.Namespace) -> int:
     server = GameServer(args.db, tables, settings, limits)
     app = create_app(server)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws=ws_protocol(),
-                            ws_max_size=limits.max_frame, ws_ping_interval=20.0, ws_ping_timeout=20.0,
+                            ws_max_size=limits.max_frame, ws_per_message_deflate=not args.no_compression,
+                            ws_ping_interval=20.0, ws_ping_timeout=20.0,
                             lifespan="on", timeout_graceful_shutdown=5)
     try:
         uvicorn.Server(config).run()
