@@ -617,10 +617,7 @@ def test_finished_hands_are_archived_as_phh_that_replays(tmp_path: Path) -> None
         assert list(hh.replay().result.stacks) == ends[number]
 
 
-def test_resume_far_behind_replays_everything_and_a_limit_says_from_where(tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    import pokerdraw32.server.app as app_module
-
+def test_resume_far_behind_replays_everything_and_a_limit_says_from_where(tmp_path: Path) -> None:
     with serving(tmp_path, hand_pause=0.0) as srv:
         a = Client(srv.url)
         joined = a.join(name="ann", seat=0)
@@ -634,10 +631,22 @@ def test_resume_far_behind_replays_everything_and_a_limit_says_from_where(tmp_pa
         r = b.request({"type": "resume", "table": "t1", "token": a.token, "last_seq": joined["seq"]}, timeout=30)
         assert r["type"] == "resumed" and r["seq"] - joined["seq"] >= 3000     # more than the send queue
         b.until(lambda m: m["type"] == "state", timeout=30)
-        got = [m["seq"] for m in b.log if m["type"] == "event" and m["seq"] <= r["seq"]]
-        assert got == list(range(joined["seq"] + 1, r["seq"] + 1))
-        monkeypatch.setattr(app_module, "MAX_REPLAY", 100)
+        # the replay, then the live entries held back meanwhile and those after: no gap, no repeat
+        b.until(lambda m: m["type"] == "event" and m["seq"] > r["seq"] + 50, timeout=30)
+        got = [m["seq"] for m in b.log if m["type"] == "event"]
+        assert got == list(range(joined["seq"] + 1, got[-1] + 1))
+        states = [m["seq"] for m in b.log if m["type"] == "state"]
+        assert states == sorted(states) and states[0] == r["seq"]
+        # the replay allowance: 3,000 entries taken from 10,000, given back at 1,000 a second
+        srv.server.limits = Limits(max_replay=100, replay_rate=10.0)
         c = Client(srv.url)
         r = c.request({"type": "resume", "table": "t1", "token": a.token, "last_seq": 0})
         assert r["code"] == "too_far_behind" and "ask from last_seq" in r["message"]
+        seq = srv.locked("t1", lambda room: room.seq)
+        r = c.request({"type": "watch", "table": "t1", "last_seq": seq - 90})
+        assert r["type"] == "watching"
+        c.until(lambda m: m["type"] == "state")
+        seq = srv.locked("t1", lambda room: room.seq)      # the bots play on: ask for about 50 more
+        r = c.request({"type": "watch", "table": "t1", "last_seq": seq - 50})
+        assert r["code"] == "rate_limited", r
         assert c.request({"type": "ping"})["type"] == "pong"

@@ -31,14 +31,12 @@ from .. import __version__
 from ..errors import IllegalActionError, PokerDraw32Error
 from ..history import HandHistory, HistoryWriter
 from .protocol import PROTOCOL_VERSION, Limits, ProtocolError, RateLimiter, action_of, field, read_message
-from .room import DEFAULT_TABLES, Player, Room, ServerSettings, TableConfig
+from .room import DEFAULT_TABLES, Entry, Player, Room, ServerSettings, TableConfig
 from .store import StorageError, Store, open_store
 
 __all__ = ["Connection", "GameServer", "create_app"]
 
 log = logging.getLogger("pokerdraw32.server")
-MAX_REPLAY = 50_000
-"""The most log entries a ``resume`` or ``watch`` replays (beyond: ``too_far_behind``)."""
 STATIC = Path(__file__).with_name("static")
 PAGE_FILES = ("index.html", "table.html", "table.js", "table.css")
 
@@ -54,6 +52,8 @@ class Connection:
         # what is queued for the client: (text, is a replayed entry); None closes the connection
         self.queue: asyncio.Queue[tuple[str, bool] | None] = asyncio.Queue()
         self.replaying = 0           # replayed entries queued: they do not count against send_queue
+        self.held: list[dict[str, Any]] | None = None   # live messages held back while a replay is sent
+        self.replays = RateLimiter(limits.replay_rate, limits.max_replay)   # entries replayed
         self.room: Room | None = None
         self.player: Player | None = None
         self.rate = RateLimiter(limits.rate, limits.burst)
@@ -64,6 +64,9 @@ class Connection:
         read) closes the connection; the client resumes later.  A resume's replayed entries
         (``replay=True``) are not counted: a client far behind can always catch up."""
         if self.closed:
+            return
+        if self.held is not None and not replay:
+            self.held.append(msg)
             return
         msg.setdefault("v", PROTOCOL_VERSION)
         if not replay and self.queue.qsize() - self.replaying >= self.limits.send_queue:
@@ -86,6 +89,12 @@ class Connection:
                 await self.ws.send_text(text)
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
+
+    def release(self) -> None:
+        """The replay is sent: the live messages held back meanwhile follow."""
+        held, self.held = self.held or [], None
+        for msg in held:
+            self.send(msg)
 
     def detach(self) -> None:
         """Stop holding a seat or watching."""
@@ -112,6 +121,7 @@ class GameServer:
         self.rooms: dict[str, Room] = {}
         self.store: Store | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self._replaying = asyncio.Semaphore(2)     # replays being sent at once, server-wide
         self.ready = False
         self.loop: asyncio.AbstractEventLoop | None = None
         """The event loop the server runs in (once started)."""
@@ -252,15 +262,18 @@ class GameServer:
             player = room.by_token(token)
             if player is None:
                 raise ProtocolError("bad_token", f"no seat at table {room.id} has this token (left, or never joined)")
-            await self._catch_up(conn, room, player, last, "resume",
-                             _reply("resumed", rid, table=room.id, seat=player.seat))
-            await room.returned(player)
+            caught = self._catch_up(conn, room, player, last, "resume",
+                                    _reply("resumed", rid, table=room.id, seat=player.seat))
+            with contextlib.suppress(StorageError):   # else the seat stays sat out; sit_in can ask again
+                await room.returned(player)
+        await self._replay(conn, room, player, last, caught)
 
     async def _watch(self, conn: Connection, msg: dict[str, Any], rid: Any) -> None:
         room = self.room(msg.get("table"))
         last = field(msg, "last_seq", "seq", required=False, default=room.seq)
         async with room.lock:
-            await self._catch_up(conn, room, None, last, "watch", _reply("watching", rid, table=room.id))
+            caught = self._catch_up(conn, room, None, last, "watch", _reply("watching", rid, table=room.id))
+        await self._replay(conn, room, None, last, caught)
 
     async def _seated(self, conn: Connection, msg: dict[str, Any], rid: Any) -> None:
         """The requests of a seated player: act, showdown, sit_out, sit_in, add_chips, leave."""
@@ -289,22 +302,54 @@ class GameServer:
                 raise ProtocolError("bad_message", f"unknown message type {kind!r}")
             conn.send(_reply("ok", rid, seq=last))
 
-    async def _catch_up(self, conn: Connection, room: Room, player: Player | None, last: int, what: str,
-                        reply: dict[str, Any]) -> None:
-        """``resume`` and ``watch``, with ``room``'s lock held: check ``last``, make ``conn`` hold
-        the seat (or watch), then send ``reply`` (with the table's ``seq``), the entries after
-        ``last`` as ``player`` may see them, and ``state``."""
+    def _catch_up(self, conn: Connection, room: Room, player: Player | None, last: int, what: str,
+                  reply: dict[str, Any]) -> tuple[list[Entry] | None, int, dict[str, Any]]:
+        """``resume`` and ``watch``, with ``room``'s lock held: check ``last`` and the
+        connection's replay allowance, make ``conn`` hold the seat (or watch) and send ``reply``
+        (with the table's ``seq``); live messages are held back from then on until
+        :meth:`_replay` has sent the entries after ``last`` and the ``state`` returned here.
+        Returns the entries if they are in memory (else None: read from the database), the last
+        entry to replay, and the state."""
         if last > room.seq:
             raise ProtocolError("bad_message", f"{what}: last_seq {last} is beyond the table's log ({room.seq})")
-        if room.seq - last > MAX_REPLAY:
-            raise ProtocolError("too_far_behind", f"{what}: {room.seq - last} entries asked for, more than "
-                                f"{MAX_REPLAY}; ask from last_seq {room.seq - MAX_REPLAY} or later")
-        entries = await room.entries_after(last)
+        count = room.seq - last
+        limits = self.limits
+        if count > limits.max_replay:
+            raise ProtocolError("too_far_behind", f"{what}: {count} entries asked for, more than "
+                                f"{limits.max_replay}; ask from last_seq {room.seq - limits.max_replay} or later")
+        if conn.held is not None:
+            raise ProtocolError("busy", f"{what}: the last replay is still being sent")
+        if not conn.replays.allow(count):
+            raise ProtocolError("rate_limited", f"{what}: at most {limits.max_replay} entries replayed at once "
+                                f"and {limits.replay_rate:g} a second; ask again later or from a later last_seq")
+        entries = room.recent_after(last, room.seq)
         self._bind(conn, room, player)
         conn.send({**reply, "seq": room.seq})
-        for entry in entries:
-            conn.send(room.entry_for(entry, player), replay=True)
-        conn.send(room.state_for(player))
+        conn.held = []
+        return entries, room.seq, room.state_for(player)
+
+    async def _replay(self, conn: Connection, room: Room, player: Player | None, last: int,
+                      caught: tuple[list[Entry] | None, int, dict[str, Any]]) -> None:
+        """Send the entries ``caught`` names and its state, a page at a time (the event loop
+        serves others between pages; database pages are read on the store's read thread), then
+        the live messages held back meanwhile.  Without the room's lock."""
+        entries, upto, state = caught
+        try:
+            async with self._replaying:
+                while last < upto and not conn.closed:
+                    page = entries if entries is not None else await room.stored_after(last, upto)
+                    if not page:
+                        break
+                    for i, entry in enumerate(page):
+                        conn.send(room.entry_for(entry, player), replay=True)
+                        if i % 256 == 255:
+                            await asyncio.sleep(0)
+                    last = page[-1][0]
+                    if entries is not None:
+                        break
+                conn.send(state, replay=True)
+        finally:
+            conn.release()
 
     @staticmethod
     def _bind(conn: Connection, room: Room, player: Player | None) -> None:

@@ -41,6 +41,9 @@ class Limits:
         (1009).
     :ivar rate: messages a second a connection may send, sustained; ``burst`` at once.
     :ivar send_queue: messages queued for a client that does not read before it is disconnected.
+    :ivar max_replay: most log entries one ``resume`` or ``watch`` replays (``too_far_behind``
+        beyond), and the most a connection may have replayed at once; ``replay_rate`` entries a
+        second are added back to that allowance (``rate_limited`` beyond).
     """
 
     max_message: int = 4096
@@ -48,10 +51,13 @@ class Limits:
     rate: float = 20.0
     burst: int = 40
     send_queue: int = 1024
+    max_replay: int = 10_000
+    replay_rate: float = 1000.0
 
     def to_dict(self) -> dict[str, Any]:
         return {"max_message": self.max_message, "max_frame": self.max_frame, "rate": self.rate,
-                "burst": self.burst, "send_queue": self.send_queue}
+                "burst": self.burst, "send_queue": self.send_queue, "max_replay": self.max_replay,
+                "replay_rate": self.replay_rate}
 
 
 class RateLimiter:
@@ -63,12 +69,13 @@ class RateLimiter:
         self.tokens = float(burst)
         self.at = time.monotonic()
 
-    def allow(self) -> bool:
+    def allow(self, cost: float = 1.0) -> bool:
+        """Take ``cost`` tokens if there are that many."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        if self.tokens >= cost:
+            self.tokens -= cost
             return True
         return False
 

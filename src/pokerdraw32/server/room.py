@@ -55,6 +55,8 @@ BOTS: dict[str, Callable[[int | None], Any]] = {"rule": RuleBot, "random": Rando
 RECENT = 4096
 """Log entries each room keeps in memory for clients that resume; older ones are read from the
 database."""
+PAGE = 1000
+"""Log entries read from the database at a time for a replay."""
 
 
 @dataclass(frozen=True)
@@ -440,13 +442,19 @@ class Room:
     def connections(self) -> list[Connection]:
         return [p.conn for p in self.players.values() if p.conn is not None] + list(self.watchers)
 
-    async def entries_after(self, last_seq: int) -> list[Entry]:
-        """Log entries after ``last_seq``, from memory or the database."""
-        if last_seq >= self.seq:
+    def recent_after(self, last_seq: int, upto: int) -> list[Entry] | None:
+        """Log entries ``last_seq < seq <= upto`` if they are all in memory, else None (read
+        them with :meth:`stored_after`).  Called with the lock held."""
+        if last_seq >= upto:
             return []
         if self.recent and self.recent[0][0] <= last_seq + 1:
-            return [e for e in self.recent if e[0] > last_seq]
-        rows = await self.store.events(self.id, last_seq, self.seq)
+            return [e for e in self.recent if last_seq < e[0] <= upto]
+        return None
+
+    async def stored_after(self, last_seq: int, upto: int) -> list[Entry]:
+        """Log entries ``last_seq < seq <= upto`` from the database (a page at a time: at most
+        :data:`PAGE` entries; call again from the last one returned)."""
+        rows = await self.store.events(self.id, last_seq, min(upto, last_seq + PAGE))
         return [(s, h, e if not _is_hand_event(e) else Event.from_dict(e)) for s, h, e in rows]
 
     # ------------------------------------------------------------------ requests

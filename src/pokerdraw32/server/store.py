@@ -23,7 +23,10 @@ disk when :meth:`Store.commit` returns, and survives a crash of the process or o
 PostgreSQL (``--db postgresql://...``) goes through psycopg (extra ``[server]``) with its own
 durable commit (``synchronous_commit`` as the server sets it; on by default).
 
-All database calls run in one thread of the store's own, so the event loop never waits on a disk.
+Writes run in one thread of the store's own, reads in another with their own connection, so the
+event loop never waits on a disk and a long read never holds up the commits.  One server per
+database: the store holds a lock (SQLite: ``FILE.lock``; PostgreSQL: an advisory lock) and refuses
+to open a database another server uses.
 """
 
 from __future__ import annotations
@@ -34,9 +37,14 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no lock file
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = ["Commit", "StorageError", "Store", "TableRow", "open_store"]
 
@@ -104,6 +112,11 @@ class Store:
         self._lock = threading.Condition()
         self._queue: list[tuple[Commit, Future[None]]] = []
         self._closed = False
+        # reads (restores, resumes, archives) run on a thread and a connection of their own, so a
+        # long read never holds up the commits of every table
+        self._reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pokerdraw32-store-read",
+                                         initializer=self._open_reader)
+        self._local = threading.local()
         self._thread = threading.Thread(target=self._writer, name="pokerdraw32-store", daemon=True)
         self._ready: Future[None] = Future()
         self.commits = 0          # transactions written
@@ -112,9 +125,13 @@ class Store:
         self._ready.result()
 
     # ------------------------------------------------------------------ the writer thread
+    def _open_reader(self) -> None:
+        self._local.conn = self._connect()
+
     def _writer(self) -> None:
         try:
             self._conn = self._connect()
+            self._claim()
             self._setup()
         except BaseException as exc:
             self._ready.set_exception(StorageError(f"cannot open the database {self.url}: {exc}"))
@@ -127,31 +144,16 @@ class Store:
                 if not self._queue and self._closed:
                     break
                 batch, self._queue = self._queue, []
-            self._process(batch)
+            # a commit whose waiter was cancelled (a server stopping) is not written: nobody
+            # was told about it
+            self._write_group([(c, fut) for c, fut in batch if fut.set_running_or_notify_cancel()])
         with contextlib.suppress(Exception):
             self._conn.close()
 
-    def _process(self, batch: list[tuple[Any, Future[Any]]]) -> None:
-        """Reads run alone, in order; each run of commits between them is written as a group."""
-        i = 0
-        while i < len(batch):
-            item, fut = batch[i]
-            if isinstance(item, _Read):
-                try:
-                    fut.set_result(item.fn())
-                except Exception as exc:
-                    fut.set_exception(StorageError(f"the database read failed: {exc}"))
-                finally:
-                    self._end_read()
-                i += 1
-                continue
-            j = i
-            while j < len(batch) and not isinstance(batch[j][0], _Read):
-                j += 1
-            self._write_group(batch[i:j])
-            i = j
+    def _claim(self) -> None:
+        """Make sure no other server uses this database (its tables would be written twice)."""
 
-    def _end_read(self) -> None:
+    def _end_read(self, conn: Any) -> None:
         pass
 
     def _write_group(self, batch: list[tuple[Commit, Future[None]]]) -> None:
@@ -248,13 +250,13 @@ class Store:
     def load_tables(self) -> list[TableRow]:
         """Every stored table, its ledger put back into ``state["table"]["ledger"]`` (blocking;
         called at start)."""
-        def read() -> list[TableRow]:
-            rows = self._conn.execute("SELECT id, config, state, seq FROM pd32_tables ORDER BY id").fetchall()
+        def read(conn: Any) -> list[TableRow]:
+            rows = conn.execute("SELECT id, config, state, seq FROM pd32_tables ORDER BY id").fetchall()
             out = []
             for r in rows:
                 state = json.loads(r[2])
-                lines = self._conn.execute(self._sql("SELECT entry FROM pd32_ledger WHERE table_id = ? ORDER BY line"),
-                                           (r[0],)).fetchall()
+                lines = conn.execute(self._sql("SELECT entry FROM pd32_ledger WHERE table_id = ? ORDER BY line"),
+                                     (r[0],)).fetchall()
                 state["table"]["ledger"] = [json.loads(line[0]) for line in lines]
                 out.append(TableRow(r[0], json.loads(r[1]), state, int(r[3])))
             return out
@@ -263,8 +265,8 @@ class Store:
 
     async def events(self, table_id: str, after: int, upto: int) -> list[tuple[int, int, dict[str, Any]]]:
         """The table's log entries ``after < seq <= upto``, in order: ``(seq, hand, event)``."""
-        def read() -> list[tuple[int, int, dict[str, Any]]]:
-            rows = self._conn.execute(
+        def read(conn: Any) -> list[tuple[int, int, dict[str, Any]]]:
+            rows = conn.execute(
                 self._sql("SELECT seq, hand, event FROM pd32_events WHERE table_id = ? AND seq > ? AND seq <= ? "
                           "ORDER BY seq"), (table_id, after, upto)).fetchall()
             return [(int(r[0]), int(r[1]), json.loads(r[2])) for r in rows]
@@ -273,49 +275,84 @@ class Store:
 
     def hands(self, table_id: str) -> list[tuple[int, str]]:
         """The table's archived hands ``(hand number, PHH text)`` in order (blocking)."""
-        def read() -> list[tuple[int, str]]:
-            rows = self._conn.execute(self._sql("SELECT hand, phh FROM pd32_hands WHERE table_id = ? ORDER BY hand"),
-                                      (table_id,)).fetchall()
+        def read(conn: Any) -> list[tuple[int, str]]:
+            rows = conn.execute(self._sql("SELECT hand, phh FROM pd32_hands WHERE table_id = ? ORDER BY hand"),
+                                (table_id,)).fetchall()
             return [(int(r[0]), r[1]) for r in rows]
         out: list[tuple[int, str]] = self._read(read).result()
         return out
 
-    def _read(self, fn: Callable[[], Any]) -> Future[Any]:
-        fut: Future[Any] = Future()
-        with self._lock:
-            if self._closed:
-                raise StorageError("the store is closed")
-            self._queue.append((_Read(fn), fut))    # type: ignore[arg-type]
-            self._lock.notify()
-        return fut
+    def _read(self, fn: Callable[[Any], Any]) -> Future[Any]:
+        """Run ``fn(connection)`` on the read thread (it sees every commit made so far)."""
+        if self._closed:
+            raise StorageError("the store is closed")
+
+        def run() -> Any:
+            conn = self._local.conn
+            try:
+                return fn(conn)
+            except Exception as exc:
+                raise StorageError(f"the database read failed: {exc}") from exc
+            finally:
+                self._end_read(conn)
+        return self._reads.submit(run)
 
     def close(self) -> None:
-        """Write what is queued, then close the connection."""
+        """Write what is queued, then close the connections."""
         with self._lock:
             self._closed = True
             self._lock.notify()
         self._thread.join()
 
-
-class _Read:
-    """A read queued on the writer thread (between two groups of writes)."""
-
-    def __init__(self, fn: Callable[[], Any]) -> None:
-        self.fn = fn
+        def close_reader() -> None:
+            conn = getattr(self._local, "conn", None)
+            if conn is not None:
+                conn.close()
+        with contextlib.suppress(Exception):
+            self._reads.submit(close_reader).result()
+        self._reads.shutdown()
 
 
 class _SQLiteStore(Store):
     placeholder = "?"
 
+    def __init__(self, connect: Callable[[], Any], url: str, path: str) -> None:
+        self.path = path
+        self._lockfile: Any = None
+        super().__init__(connect, url)
+
+    def _claim(self) -> None:
+        if self.path in ("", ":memory:") or fcntl is None:
+            return
+        f = open(self.path + ".lock", "a")   # noqa: SIM115 - held open while the server runs
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            f.close()
+            raise StorageError(f"another server uses {self.path} (it holds {self.path}.lock)") from None
+        self._lockfile = f
+
     def _begin(self) -> None:
         self._conn.execute("BEGIN IMMEDIATE")
+
+    def close(self) -> None:
+        super().close()
+        if self._lockfile is not None:
+            self._lockfile.close()
 
 
 class _PostgresStore(Store):
     placeholder = "%s"
 
-    def _end_read(self) -> None:
-        self._conn.rollback()    # psycopg opened a transaction for the read: end it
+    def _claim(self) -> None:
+        # a session advisory lock, held as long as the writer's connection lives
+        (ok,) = self._conn.execute("SELECT pg_try_advisory_lock(hashtext('pokerdraw32 server'))").fetchone()
+        self._conn.commit()
+        if not ok:
+            raise StorageError(f"another server uses the database {self.url} (it holds the advisory lock)")
+
+    def _end_read(self, conn: Any) -> None:
+        conn.rollback()    # psycopg opened a transaction for the read: end it
 
 
 def open_store(url: str) -> Store:
@@ -342,7 +379,7 @@ def open_store(url: str) -> Store:
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA busy_timeout=5000")
         return _AutoTx(conn)
-    return _SQLiteStore(connect_sqlite, url)
+    return _SQLiteStore(connect_sqlite, url, path)
 
 
 class _AutoTx:
