@@ -47,6 +47,9 @@ from typing import Any
 
 import pytest
 
+ADMIN_TOKEN = "pd32-test-admin"
+"""The token the test servers are started with (POKERDRAW32_ADMIN_TOKEN): /api/tables/<id>/hands.phhs."""
+
 websockets = pytest.importorskip("websockets", reason="the server tests need the [server] extra (websockets)")
 pytest.importorskip("starlette", reason="the server tests need the [server] extra (starlette)")
 pytest.importorskip("uvicorn", reason="the server tests need the [server] extra (uvicorn)")
@@ -128,7 +131,7 @@ class ServerProcess:
         with open(self.log_path, "ab") as f:
             f.write(f"\n===== start {self.starts}: {' '.join(self.args)}\n".encode())
         log = open(self.log_path, "ab")   # noqa: SIM115 - the child holds it; closed by the OS
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", POKERDRAW32_ADMIN_TOKEN=ADMIN_TOKEN)
         for k in ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"):
             env.pop(k, None)
         try:
@@ -155,7 +158,8 @@ class ServerProcess:
             return False
 
     def get(self, path: str, timeout: float = 30.0) -> bytes:
-        with urllib.request.urlopen(self.http_url + path, timeout=timeout) as r:
+        request = urllib.request.Request(self.http_url + path, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})
+        with urllib.request.urlopen(request, timeout=timeout) as r:
             body: bytes = r.read()
             return body
 

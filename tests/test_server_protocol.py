@@ -45,8 +45,9 @@ CARD = re.compile(r"^[789TJQKA][hdcs]$")
 class Running:
     """A server under uvicorn in a background thread."""
 
-    def __init__(self, db: str, tables: list[dict[str, Any]], settings: ServerSettings, limits: Limits) -> None:
-        self.server = GameServer(db, [TableConfig.from_dict(t) for t in tables], settings, limits)
+    def __init__(self, db: str, tables: list[dict[str, Any]], settings: ServerSettings, limits: Limits,
+                 admin_token: str | None = None) -> None:
+        self.server = GameServer(db, [TableConfig.from_dict(t) for t in tables], settings, limits, admin_token)
         config = uvicorn.Config(create_app(self.server), host="127.0.0.1", port=0, log_level="warning",
                                 ws=ws_protocol(), ws_max_size=limits.max_frame, lifespan="on")
         self.uv = uvicorn.Server(config)
@@ -86,7 +87,8 @@ def serving(tmp_path: Path, tables: list[dict[str, Any]] | None = None, *, hand_
             bot_delay: float = 0.0, grace: float = 60.0, limits: Limits | None = None,
             db: str | None = None) -> Iterator[Running]:
     r = Running(db or str(tmp_path / "db.sqlite"), tables or [TABLE],
-                ServerSettings(hand_pause=hand_pause, bot_delay=bot_delay, grace=grace), limits or Limits())
+                ServerSettings(hand_pause=hand_pause, bot_delay=bot_delay, grace=grace), limits or Limits(),
+                admin_token="s3cret")
     try:
         yield r
     finally:
@@ -593,6 +595,7 @@ def test_restart_restores_every_table_exactly(tmp_path: Path) -> None:
 
 
 def test_finished_hands_are_archived_as_phh_that_replays(tmp_path: Path) -> None:
+    import urllib.error
     import urllib.request
 
     table = {**TABLE, "bots": {"0": "rule", "1": "random", "2": "rule"}}
@@ -605,7 +608,13 @@ def test_finished_hands_are_archived_as_phh_that_replays(tmp_path: Path) -> None
             sizes.append(len(db_rows(tmp_path / "db.sqlite", "SELECT state FROM pd32_tables")[0][0]))
         # a commit writes the ledger's new lines only: the stored state does not grow with the hands
         assert max(sizes[3:]) < sizes[0] + 400, sizes
-        text = urllib.request.urlopen(srv.http + "/api/tables/t1/hands.phhs", timeout=10).read().decode()
+        url = srv.http + "/api/tables/t1/hands.phhs"
+        for header in ({}, {"Authorization": "Bearer wrong"}):       # every card of every hand: admin only
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(urllib.request.Request(url, headers=header), timeout=10)
+            assert e.value.code == 403
+        request = urllib.request.Request(url, headers={"Authorization": "Bearer s3cret"})
+        text = urllib.request.urlopen(request, timeout=10).read().decode()
     hands = list(loads_all(text))
     assert len(hands) >= 5
     rows = db_rows(tmp_path / "db.sqlite", "SELECT hand, phh FROM pd32_hands ORDER BY hand")
@@ -650,3 +659,41 @@ def test_resume_far_behind_replays_everything_and_a_limit_says_from_where(tmp_pa
         r = c.request({"type": "watch", "table": "t1", "last_seq": seq - 50})
         assert r["code"] == "rate_limited", r
         assert c.request({"type": "ping"})["type"] == "pong"
+
+
+def test_seat_squatting_reserved_names_and_showdown_between_hands(tmp_path: Path) -> None:
+    table = {**TABLE, "bots": {"3": "rule", "4": "rule"}, "seats": 5}
+    with serving(tmp_path, [table], grace=0.2, hand_pause=0.5) as srv:
+        quick = ServerSettings(hand_pause=0.5, bot_delay=0.0, grace=0.2, away_limit=0.3)
+        srv.locked("t1", lambda room: setattr(room, "settings", quick))
+        a = Client(srv.url)
+        a.join(name="ann", seat=0)
+        r = a.request({"type": "join", "table": "t1", "name": "ann2", "seat": 1})
+        assert r["code"] == "already_seated"                       # one seat per connection
+        assert a.request({"type": "join", "table": "t1", "name": "bot-9"})["code"] == "already_seated"
+        b = Client(srv.url)
+        r = b.request({"type": "join", "table": "t1", "name": "Bot-1", "seat": 1})
+        assert r["code"] == "table_error" and "bot-" in r["message"]
+        st = a.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "hand_end", timeout=20)
+        r = a.request({"type": "showdown", "show": True})
+        assert r["code"] in ("table_error", "ok")             # between hands (or the next one started)
+        if r["code" if r["type"] == "error" else "type"] == "table_error":
+            assert "R9.3" in r["message"] and "start_hand" not in r["message"]
+        a.close()                                             # gone: sat out after 0.2 s, leaves 0.3 s later
+        w = Client(srv.url)
+        w.request({"type": "watch", "table": "t1", "last_seq": st["seq"]})
+        left = w.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "left", timeout=30)
+        assert left["event"]["seat"] == 0 and left["event"]["chips"] >= 0
+        kinds = [m["event"]["kind"] for m in w.log if m["type"] == "event" and m["event"].get("seat") == 0]
+        assert "sat_out" in kinds
+        assert b.request({"type": "join", "table": "t1", "name": "bob", "seat": 0})["type"] == "joined"
+    state, _ = table_state(tmp_path / "db.sqlite")
+    Table.restore(state["table"]).check_ledger()
+
+
+def test_server_tables_always_have_a_maximum_buy_in() -> None:
+    fl = TableConfig.from_dict({"id": "fl", "rules": {"structure": "fixed-limit", "sb": 2, "bb": 4}, "seats": 2})
+    t = fl.new_table()
+    assert t.max_buy_in == 10 * t.min_buy_in and TableConfig.default_buy_in(t) == 2 * t.min_buy_in
+    nl = TableConfig.from_dict({"id": "nl", "seats": 3}).new_table()
+    assert (nl.min_buy_in, nl.max_buy_in) == (20, 200) and TableConfig.default_buy_in(nl) == 200

@@ -310,6 +310,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="a bot's thinking time in seconds (default %(default)s)")
     srv.add_argument("--grace", type=_seconds_arg, default=60.0, metavar="S",
                      help="seconds a disconnected player keeps their place before being sat out (default %(default)s)")
+    srv.add_argument("--away-limit", type=_seconds_arg, default=600.0, metavar="S",
+                     help="seconds a player sat out by the grace period may stay disconnected before they leave, "
+                          "paid out, freeing the seat (default %(default)s)")
     srv.add_argument("--max-message", type=_int_in(256, 1 << 20, "256 .. 1048576 bytes"), default=4096, metavar="B",
                      help="largest client message in bytes (default %(default)s)")
     srv.add_argument("--rate", type=_int_in(1, 10_000, "1 .. 10000 messages a second"), default=20, metavar="N",

@@ -16,6 +16,7 @@ import contextlib
 import io
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -113,8 +114,10 @@ class GameServer:
     database (every accepted request is already committed)."""
 
     def __init__(self, db: str, tables: list[TableConfig] | None = None, settings: ServerSettings | None = None,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, admin_token: str | None = None) -> None:
         self.db = db
+        self.admin_token = admin_token or None
+        """The bearer token of ``/api/tables/<id>/hands.phhs`` (None: that route refuses everyone)."""
         self.configs = tables if tables is not None else [TableConfig.from_dict(t) for t in DEFAULT_TABLES]
         self.settings = settings or ServerSettings()
         self.limits = limits or Limits()
@@ -243,7 +246,11 @@ class GameServer:
     async def _join(self, conn: Connection, msg: dict[str, Any], rid: Any) -> None:
         room = self.room(msg.get("table"))
         name = field(msg, "name", "str")
-        seat = field(msg, "seat", "int", required=False)
+        seat = field(msg, "seat", "seat", required=False)
+        if conn.player is not None:
+            raise ProtocolError("already_seated", f"join: this connection holds seat {conn.player.seat} of table "
+                                f"{conn.room.id if conn.room else '?'}; leave it first, or join from another "
+                                "connection")
         chips = field(msg, "chips", "int", required=False)
         wait = field(msg, "wait", "bool", required=False, default=False)
         async with room.lock:
@@ -377,15 +384,25 @@ class GameServer:
         return JSONResponse({"v": PROTOCOL_VERSION, "tables": self.table_info()})
 
     async def hands_phhs(self, request: Request) -> Response:
+        """The table's finished hands as one PHH file: every card dealt, folded and mucked hands
+        included (the dealer's record, for audits), so only for the bearer of the admin token."""
         table_id = request.path_params["id"]
         if table_id not in self.rooms or self.store is None:
             return PlainTextResponse("no such table", status_code=404)
-        rows = await asyncio.to_thread(self.store.hands, table_id)
-        out = io.StringIO()
-        writer = HistoryWriter(out)
-        for _, text in rows:
-            writer.write(HandHistory.loads(text))
-        return PlainTextResponse(out.getvalue(), media_type="application/toml")
+        given = request.headers.get("authorization", "").encode()
+        if self.admin_token is None or not secrets.compare_digest(given, f"Bearer {self.admin_token}".encode()):
+            return PlainTextResponse("hand histories show every player's cards: they are served only with the "
+                                     "header 'Authorization: Bearer <token>', the token the server was started with "
+                                     "(environment variable POKERDRAW32_ADMIN_TOKEN)\n", status_code=403)
+        store = self.store
+
+        def build() -> str:                   # off the event loop: thousands of hands take seconds
+            out = io.StringIO()
+            writer = HistoryWriter(out)
+            for _, text in store.hands(table_id):
+                writer.write(HandHistory.loads(text))
+            return out.getvalue()
+        return PlainTextResponse(await asyncio.to_thread(build), media_type="application/toml")
 
     async def healthz(self, request: Request) -> Response:
         return PlainTextResponse("ok" if self.ready else "starting", status_code=200 if self.ready else 503)

@@ -124,6 +124,8 @@ def field(msg: dict[str, Any], name: str, kind: str, *, required: bool = True, d
         ok = isinstance(v, str) and 1 <= len(v) <= 64
     elif kind == "int":
         ok = isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_CHIPS
+    elif kind == "seat":
+        ok = isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 5
     elif kind == "seq":
         ok = isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**53
     elif kind == "bool":
@@ -136,8 +138,9 @@ def field(msg: dict[str, Any], name: str, kind: str, *, required: bool = True, d
         raise AssertionError(kind)
     if not ok:
         what = {"str": "a string of 1 to 64 characters", "int": f"a whole number of chips 0..{MAX_CHIPS}",
-                "seq": "a log entry number (a non-negative integer)", "bool": "true or false",
-                "bool?": "true, false or null", "cards": "a list of at most 5 cards such as \"Ah\""}[kind]
+                "seq": "a log entry number (a non-negative integer)", "seat": "a seat number 0..4",
+                "bool": "true or false", "bool?": "true, false or null",
+                "cards": "a list of at most 5 cards such as \"Ah\""}[kind]
         raise ProtocolError("bad_message", f"{msg.get('type')}: {name} must be {what}, got {_short(v)}")
     return v
 

@@ -66,11 +66,14 @@ class ServerSettings:
     :ivar hand_pause: between the end of a hand and the start of the next.
     :ivar bot_delay: a bot's thinking time before it acts.
     :ivar grace: how long a disconnected player keeps their place before being sat out.
+    :ivar away_limit: how long after that a player still disconnected keeps the seat: then they
+        leave and are paid out (the seat is freed for others).
     """
 
     hand_pause: float = 3.0
     bot_delay: float = 0.8
     grace: float = 60.0
+    away_limit: float = 600.0
 
 
 @dataclass(frozen=True)
@@ -160,16 +163,24 @@ class TableConfig:
                 "min_buy_in": self.min_buy_in, "max_buy_in": self.max_buy_in, "seed": self.seed}
 
     def new_table(self) -> Table:
-        """A new engine table with these settings (clock: :func:`time.monotonic`)."""
-        return Table(Rules.from_options(self.rules), seats=self.seats, seed=self.seed, min_buy_in=self.min_buy_in,
-                     max_buy_in=self.max_buy_in, clock=time.monotonic, decision_time=self.decision_time,
-                     raise_time=self.raise_time)
+        """A new engine table with these settings (clock: :func:`time.monotonic`).  A server
+        table always has a maximum buy-in: fixed-limit tables, which have none by default
+        (R10.1), get ten times their minimum unless ``max_buy_in`` is given (one player's huge
+        buy-in would otherwise fill the table's chip limit and keep everyone else out)."""
+        def table(max_buy_in: int | None) -> Table:
+            return Table(Rules.from_options(self.rules), seats=self.seats, seed=self.seed,
+                         min_buy_in=self.min_buy_in, max_buy_in=max_buy_in, clock=time.monotonic,
+                         decision_time=self.decision_time, raise_time=self.raise_time)
+        t = table(self.max_buy_in)
+        return t if t.max_buy_in is not None else table(10 * t.min_buy_in)
 
     @staticmethod
     def default_buy_in(table: Table) -> int:
-        """The buy-in a join without ``chips`` takes, and the bots': the table's maximum (R10.1),
-        or for fixed-limit (no maximum) twice the minimum."""
-        return table.max_buy_in if table.max_buy_in is not None else 2 * table.min_buy_in
+        """The buy-in a join without ``chips`` takes, and the bots': the table's maximum (R10.1);
+        for fixed-limit, twice the minimum."""
+        if table.max_buy_in is None or table.rules.structure is Structure.FIXED_LIMIT:
+            return min(2 * table.min_buy_in, table.max_buy_in or 2 * table.min_buy_in)
+        return table.max_buy_in
 
 
 DEFAULT_TABLES = (
@@ -481,6 +492,8 @@ class Room:
             raise ProtocolError("bad_message", f"join: table {self.id} has seats 0 to {t.seat_count - 1}")
         elif seat in t.occupied:
             raise ProtocolError("seat_taken", f"seat {seat} is taken")
+        if name.lower().startswith("bot-"):
+            raise ProtocolError("table_error", f"join: names starting with 'bot-' are the server's bots', got {name!r}")
         token = secrets.token_urlsafe(32)
         buy_in = TableConfig.default_buy_in(t) if chips is None else chips
 
@@ -541,6 +554,8 @@ class Room:
 
     async def showdown(self, player: Player, show: bool | None) -> int:
         """Show or muck at the showdown, said in advance (R9.3)."""
+        if not self._hand_running():
+            raise ProtocolError("table_error", "no hand is running: a showdown choice is for the running hand [R9.3]")
         _, last = await self._apply(lambda entries: self.table.set_showdown_choice(player.seat, show))
         return last
 
@@ -647,13 +662,16 @@ class Room:
             return max(0.0, min(waits))
         # between hands: bots re-buy, then the next hand starts
         for p in self.players.values():
-            if p.bot is not None and t.seat(p.seat).stack == 0:
-                def rebuy(entries: list[Any], p: Player = p) -> None:
-                    chips = TableConfig.default_buy_in(t)
-                    t.add_chips(p.seat, chips)
-                    entries.append({"kind": "chips_added", "seat": p.seat, "chips": chips})
-                await self._apply(rebuy)
+            state = t.seat(p.seat)
+            if p.bot is not None and state.stack == 0 and not state.sitting_out:
+                await self._apply(functools.partial(self._rebuy, p))
                 return 0.0
+            if p.away and p.gone_at is not None and not state.leaving:
+                due = p.gone_at + self.settings.grace + self.settings.away_limit
+                if now >= due:             # away too long: the seat is freed, the chips paid out
+                    await self._apply(functools.partial(self._send_away, p))
+                    return 0.0
+                waits.append(due - now)
         if now < self.next_hand_at:
             waits.append(self.next_hand_at - now)
             return min(waits)
@@ -661,6 +679,24 @@ class Room:
             return min(waits, default=None)     # fewer than two can play: wait for a change
         await self._apply(self._start_hand)
         return 0.0
+
+    def _send_away(self, p: Player, entries: list[Any]) -> None:
+        """Away past the limit: the player leaves (paid out now, or at the end of their hand)."""
+        self.table.leave(p.seat)
+
+    def _rebuy(self, p: Player, entries: list[Any]) -> None:
+        """A bot without chips buys in again between hands; if the table refuses (its chip
+        limit, R3.2), the bot sits out instead of stopping the table."""
+        t = self.table
+        chips = TableConfig.default_buy_in(t)
+        try:
+            t.add_chips(p.seat, chips)
+        except PokerDraw32Error as exc:
+            log.warning("table %s: bot at seat %d cannot buy in again (%s): it sits out", self.id, p.seat, exc)
+            t.sit_out(p.seat)
+            entries.append({"kind": "sat_out", "seat": p.seat, "reason": "cannot_buy_in"})
+            return
+        entries.append({"kind": "chips_added", "seat": p.seat, "chips": chips})
 
     def _away(self, p: Player, entries: list[Any]) -> None:
         """The grace period is over: the player sits out from the next hand (R10.3)."""

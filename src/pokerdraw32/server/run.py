@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
+import socket
 import sys
 from pathlib import Path
 
 from .protocol import Limits
 from .room import ServerSettings, TableConfig
-from .store import StorageError
+from .store import StorageError, open_store
 
 __all__ = ["serve"]
 
@@ -42,28 +44,41 @@ def ws_protocol() -> str:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Run the server until interrupted; returns the exit status."""
+    """Run the server until interrupted; returns the exit status (1 with a message when the
+    tables file, the database, the page's files or the address cannot be used)."""
     import uvicorn
 
     from .app import GameServer, create_app
 
+    def fail(message: object) -> int:
+        print(f"pokerdraw32 serve: error: {message}", file=sys.stderr)
+        return 1
+
     try:
         tables = load_tables(args.tables) if args.tables else None
     except ValueError as exc:
-        print(f"pokerdraw32 serve: error: {exc}", file=sys.stderr)
-        return 1
+        return fail(exc)
+    try:                 # what uvicorn would report only as a traceback of its start-up
+        open_store(args.db).close()
+    except StorageError as exc:
+        return fail(exc)
+    try:
+        with socket.create_server((args.host, args.port)):
+            pass
+    except (OSError, OverflowError) as exc:
+        return fail(f"cannot listen on {args.host}:{args.port}: {exc}")
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
     limits = Limits(max_message=args.max_message, rate=float(args.rate), burst=2 * args.rate)
-    settings = ServerSettings(hand_pause=args.hand_pause, bot_delay=args.bot_delay, grace=args.grace)
-    server = GameServer(args.db, tables, settings, limits)
-    app = create_app(server)
+    settings = ServerSettings(hand_pause=args.hand_pause, bot_delay=args.bot_delay, grace=args.grace,
+                              away_limit=args.away_limit)
+    server = GameServer(args.db, tables, settings, limits, admin_token=os.environ.get("POKERDRAW32_ADMIN_TOKEN"))
+    try:
+        app = create_app(server)
+    except RuntimeError as exc:
+        return fail(exc)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws=ws_protocol(),
                             ws_max_size=limits.max_frame, ws_per_message_deflate=not args.no_compression,
                             ws_ping_interval=20.0, ws_ping_timeout=20.0,
                             lifespan="on", timeout_graceful_shutdown=5)
-    try:
-        uvicorn.Server(config).run()
-    except StorageError as exc:
-        print(f"pokerdraw32 serve: error: {exc}", file=sys.stderr)
-        return 1
+    uvicorn.Server(config).run()
     return 0 if server.ready else 1
