@@ -34,8 +34,8 @@ from websockets.sync.client import connect
 
 from pokerdraw32.history import HandHistory, loads_all
 from pokerdraw32.server.app import GameServer, create_app
+from pokerdraw32.server.config import ServerSettings, TableConfig
 from pokerdraw32.server.protocol import Limits
-from pokerdraw32.server.room import ServerSettings, TableConfig
 from pokerdraw32.server.run import ws_protocol
 from pokerdraw32.table import Table
 
@@ -662,12 +662,13 @@ def test_resume_far_behind_replays_everything_and_a_limit_says_from_where(tmp_pa
 
 
 def test_seat_squatting_reserved_names_and_showdown_between_hands(tmp_path: Path) -> None:
-    table = {**TABLE, "bots": {"3": "rule", "4": "rule"}, "seats": 5}
+    table = {**TABLE, "bots": {"3": "rule", "4": "rule"}, "seats": 5, "decision_time": 2}
     with serving(tmp_path, [table], grace=0.2, hand_pause=0.5) as srv:
         quick = ServerSettings(hand_pause=0.5, bot_delay=0.0, grace=0.2, away_limit=0.3)
         srv.locked("t1", lambda room: setattr(room, "settings", quick))
         a = Client(srv.url)
         a.join(name="ann", seat=0)
+        assert a.request({"type": "sit_out"})["type"] == "ok"        # the bots play on without her
         r = a.request({"type": "join", "table": "t1", "name": "ann2", "seat": 1})
         assert r["code"] == "already_seated"                       # one seat per connection
         assert a.request({"type": "join", "table": "t1", "name": "bot-9"})["code"] == "already_seated"
@@ -679,6 +680,7 @@ def test_seat_squatting_reserved_names_and_showdown_between_hands(tmp_path: Path
         assert r["code"] in ("table_error", "ok")             # between hands (or the next one started)
         if r["code" if r["type"] == "error" else "type"] == "table_error":
             assert "R9.3" in r["message"] and "start_hand" not in r["message"]
+        assert a.request({"type": "sit_in"})["type"] == "ok"
         a.close()                                             # gone: sat out after 0.2 s, leaves 0.3 s later
         w = Client(srv.url)
         w.request({"type": "watch", "table": "t1", "last_seq": st["seq"]})

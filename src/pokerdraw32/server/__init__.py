@@ -7,6 +7,7 @@ postgresql://...``).  It imports the engine; the engine never imports it.
 
 * :mod:`.protocol`: reading client messages, error codes, limits;
 * :mod:`.store`: the database (one transaction per accepted request, group commit);
+* :mod:`.config`: the server's timing and each table's settings (``--tables``), the default tables;
 * :mod:`.room`: one table: its players, log, clocks and bots;
 * :mod:`.app`: the Starlette application and the connections;
 * :mod:`.run`: the ``serve`` command under uvicorn.

@@ -31,8 +31,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from .. import __version__
 from ..errors import IllegalActionError, PokerDraw32Error
 from ..history import HandHistory, HistoryWriter
+from .config import DEFAULT_TABLES, ServerSettings, TableConfig
 from .protocol import PROTOCOL_VERSION, Limits, ProtocolError, RateLimiter, action_of, field, read_message
-from .room import DEFAULT_TABLES, Entry, Player, Room, ServerSettings, TableConfig
+from .room import Entry, Player, Room
 from .store import StorageError, Store, open_store
 
 __all__ = ["Connection", "GameServer", "create_app"]

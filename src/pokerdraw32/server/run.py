@@ -10,8 +10,8 @@ import socket
 import sys
 from pathlib import Path
 
+from .config import ServerSettings, TableConfig
 from .protocol import Limits
-from .room import ServerSettings, TableConfig
 from .store import StorageError, open_store
 
 __all__ = ["serve"]
