@@ -175,11 +175,12 @@ class Store:
             self._conn.commit()
             self.syncs += 1
             self.commits += len(done)
-        except Exception as exc:
+        except Exception as exc:          # the transaction failed as a whole: every waiter hears it
             with contextlib.suppress(Exception):
                 self._conn.rollback()
-            for fut in done:
-                fut.set_exception(StorageError(f"the database commit failed: {exc}"))
+            for _, fut in batch:          # those written in it too: rolled back with it
+                if not fut.done():
+                    fut.set_exception(StorageError(f"the database commit failed: {exc}"))
             return
         for fut in done:
             fut.set_result(None)
