@@ -5,6 +5,8 @@ from __future__ import annotations
 import pickle
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pokerdraw32 import DECK, Card, InvalidCardError, Rank, Suit, format_cards, parse_card, parse_cards
 from pokerdraw32.cards import cards_to_mask, mask_to_cards
@@ -78,3 +80,18 @@ def test_masks_round_trip() -> None:
     m = cards_to_mask(cards)
     assert m == (1 << 0) | (1 << 31) | (1 << 14)
     assert mask_to_cards(m) == (Card("7s"), Card("Td"), Card("Ah"))
+
+
+@given(st.lists(st.sampled_from([str(c) for c in DECK]), max_size=8),
+       st.sampled_from([" ", "  ", "\t", " \n "]))
+def test_the_fast_string_path_agrees_with_the_general_one(tokens: list[str], sep: str) -> None:
+    """parse_cards' fast path (canonical tokens split on whitespace) gives what the card-by-card
+    path gives, and a repeat raises the same error (R1.3)."""
+    text = sep.join(tokens)
+    if len(set(tokens)) == len(tokens):
+        assert parse_cards(text) == tuple(parse_card(t) for t in tokens)
+        assert all(type(c) is Card for c in parse_cards(text))
+    else:
+        with pytest.raises(InvalidCardError, match=r"duplicate card .* \[R1\.3\]"):
+            parse_cards(text)
+        assert parse_cards(text, allow_duplicates=True) == tuple(parse_card(t) for t in tokens)

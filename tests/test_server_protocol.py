@@ -632,13 +632,13 @@ def test_resume_far_behind_replays_everything_and_a_limit_says_from_where(tmp_pa
         joined = a.join(name="ann", seat=0)
         a.request({"type": "sit_out"})
         a.close()
-        end = time.monotonic() + 60
-        while srv.locked("t1", lambda room: room.seq) < joined["seq"] + 3000:     # bots play on
+        end = time.monotonic() + 180
+        while srv.locked("t1", lambda room: room.seq) < joined["seq"] + 1500:     # bots play on
             assert time.monotonic() < end
             time.sleep(0.2)
         b = Client(srv.url)
         r = b.request({"type": "resume", "table": "t1", "token": a.token, "last_seq": joined["seq"]}, timeout=30)
-        assert r["type"] == "resumed" and r["seq"] - joined["seq"] >= 3000     # more than the send queue
+        assert r["type"] == "resumed" and r["seq"] - joined["seq"] >= 1500     # more than the send queue
         b.until(lambda m: m["type"] == "state", timeout=30)
         # the replay, then the live entries held back meanwhile and those after: no gap, no repeat
         b.until(lambda m: m["type"] == "event" and m["seq"] > r["seq"] + 50, timeout=30)
@@ -646,7 +646,7 @@ def test_resume_far_behind_replays_everything_and_a_limit_says_from_where(tmp_pa
         assert got == list(range(joined["seq"] + 1, got[-1] + 1))
         states = [m["seq"] for m in b.log if m["type"] == "state"]
         assert states == sorted(states) and states[0] == r["seq"]
-        # the replay allowance: 3,000 entries taken from 10,000, given back at 1,000 a second
+        # the replay allowance: its limit and its refill
         srv.server.limits = Limits(max_replay=100, replay_rate=10.0)
         c = Client(srv.url)
         r = c.request({"type": "resume", "table": "t1", "token": a.token, "last_seq": 0})

@@ -163,6 +163,7 @@ for _code in range(32):
     Card._cache[_code] = int.__new__(Card, _code)
 
 DECK: tuple[Card, ...] = tuple(Card._cache[i] for i in range(32))
+_CANONICAL: dict[str, Card] = {str(card): card for card in DECK}   # "Ah" -> Card('Ah'): parse_cards' fast path
 """The 32 cards in code order (7s first, Ah last)."""
 
 FULL_MASK = 0xFFFFFFFF
@@ -252,6 +253,16 @@ def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False) -> tuple[Ca
         else:
             return cards
     items: Iterable[Card | int | str]
+    if type(cards) is str:
+        # fast path: the common "Ah Kd 7c" form, canonical tokens without a repeat; anything
+        # else (other spellings, commas, run-together cards, errors) takes the general path below
+        out_fast = tuple(map(_CANONICAL.get, cards.split()))
+        if None not in out_fast:
+            seen = 0
+            for card in out_fast:
+                seen |= 1 << card   # type: ignore[operator]
+            if seen.bit_count() == len(out_fast):
+                return out_fast   # type: ignore[return-value]
     if isinstance(cards, str):
         items = _tokens(cards)
     elif isinstance(cards, Card):
