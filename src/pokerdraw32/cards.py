@@ -163,8 +163,8 @@ for _code in range(32):
     Card._cache[_code] = int.__new__(Card, _code)
 
 DECK: tuple[Card, ...] = tuple(Card._cache[i] for i in range(32))
-_CANONICAL: dict[str, Card] = {str(card): card for card in DECK}   # "Ah" -> Card('Ah'): parse_cards' fast path
 """The 32 cards in code order (7s first, Ah last)."""
+_CANONICAL: dict[str, Card] = {str(card): card for card in DECK}   # "Ah" -> Card('Ah'): parse_cards' fast path
 
 FULL_MASK = 0xFFFFFFFF
 """Mask of the whole deck."""

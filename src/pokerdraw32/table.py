@@ -708,14 +708,10 @@ class Table:
 
         :raises TableError: no hand yet.
         """
-        from .history import HandHistory
-
         h = self.hand
         if h is None:
             raise TableError("no hand has been dealt yet")
-        names = tuple(s.name for s in self._dealt)
-        return HandHistory.from_hand(h, number=self.hand_count, seats=[s + 1 for s in self.hand_seats],
-                                     players=names)
+        return _history(self.hand_count, h, self.hand_seats, tuple(s.name for s in self._dealt))
 
     # ------------------------------------------------------------------ persistence
     def write_history(self, stream: TextIO) -> int:
@@ -726,11 +722,11 @@ class Table:
 
         :returns: the number of hands written.
         """
-        from .history import HandHistory, HistoryWriter
+        from .history import HistoryWriter
 
         writer = HistoryWriter(stream)
-        for number, hand, seats, names in self.hands:   # as last_history() writes the last hand
-            writer.write(HandHistory.from_hand(hand, number=number, seats=[s + 1 for s in seats], players=names))
+        for number, hand, seats, names in self.hands:
+            writer.write(_history(number, hand, seats, names))
         return len(self.hands)
 
     def snapshot(self, *, ledger_from: int = 0) -> dict[str, Any]:
@@ -1120,6 +1116,14 @@ class Table:
 
 _LATEST = 2.0**53
 """Latest time a clock may give, in seconds (every later deadline stays exact in a float)."""
+
+
+def _history(number: int, hand: Hand, seats: tuple[int, ...], names: tuple[str, ...]) -> HandHistory:
+    """A table's hand as PHH: ``hand`` the session's hand number, ``seats`` the table seats + 1,
+    ``players`` the names (:meth:`Table.write_history`, :meth:`Table.last_history`)."""
+    from .history import HandHistory
+
+    return HandHistory.from_hand(hand, number=number, seats=[s + 1 for s in seats], players=names)
 
 
 def _seconds(value: object, what: str) -> float:
