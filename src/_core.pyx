@@ -21,10 +21,14 @@ The kernels:
 * :class:`Rng` is the xoshiro256** generator behind shuffles (R11);
 * :func:`split_pots` builds and awards the main and side pots (R8.3, R9.1, R9.2, R9.4).
 
-On first use (10 to 20 ms, not at import) this module evaluates all C(32,5) = 201,376 hands
-into a table indexed by the colex rank of the hand's five bits, which holds the index of the
-hand's value among the 2,520 distinct values; those are kept as ready int objects, so
-:func:`evaluate_mask` is a lookup that allocates nothing. Cython code can use the table
+The evaluator's tables (about 0.9 MB, built on first use in about 2 ms, not at import):
+a mask's two 16-bit halves each index a table of 65,536 uint32 (``_HALF_LO``, ``_HALF_HI``),
+whose sum is a minimal perfect hash of the C(32,5) = 201,376 hands that also tells whether
+the mask has 5 cards (see :func:`_slot_key`); the slot holds, in ``_INDEX`` (uint16), the
+index of the hand's value among the 2,520 distinct values (``_VALUES``). Those come from
+the package file ``_hand_values.zlib`` (24 KB), which the pure twin reads too, so R2 is
+stated once (``_core_py._evaluate``). The values are kept as ready int objects, so
+:func:`evaluate_mask` is a lookup that allocates nothing. Cython code can use the tables
 through the ``cdef inline`` function ``_lookup`` (mask -> C ``uint32_t`` value).
 
 Threads: the module declares ``freethreading_compatible`` (a free-threaded CPython keeps the
@@ -47,17 +51,16 @@ from cpython.object cimport PyObject
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.long cimport PyLong_CheckExact
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
+from cpython.unicode cimport PyUnicode_1BYTE_DATA, PyUnicode_GET_LENGTH
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
 
-__all__ = ["Rng", "evaluate_codes", "evaluate_mask", "split_pots"]
+__all__ = ["Rng", "evaluate_codes", "evaluate_mask", "evaluate_text", "split_pots"]
 
 cdef uint32_t _SPADES = 0x11111111U   # the bit of every rank in suit 0
 cdef long long _MAX_AMOUNT = (1LL << 53) - 1
 cdef enum:
     _NHANDS = 201376                  # C(32, 5) hands
     _NVALUES = 2520                   # distinct hand values with the suit tie-break (R2.5)
-    _NKEYS = 9 << 17                  # range of _dense_key
 
 
 # --------------------------------------------------------------------------------------
@@ -111,27 +114,52 @@ cdef object _seat_mask(object value, str what):
 
 
 # --------------------------------------------------------------------------------------
-# bit helpers (portable C: no compiler builtins, no 128-bit arithmetic)
+# bit helpers: the compiler's count-trailing-zeros and population count where it offers them
+# (one instruction each on x86-64 with BMI1/POPCNT, on arm64, ...), portable C otherwise
 
-
-cdef uint8_t _DEBRUIJN[32]
-_DEBRUIJN[:] = [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-                31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9]
+cdef extern from *:
+    """
+    /* PD32_CTZ32(x): index of the lowest set bit of a non-zero x. GCC and clang: __builtin_ctz
+       (BSF/TZCNT on x86, RBIT+CLZ on arm64); MSVC: _BitScanForward; else a de Bruijn product. */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define PD32_CTZ32(x) __builtin_ctz((unsigned int)(x))
+    #elif defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int PD32_CTZ32(unsigned int x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
+    #else
+    static const unsigned char pd32_debruijn[32] = {
+        0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9};
+    static inline int PD32_CTZ32(unsigned int x) { return pd32_debruijn[((x & (0u - x)) * 0x077CB531u) >> 27]; }
+    #endif
+    /* PD32_POPCOUNT32(x): the number of set bits. __builtin_popcount where the target has the
+       instruction (x86 built with -mpopcnt or for x86-64-v2 and up: __POPCNT__; arm64: CNT);
+       elsewhere (a baseline x86-64 wheel, where the builtin would be a library call) the
+       portable bit trick. The evaluator's hot paths need neither: a hand's slot says whether
+       it has 5 cards (see _slot_key). */
+    #if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__) || defined(__ARM_NEON))
+    #define PD32_POPCOUNT32(x) __builtin_popcount((unsigned int)(x))
+    #else
+    static inline int PD32_POPCOUNT32(unsigned int x) {
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+        return (int)((x * 0x01010101u) >> 24);
+    }
+    #endif
+    """
+    int PD32_CTZ32(uint32_t x) noexcept nogil
+    int PD32_POPCOUNT32(uint32_t x) noexcept nogil
 
 
 cdef inline int _ctz32(uint32_t x) noexcept nogil:
     """Index of the lowest set bit of a non-zero ``x``."""
-    cdef uint32_t low = x & (~x + 1U)
-    cdef uint32_t product = low * 0x077CB531U
-    return _DEBRUIJN[product >> 27]
+    return PD32_CTZ32(x)
 
 
 cdef inline int _popcount32(uint32_t x) noexcept nogil:
-    x = x - ((x >> 1) & 0x55555555U)
-    x = (x & 0x33333333U) + ((x >> 2) & 0x33333333U)
-    x = (x + (x >> 4)) & 0x0F0F0F0FU
-    x = x * 0x01010101U
-    return <int>(x >> 24)
+    """The number of set bits of ``x``."""
+    return PD32_POPCOUNT32(x)
 
 
 cdef inline int _bit_length64(uint64_t x) noexcept nogil:
@@ -147,7 +175,9 @@ cdef inline int _bit_length64(uint64_t x) noexcept nogil:
 
 
 cdef uint32_t _BINOM[6][32]          # _BINOM[k][b] = C(b, k)
-cdef uint16_t _INDEX[_NHANDS]        # colex rank of a hand -> index of its value in _VALUES
+cdef uint32_t _HALF_LO[65536]        # low 16 bits of a mask -> k << 20 | its part of the slot (k: its bits)
+cdef uint32_t _HALF_HI[65536]        # high 16 bits of a mask -> j << 20 | its part of the slot (j: its bits)
+cdef uint16_t _INDEX[_NHANDS]        # slot of a hand -> index of its value in _VALUES
 cdef uint32_t _VALUES[_NVALUES]      # the distinct values (suit tie-break on), ascending
 cdef PyObject *_VALUE_OBJECTS[_NVALUES]  # _VALUES as int objects, owned by _VALUE_CACHE
 cdef PyObject *_PLAIN_OBJECTS[_NVALUES]  # the same with the suit field cleared (R2.4 off)
@@ -174,107 +204,36 @@ cdef extern from *:
     void PD32_STORE_RELEASE(int *p, int v) noexcept nogil
 
 
-cdef inline uint32_t _colex(uint32_t mask) noexcept nogil:
-    """Colex rank of a 5-bit mask: sum of C(b_i, i) for its bits b_1 < ... < b_5."""
-    cdef uint32_t index = 0
-    cdef int i
-    for i in range(1, 6):
-        index += _BINOM[i][_ctz32(mask)]
-        mask &= mask - 1
-    return index
+cdef inline uint32_t _slot_key(uint32_t mask) noexcept nogil:
+    """The hand's slot key: two loads, one add, for any 32-bit ``mask``.
+
+    A minimal perfect hash of the C(32, 5) hands built from the mask's two 16-bit halves: a
+    half with ``k`` bits is the ``r``-th such half in ascending order (``r < C(16, k)``). The
+    hands whose low half has ``k`` cards take the slots from ``base[k] = sum of C(16, i) *
+    C(16, 5 - i) over i < k``, numbered ``r_low * C(16, 5 - k) + r_high``: so
+    ``key & 0xFFFFF`` is a distinct slot ``0 <= slot < 201,376`` for each hand. Each half also
+    carries its number of bits above bit 20, so ``key >> 20`` is the mask's card count when
+    both halves have at most 5 (and at least 0xE00 otherwise): the mask is a 5-card hand
+    exactly when ``key >> 20 == 5``, and no popcount is needed.
+    """
+    return _HALF_LO[mask & 0xFFFFU] + _HALF_HI[mask >> 16]
+
+
+cdef inline uint32_t _index_of(uint32_t mask) noexcept nogil:
+    """Index in _VALUES of the value of a mask with exactly 5 bits set; no checks."""
+    return _INDEX[_slot_key(mask) & 0xFFFFFU]
 
 
 cdef inline uint32_t _lookup(uint32_t mask) noexcept nogil:
     """Packed value (suit tie-break on) of a mask with exactly 5 bits set; no checks."""
-    return _VALUES[_INDEX[_colex(mask)]]
+    return _VALUES[_INDEX[_slot_key(mask) & 0xFFFFFU]]
 
 
-cdef uint32_t _evaluate(uint32_t mask) noexcept nogil:
-    """Packed value (suit tie-break on) of a valid 5-card mask, computed from its bits."""
-    cdef int quad = -1, trip = -1, pair_hi = -1, pair_lo = -1
-    cdef int singles[5]
-    cdef int nsingles = 0, single_suit = 0, rank_bits = 0
-    cdef int rank, count, flush = -1, top = -1, low_suit, category, suit
-    cdef uint32_t nibble, ranks
-    for rank in range(7, -1, -1):
-        nibble = (mask >> (rank << 2)) & 15
-        if nibble == 0:
-            continue
-        rank_bits |= 1 << rank
-        count = _popcount32(nibble)
-        if count == 1:
-            if nsingles == 0:
-                single_suit = _ctz32(nibble)
-            singles[nsingles] = rank
-            nsingles += 1
-        elif count == 2:
-            if pair_hi < 0:
-                pair_hi = rank
-            else:
-                pair_lo = rank
-        elif count == 3:
-            trip = rank
-        else:
-            quad = rank
-
-    low_suit = _ctz32(mask) & 3
-    if (mask & (_SPADES << low_suit)) == mask:
-        flush = low_suit
-    if nsingles == 5:
-        if rank_bits == 0x8F:      # A-7-8-9-T: the ten is the top card (R2.2)
-            top = 3
-        elif rank_bits == 0x1F:
-            top = 4
-        elif rank_bits == 0x3E:
-            top = 5
-        elif rank_bits == 0x7C:
-            top = 6
-        elif rank_bits == 0xF8:
-            top = 7
-
-    if top >= 0:
-        ranks = top << 16
-        if flush >= 0:
-            category, suit = 8, flush
-        else:
-            category, suit = 4, _ctz32((mask >> (top << 2)) & 15)
-    elif quad >= 0:
-        category, ranks, suit = 7, quad << 16 | singles[0] << 12, 0
-    elif flush >= 0:
-        category, suit = 6, flush
-        ranks = singles[0] << 16 | singles[1] << 12 | singles[2] << 8 | singles[3] << 4 | singles[4]
-    elif trip >= 0:
-        if pair_hi >= 0:
-            category, ranks, suit = 5, trip << 16 | pair_hi << 12, 0
-        else:
-            category, ranks, suit = 3, trip << 16 | singles[0] << 12 | singles[1] << 8, 0
-    elif pair_lo >= 0:
-        category, ranks, suit = 2, pair_hi << 16 | pair_lo << 12 | singles[0] << 8, single_suit
-    elif pair_hi >= 0:
-        category, suit = 1, single_suit
-        ranks = pair_hi << 16 | singles[0] << 12 | singles[1] << 8 | singles[2] << 4
-    else:
-        category, suit = 0, single_suit
-        ranks = singles[0] << 16 | singles[1] << 12 | singles[2] << 8 | singles[3] << 4 | singles[4]
-    return (<uint32_t>category) << 22 | ranks << 2 | <uint32_t>suit
-
-
-cdef inline uint32_t _dense_key(uint32_t value) noexcept nogil:
-    """The value with its 3-bit rank fields packed tight: same order, keys below 9 << 17."""
-    return ((value >> 22) << 17 | ((value >> 18) & 7) << 14 | ((value >> 14) & 7) << 11
-            | ((value >> 10) & 7) << 8 | ((value >> 6) & 7) << 5 | (value & 31))
-
-
-cdef int _init_tables() except -1:
-    """Fill _BINOM, _INDEX and _VALUES (C only: no Python code runs meanwhile)."""
-    cdef int k, b, c1, c2, c3, c4, c5
-    cdef Py_ssize_t i, key, nvalues = 0
-    cdef uint32_t *by_hand = <uint32_t *>malloc(_NHANDS * sizeof(uint32_t))
-    cdef uint16_t *slot = <uint16_t *>calloc(_NKEYS, sizeof(uint16_t))
-    if by_hand == NULL or slot == NULL:
-        free(by_hand)
-        free(slot)
-        raise MemoryError()
+cdef void _init_halves() noexcept nogil:
+    """Fill _BINOM, _HALF_LO and _HALF_HI (under 1 ms)."""
+    cdef int k, b, v
+    cdef uint32_t seen[6]
+    cdef uint32_t base[6]
     for k in range(6):
         for b in range(32):
             if k == 0:
@@ -283,33 +242,68 @@ cdef int _init_tables() except -1:
                 _BINOM[k][b] = 0
             else:
                 _BINOM[k][b] = _BINOM[k][b - 1] + _BINOM[k - 1][b - 1]
-    # Nested ascending loops, highest bit outermost, visit the hands in colex order.
-    i = 0
-    for c5 in range(4, 32):
-        for c4 in range(3, c5):
-            for c3 in range(2, c4):
-                for c2 in range(1, c3):
-                    for c1 in range(c2):
-                        by_hand[i] = _evaluate(
-                            (1U << c1) | (1U << c2) | (1U << c3) | (1U << c4) | (1U << c5))
-                        slot[_dense_key(by_hand[i])] = 1
-                        i += 1
-    # Number the distinct values in ascending order (slot holds index + 1).
-    for key in range(_NKEYS):
-        if slot[key]:
-            nvalues += 1
-            if nvalues <= _NVALUES:
-                slot[key] = <uint16_t>nvalues
-    if nvalues != _NVALUES:  # R2.5; cannot happen unless _evaluate is wrong
-        free(by_hand)
-        free(slot)
-        raise RuntimeError(f"found {nvalues} distinct hand values, expected {_NVALUES} (R2.5)")
-    for i in range(_NHANDS):
-        _INDEX[i] = slot[_dense_key(by_hand[i])] - 1
-        _VALUES[_INDEX[i]] = by_hand[i]
-    free(by_hand)
-    free(slot)
+    base[0] = 0
+    for k in range(6):
+        seen[k] = 0
+        if k > 0:
+            base[k] = base[k - 1] + _BINOM[k - 1][16] * _BINOM[6 - k][16]
+    for v in range(65536):
+        k = _popcount32(<uint32_t>v)
+        if k <= 5:
+            _HALF_LO[v] = (<uint32_t>k) << 20 | (base[k] + seen[k] * _BINOM[5 - k][16])
+            _HALF_HI[v] = (<uint32_t>k) << 20 | seen[k]
+            seen[k] += 1
+        else:
+            _HALF_LO[v] = 0xF0000000U
+            _HALF_HI[v] = 0xF0000000U
+
+
+cdef int _init_tables(const unsigned char *data, Py_ssize_t size) except -1:
+    """Fill every table from the content of _hand_values.zlib (C only: no Python code runs
+    meanwhile). The file, which the pure twin reads too, holds the 2,520 distinct values
+    (uint32, little-endian, ascending) and then, for each hand in the order of
+    ``itertools.combinations(range(32), 5)``, the index of its value (uint16, little-endian).
+    tools/make_hand_values.py writes it from R2's one statement, ``_core_py._evaluate``."""
+    cdef Py_ssize_t i, n = 0
+    cdef int a, b, c, d, e
+    cdef uint32_t value, mask, key
+    cdef const unsigned char *p
+    if size != 4 * _NVALUES + 2 * _NHANDS:
+        raise RuntimeError(f"the package file _hand_values.zlib is damaged ({size} bytes, expected "
+                           f"{4 * _NVALUES + 2 * _NHANDS})")
+    _init_halves()
+    for i in range(_NVALUES):
+        p = data + 4 * i
+        value = p[0] | (<uint32_t>p[1]) << 8 | (<uint32_t>p[2]) << 16 | (<uint32_t>p[3]) << 24
+        if i > 0 and value <= _VALUES[i - 1]:
+            raise RuntimeError("the package file _hand_values.zlib is damaged (values out of order)")
+        _VALUES[i] = value
+    p = data + 4 * _NVALUES
+    for a in range(28):
+        for b in range(a + 1, 29):
+            for c in range(b + 1, 30):
+                for d in range(c + 1, 31):
+                    for e in range(d + 1, 32):
+                        mask = (1U << a) | (1U << b) | (1U << c) | (1U << d) | (1U << e)
+                        key = _slot_key(mask)
+                        value = p[2 * n] | (<uint32_t>p[2 * n + 1]) << 8
+                        if value >= _NVALUES:
+                            raise RuntimeError("the package file _hand_values.zlib is damaged (an index out of range)")
+                        _INDEX[key & 0xFFFFFU] = <uint16_t>value
+                        n += 1
     return 0
+
+
+cdef bytes _hand_values():
+    """The content of the package file _hand_values.zlib, inflated (the tables' source)."""
+    import zlib
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_hand_values.zlib")
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+        return zlib.decompress(raw)
+    except (OSError, zlib.error) as e:
+        raise RuntimeError(f"cannot read the package file {path}: {e}") from e
 
 
 _VALUE_CACHE = None               # owns the int objects of _VALUE_OBJECTS and _PLAIN_OBJECTS
@@ -323,8 +317,9 @@ cdef inline bint _ready() noexcept nogil:
 
 
 cdef int _build_tables() except -1:
-    """Build the lookup tables on first use (about 10 ms), not at import: every function that
-    reads them calls this first, unless :func:`_ready`.
+    """Build the lookup tables on first use (about 2 ms: the package file _hand_values.zlib,
+    24 KB, read and inflated, then spread over the slots), not at import: every function
+    that reads them calls this first, unless :func:`_ready`.
 
     Once, however many threads ask at once: under a lock, checked again inside. The GIL alone
     would not do: creating the int objects can start the garbage collector, whose finalizers
@@ -336,10 +331,12 @@ cdef int _build_tables() except -1:
     """
     global _VALUE_CACHE
     cdef Py_ssize_t i
+    cdef bytes data
     with _BUILD_LOCK:
         if _ready():
             return 0
-        _init_tables()
+        data = _hand_values()
+        _init_tables(data, len(data))
         cache = tuple([_VALUES[i] for i in range(_NVALUES)] + [_VALUES[i] & ~3U for i in range(_NVALUES)])
         if _ready():  # built meanwhile by a reentrant call (see above)
             return 0
@@ -409,16 +406,18 @@ def evaluate_mask(mask, bint suit_tiebreak=True):
         _build_tables()
     cdef int overflow = 0, n
     cdef long long m
+    cdef uint32_t key
     cdef uint16_t i
     if type(mask) is not int and not _is_int(mask):
         raise PokerDraw32TypeError(f"hand mask must be an int, not {type(mask).__name__}")
     m = PyLong_AsLongLongAndOverflow(mask, &overflow)
     if overflow or m < 0 or m > 0xFFFFFFFF:
         raise PokerDraw32ValueError(f"hand mask {mask:#x} has bits outside the 32-card deck")
-    n = _popcount32(<uint32_t>m)
-    if n != 5:
+    key = _slot_key(<uint32_t>m)
+    if key >> 20 != 5:
+        n = _popcount32(<uint32_t>m)
         raise PokerDraw32ValueError(f"hand mask {mask:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
-    i = _INDEX[_colex(<uint32_t>m)]
+    i = _INDEX[key & 0xFFFFFU]
     return <object>(_VALUE_OBJECTS[i] if suit_tiebreak else _PLAIN_OBJECTS[i])
 
 
@@ -464,7 +463,7 @@ def evaluate_codes(codes, bint suit_tiebreak=True):
                 break
             mask |= 1U << c
         else:
-            i = _INDEX[_colex(mask)]
+            i = _index_of(mask)
             return <object>(_VALUE_OBJECTS[i] if suit_tiebreak else _PLAIN_OBJECTS[i])
         mask = 0
         overflow = 0
@@ -481,8 +480,96 @@ def evaluate_codes(codes, bint suit_tiebreak=True):
         if mask & bit:
             raise PokerDraw32ValueError(f"duplicate card code {code}")
         mask |= bit
-    i = _INDEX[_colex(mask)]
+    i = _index_of(mask)
     return <object>(_VALUE_OBJECTS[i] if suit_tiebreak else _PLAIN_OBJECTS[i])
+
+
+cdef extern from *:
+    """
+    #define PD32_IS_ASCII(s) PyUnicode_IS_ASCII(s)
+    """
+    bint PD32_IS_ASCII(object s)
+
+cdef uint8_t _TEXT_CLASS[128]   # an ASCII character -> rank index + 1 (7 8 9 T J Q K A), suit + 16
+                                # (s c d h), 32 for a separator of str.split(), else 0
+_TEXT_CLASS[:] = [0] * 128
+for _i, _ch in enumerate("789TJQKA"):
+    _TEXT_CLASS[ord(_ch)] = _i + 1
+for _i, _ch in enumerate("scdh"):
+    _TEXT_CLASS[ord(_ch)] = _i + 16
+for _ch in " \t\n\v\f\r\x1c\x1d\x1e\x1f":
+    _TEXT_CLASS[ord(_ch)] = 32
+del _i, _ch
+
+
+cdef str _shown_deck(object deck):
+    return f"a tuple of {len(deck)} items" if type(deck) is tuple else f"a {type(deck).__name__}"
+
+
+def evaluate_text(text, deck, bint suit_tiebreak=True):
+    """The cards and value of a hand written in the common form, or None (R1.3, R2).
+
+    The common form is ASCII text holding exactly 5 canonical card tokens (rank ``7 8 9 T J
+    Q K A``, then suit ``s c d h``: ``"Ah Kd 7c 8s 9h"``), none repeated, separated by what
+    ``str.split()`` splits ASCII text on. Anything else (other spellings, commas, cards run
+    together, not 5 cards, a repeat, an error) gives None: the caller then takes its general
+    path, which accepts every form of R1.3 and names every error.
+
+    :param text: the hand (any object: only a ``str`` can match).
+    :param deck: the 32 card objects by code (``pokerdraw32.DECK``); the result's cards are
+        its items.
+    :param suit_tiebreak: R2.4; false zeroes the suit field, so equal ranks tie.
+    :returns: ``(cards, value)``, ``cards`` a tuple of 5 items of ``deck`` in the order
+        written, ``value`` as :func:`evaluate_mask` gives it; or None.
+    :raises TypeError: ``deck`` is not a tuple of 32 items.
+
+    >>> cards, value = evaluate_text("Ah Kh Qh Jh Th", tuple(range(32)))
+    >>> cards, value == evaluate_mask(0x88888000)
+    ((31, 27, 23, 19, 15), True)
+    >>> evaluate_text("Ah Kh Qh Jh 10h", tuple(range(32))) is None
+    True
+    """
+    cdef Py_ssize_t n, i = 0, k = 0
+    cdef const uint8_t *p
+    cdef uint8_t rank, suit
+    cdef int codes[5]
+    cdef uint32_t mask = 0, code, key
+    cdef uint16_t index
+    cdef tuple cards
+    if type(deck) is not tuple or len(deck) != 32:
+        raise PokerDraw32TypeError(f"deck must be a tuple of the 32 cards, not {_shown_deck(deck)}")
+    cards = deck
+    if type(text) is not str or not PD32_IS_ASCII(text):
+        return None
+    if not _ready():
+        _build_tables()
+    n = PyUnicode_GET_LENGTH(text)
+    p = <const uint8_t *>PyUnicode_1BYTE_DATA(text)
+    while True:
+        while i < n and _TEXT_CLASS[p[i]] == 32:
+            i += 1
+        if i == n:
+            break
+        if k == 5 or i + 1 == n:
+            return None
+        rank = _TEXT_CLASS[p[i]]
+        suit = _TEXT_CLASS[p[i + 1]]
+        if rank == 0 or rank > 8 or suit < 16 or suit > 19:
+            return None
+        i += 2
+        if i < n and _TEXT_CLASS[p[i]] != 32:
+            return None
+        code = 4 * (rank - 1) + (suit - 16)
+        if mask >> code & 1:
+            return None
+        mask |= 1U << code
+        codes[k] = code
+        k += 1
+    if k != 5:
+        return None
+    index = _INDEX[_slot_key(mask) & 0xFFFFFU]
+    return ((cards[codes[0]], cards[codes[1]], cards[codes[2]], cards[codes[3]], cards[codes[4]]),
+            <object>(_VALUE_OBJECTS[index] if suit_tiebreak else _PLAIN_OBJECTS[index]))
 
 
 # --------------------------------------------------------------------------------------
@@ -998,22 +1085,22 @@ cdef void _count_draws(uint32_t kept, int k, uint32_t unseen, uint32_t *count) n
         n += 1
         unseen &= unseen - 1
     if k == 0:
-        count[_INDEX[_colex(kept)]] += 1
+        count[_index_of(kept)] += 1
     elif k == 1:
         for a in range(n):
-            count[_INDEX[_colex(kept | bits[a])]] += 1
+            count[_index_of(kept | bits[a])] += 1
     elif k == 2:
         for a in range(n):
             m1 = kept | bits[a]
             for b in range(a + 1, n):
-                count[_INDEX[_colex(m1 | bits[b])]] += 1
+                count[_index_of(m1 | bits[b])] += 1
     elif k == 3:
         for a in range(n):
             m1 = kept | bits[a]
             for b in range(a + 1, n):
                 m2 = m1 | bits[b]
                 for c in range(b + 1, n):
-                    count[_INDEX[_colex(m2 | bits[c])]] += 1
+                    count[_index_of(m2 | bits[c])] += 1
     else:
         for a in range(n):
             m1 = kept | bits[a]
@@ -1022,7 +1109,7 @@ cdef void _count_draws(uint32_t kept, int k, uint32_t unseen, uint32_t *count) n
                 for c in range(b + 1, n):
                     m3 = m2 | bits[c]
                     for e in range(c + 1, n):
-                        count[_INDEX[_colex(m3 | bits[e])]] += 1
+                        count[_index_of(m3 | bits[e])] += 1
 
 
 def draw_outcomes(hand, discard, excluded, bint suit_tiebreak=True):
@@ -1176,22 +1263,6 @@ import sys as _sys
 
 __all__ += ["deal_many", "evaluate_many"]
 
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define PD32_CTZ32(x) __builtin_ctz((unsigned int)(x))
-    #elif defined(_MSC_VER)
-    #include <intrin.h>
-    static __inline int PD32_CTZ32(unsigned int x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
-    #else
-    static const unsigned char pd32_debruijn[32] = {
-        0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-        31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9};
-    static inline int PD32_CTZ32(unsigned int x) { return pd32_debruijn[((x & (0u - x)) * 0x077CB531u) >> 27]; }
-    #endif
-    """
-    int PD32_CTZ32(uint32_t x) noexcept nogil
-
 cdef _carray _U32_TEMPLATE = _carray("I")
 cdef bint _NATIVE_LITTLE = _sys.byteorder == "little"
 cdef enum:
@@ -1199,29 +1270,16 @@ cdef enum:
     _ROWS_MASKS = 2
 
 
-cdef inline uint32_t _batch_lookup(uint32_t m) noexcept nogil:
-    """:func:`_lookup` with the compiler's count-trailing-zeros (one instruction on x86)."""
-    cdef uint32_t index = _BINOM[1][PD32_CTZ32(m)]
-    m &= m - 1
-    index += _BINOM[2][PD32_CTZ32(m)]
-    m &= m - 1
-    index += _BINOM[3][PD32_CTZ32(m)]
-    m &= m - 1
-    index += _BINOM[4][PD32_CTZ32(m)]
-    m &= m - 1
-    index += _BINOM[5][PD32_CTZ32(m)]
-    return _VALUES[_INDEX[index]]
-
-
 cdef inline Py_ssize_t _codes_loop(const uint8_t *p, Py_ssize_t n, Py_ssize_t row, Py_ssize_t col,
                                    uint32_t *out, uint32_t keep, uint8_t *bad_row) noexcept nogil:
     """Values of ``n`` rows of 5 codes; the index of the first bad row, or -1.
 
-    Each row is read once; the codes of a bad row, as read, go to ``bad_row`` (5 items), so
-    the error message describes what was evaluated even if another thread changes the buffer."""
+    A code above 31 is caught before its shift; a repeated code leaves fewer than 5 bits,
+    which the slot key says (see :func:`_slot_key`). Each row is read once; the codes of a
+    bad row, as read, go to ``bad_row`` (5 items), so the error message describes what was
+    evaluated even if another thread changes the buffer."""
     cdef Py_ssize_t i
-    cdef uint32_t a, b, c, d, e, m
-    cdef uint64_t total
+    cdef uint32_t a, b, c, d, e, key
     for i in range(n):
         a = p[0]
         b = p[col]
@@ -1231,12 +1289,11 @@ cdef inline Py_ssize_t _codes_loop(const uint8_t *p, Py_ssize_t n, Py_ssize_t ro
         if (a | b | c | d | e) > 31:
             bad_row[0], bad_row[1], bad_row[2], bad_row[3], bad_row[4] = a, b, c, d, e
             return i
-        m = (1U << a) | (1U << b) | (1U << c) | (1U << d) | (1U << e)
-        total = (<uint64_t>1 << a) + (<uint64_t>1 << b) + (<uint64_t>1 << c) + (<uint64_t>1 << d) + (<uint64_t>1 << e)
-        if total != m:  # a repeated card
+        key = _slot_key((1U << a) | (1U << b) | (1U << c) | (1U << d) | (1U << e))
+        if key >> 20 != 5:  # a repeated card
             bad_row[0], bad_row[1], bad_row[2], bad_row[3], bad_row[4] = a, b, c, d, e
             return i
-        out[i] = _batch_lookup(m) & keep
+        out[i] = _VALUES[_INDEX[key & 0xFFFFFU]] & keep
         p += row
     return -1
 
@@ -1246,17 +1303,14 @@ cdef inline Py_ssize_t _masks_loop(const char *p, Py_ssize_t n, Py_ssize_t strid
     """Values of ``n`` uint32 masks; the index of the first mask without 5 bits, or -1
     (that mask, as read, in ``bad_mask``)."""
     cdef Py_ssize_t i
-    cdef uint32_t m, t
+    cdef uint32_t m, key
     for i in range(n):
         memcpy(&m, p, 4)
-        t = m & (m - 1)
-        t &= t - 1
-        t &= t - 1
-        t &= t - 1
-        if t == 0 or (t & (t - 1)) != 0:
+        key = _slot_key(m)
+        if key >> 20 != 5:
             bad_mask[0] = m
             return i
-        out[i] = _batch_lookup(m) & keep
+        out[i] = _VALUES[_INDEX[key & 0xFFFFFU]] & keep
         p += stride
     return -1
 
@@ -1621,7 +1675,7 @@ cdef inline uint32_t _below32(uint64_t *s, uint32_t n) noexcept nogil:
 
 cdef uint32_t _rule(uint32_t mask) noexcept nogil:
     """:func:`rule_discard` of a valid 5-card mask (no checks)."""
-    cdef uint32_t category = _batch_lookup(mask) >> 22
+    cdef uint32_t category = _lookup(mask) >> 22
     cdef uint32_t d = 0, nibble, same, rank_bits = 0, rest
     cdef int shift, suit, rank, i
     if category >= 4:                    # straight or better: stand pat
@@ -1742,11 +1796,11 @@ cdef void _equity_loop(uint64_t *master, uint64_t trials, uint32_t hand, uint32_
                 hero = held
             else:
                 holdings[who] = held
-        hero_value = _batch_lookup(hero) & keep
+        hero_value = _lookup(hero) & keep
         best = 0
         ways = 0
         for i in range(opponents):
-            value = _batch_lookup(holdings[i]) & keep
+            value = _lookup(holdings[i]) & keep
             if ways == 0 or value > best:
                 best = value
                 ways = 1

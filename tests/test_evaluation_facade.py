@@ -5,8 +5,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from pokerdraw32 import DECK, HandCategory, InvalidCardError, evaluate
+from pokerdraw32 import DECK, Card, HandCategory, HandRank, InvalidCardError, evaluate
 from pokerdraw32._kernels import evaluate_mask
 
 
@@ -92,3 +94,19 @@ def test_description_names_the_deciding_suit_from_the_cards() -> None:
     assert evaluate("Ah Kd 7c 8s 9h", suit_tiebreak=False).description == "high card, ace"
     assert evaluate("Kh Ks Jd Jc 9h", suit_tiebreak=False).description == "two pair, kings and jacks, nine kicker"
     assert str(evaluate("Ah Kh 7h 8h Jh").category) == "flush"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.permutations([str(c) for c in DECK]), st.sampled_from([" ", "  ", "\t", "\n"]), st.booleans())
+def test_the_fast_string_path_gives_what_the_general_path_gives(order: list[str], sep: str, tiebreak: bool) -> None:
+    """evaluate("Ah Kd ...") takes one kernel call (evaluate_text); the HandRank it returns equals,
+    attribute by attribute, the one built from the same cards given as a list (R1.3, R2)."""
+    tokens = order[:5]
+    fast = evaluate(sep.join(tokens), suit_tiebreak=tiebreak)
+    general = evaluate(list(tokens), suit_tiebreak=tiebreak)
+    assert type(fast) is HandRank
+    assert (fast.cards, fast.value, fast.suit_tiebreak) == (general.cards, general.value, general.suit_tiebreak)
+    assert all(type(c) is Card for c in fast.cards)
+    assert fast.description == general.description and repr(fast) == repr(general)
+    with pytest.raises(AttributeError):
+        fast.value = 0  # type: ignore[misc]

@@ -335,3 +335,79 @@ def test_evaluate_mask_parity_any_input(
 @given(codes=st.lists(st.one_of(st.integers(-2, 33), anything), max_size=7) | anything)
 def test_evaluate_codes_parity_any_input(core: ModuleType, pure: ModuleType, outcome: Outcome, codes: object) -> None:
     assert outcome(core.evaluate_codes, codes) == outcome(pure.evaluate_codes, codes)
+
+
+# evaluate_text: the common written form in one kernel call (R1.3, R2), both implementations
+
+_TOKENS = [rank + suit for rank in RANKS for suit in SUITS]
+_SEPARATORS = [" ", "  ", "\t", "\n", " \r\n ", "\x0b", "\x0c", "\x1c", "\x1f"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    tokens=st.lists(st.one_of(st.sampled_from(_TOKENS),
+                              st.sampled_from(["10h", "ah", "AH", "Ah,", "6s", "A", "Ahh", "A♥", "\xa0"])),
+                    min_size=0, max_size=7),
+    separators=st.lists(st.sampled_from([*_SEPARATORS, ",", "\xa0", "\u2003", ""]), min_size=8, max_size=8),
+    suit_tiebreak=st.booleans(),
+)
+def test_evaluate_text_parity(core: ModuleType, pure: ModuleType, outcome: Outcome, tokens: list[str],
+                              separators: list[str], suit_tiebreak: bool) -> None:
+    """Both kernels agree on every text; a match is exactly the common form (5 canonical
+    tokens, no repeat, ASCII separators), with the cards in the order written and the value
+    evaluate_codes gives."""
+    text = separators[0] + "".join(t + s for t, s in zip(tokens, separators[1:], strict=False))
+    deck = tuple(range(100, 132))
+    got = outcome(core.evaluate_text, text, deck, suit_tiebreak)
+    assert got == outcome(pure.evaluate_text, text, deck, suit_tiebreak)
+    split = text.split() if text.isascii() else []
+    common = len(split) == 5 and all(t in _TOKENS for t in split) and len(set(split)) == 5
+    if common:
+        codes = [_TOKENS.index(t) for t in split]
+        assert got == ("ok", (tuple(100 + c for c in codes), core.evaluate_codes(codes, suit_tiebreak)))
+    else:
+        assert got == ("ok", None)
+
+
+@pytest.mark.parametrize("deck", [None, list(range(32)), tuple(range(31)), "x" * 32])
+def test_evaluate_text_checks_the_deck(core: ModuleType, pure: ModuleType, outcome: Outcome, deck: object) -> None:
+    got = outcome(core.evaluate_text, "Ah Kh Qh Jh Th", deck)
+    assert got == outcome(pure.evaluate_text, "Ah Kh Qh Jh Th", deck)
+    assert got[0].__name__ == "PokerDraw32TypeError" and "deck must be a tuple of the 32 cards" in got[1]
+
+
+def test_evaluate_text_every_hand(kernels: ModuleType) -> None:
+    """Exhaustive: every one of the 201,376 hands, written in code order, is found with its value."""
+    deck = tuple(_TOKENS)
+    values = kernels.evaluate_many(bytes(c for hand in itertools.combinations(range(32), 5) for c in hand))
+    for hand, value in zip(itertools.combinations(range(32), 5), values, strict=True):
+        text = " ".join(_TOKENS[c] for c in hand)
+        assert kernels.evaluate_text(text, deck) == (tuple(_TOKENS[c] for c in hand), value)
+
+
+# The slot key of the compiled evaluator tells a 5-card mask from any other (no popcount):
+# masks of every card count around 5, in both halves, are refused with the count named.
+
+@pytest.mark.parametrize("low,high", [(lo, hi) for lo in range(8) for hi in range(8) if lo + hi != 5])
+def test_masks_without_five_cards_are_refused(kernels: ModuleType, low: int, high: int) -> None:
+    import random
+
+    rng = random.Random(low * 8 + high)
+    for _ in range(50):
+        mask = sum(1 << b for b in rng.sample(range(16), low)) | sum(1 << (16 + b) for b in rng.sample(range(16), high))
+        with pytest.raises(ValueError, match=f"has {low + high} cards?, expected 5"):
+            kernels.evaluate_mask(mask)
+        with pytest.raises(ValueError, match=f"row 0: hand mask {mask:#x} has {low + high} cards?, expected 5"):
+            kernels.evaluate_many(__import__("array").array("I", [mask]))
+
+
+def test_every_split_of_five_cards_between_the_halves(kernels: ModuleType) -> None:
+    """Exhaustive over the 201,376 masks, grouped by how many cards are in the low 16 bits: each
+    is accepted and all values are those of evaluate_codes."""
+    from array import array
+
+    masks = array("I", [sum(1 << c for c in hand) for hand in itertools.combinations(range(32), 5)])
+    values = kernels.evaluate_many(masks)
+    by_codes = [kernels.evaluate_codes(hand) for hand in itertools.combinations(range(32), 5)]
+    assert list(values) == by_codes
+    assert {bin(m & 0xFFFF).count("1") for m in masks} == {0, 1, 2, 3, 4, 5}

@@ -36,7 +36,7 @@ from typing import Any
 
 from .errors import PokerDraw32TypeError, PokerDraw32ValueError
 
-__all__ = ["Rng", "evaluate_codes", "evaluate_mask", "split_pots"]
+__all__ = ["Rng", "evaluate_codes", "evaluate_mask", "evaluate_text", "split_pots"]
 
 _U64 = 0xFFFFFFFFFFFFFFFF
 _DECK = 0xFFFFFFFF
@@ -202,6 +202,55 @@ def evaluate_codes(codes: Iterable[int], suit_tiebreak: bool = True) -> int:
         mask |= card
     value = _by_mask()[mask]  # first call: load the table
     return value if suit_tiebreak else value & ~3
+
+
+_TEXT_CODES = {rank + suit: 4 * r + s for r, rank in enumerate("789TJQKA") for s, suit in enumerate("scdh")}
+
+
+def _shown_deck(deck: object) -> str:
+    return f"a tuple of {len(deck)} items" if type(deck) is tuple else f"a {type(deck).__name__}"
+
+
+def evaluate_text(
+    text: object, deck: tuple[Any, ...], suit_tiebreak: bool = True
+) -> tuple[tuple[Any, ...], int] | None:
+    """The cards and value of a hand written in the common form, or None (R1.3, R2).
+
+    The common form is ASCII text holding exactly 5 canonical card tokens (rank ``7 8 9 T J
+    Q K A``, then suit ``s c d h``: ``"Ah Kd 7c 8s 9h"``), none repeated, separated by what
+    ``str.split()`` splits ASCII text on. Anything else (other spellings, commas, cards run
+    together, not 5 cards, a repeat, an error) gives None: the caller then takes its general
+    path, which accepts every form of R1.3 and names every error.
+
+    :param text: the hand (any object: only a ``str`` can match).
+    :param deck: the 32 card objects by code (``pokerdraw32.DECK``); the result's cards are
+        its items.
+    :param suit_tiebreak: R2.4; false zeroes the suit field, so equal ranks tie.
+    :returns: ``(cards, value)``, ``cards`` a tuple of 5 items of ``deck`` in the order
+        written, ``value`` as :func:`evaluate_mask` gives it; or None.
+    :raises TypeError: ``deck`` is not a tuple of 32 items.
+
+    >>> cards, value = evaluate_text("Ah Kh Qh Jh Th", tuple(range(32)))
+    >>> cards, value == evaluate_mask(0x88888000)
+    ((31, 27, 23, 19, 15), True)
+    >>> evaluate_text("Ah Kh Qh Jh 10h", tuple(range(32))) is None
+    True
+    """
+    if type(deck) is not tuple or len(deck) != 32:
+        raise PokerDraw32TypeError(f"deck must be a tuple of the 32 cards, not {_shown_deck(deck)}")
+    if type(text) is not str or not text.isascii():
+        return None
+    tokens = text.split()
+    if len(tokens) != 5:
+        return None
+    get = _TEXT_CODES.get
+    a, b, c, d, e = map(get, tokens)
+    if a is None or b is None or c is None or d is None or e is None:
+        return None
+    value = _by_mask().get(1 << a | 1 << b | 1 << c | 1 << d | 1 << e)
+    if value is None:   # a repeated card
+        return None
+    return (deck[a], deck[b], deck[c], deck[d], deck[e]), value if suit_tiebreak else value & ~3
 
 
 # The table behind evaluate_mask: mask -> value (R2.4 on) of all C(32, 5) hands, loaded on

@@ -31,6 +31,7 @@ __all__ = [
     "Rng",
     "evaluate_codes",
     "evaluate_mask",
+    "evaluate_text",
     "split_pots",
 ]
 
@@ -49,12 +50,12 @@ IMPLEMENTATION: Literal["cython", "python"]
 """Which kernels are in use: ``"cython"`` (``pokerdraw32._core``) or ``"python"``."""
 
 if TYPE_CHECKING or NO_EXTENSIONS:
-    from ._core_py import Rng, evaluate_codes, evaluate_mask, split_pots
+    from ._core_py import Rng, evaluate_codes, evaluate_mask, evaluate_text, split_pots
 
     IMPLEMENTATION = "python"
 else:
     try:
-        from ._core import Rng, evaluate_codes, evaluate_mask, split_pots
+        from ._core import Rng, evaluate_codes, evaluate_mask, evaluate_text, split_pots
         from ._encode_c import OBS_SIZE as _compiled_encoding  # noqa: F401
         from ._play_c import Session as _compiled_session  # noqa: F401 -- built with _core: all or none
         from ._state_view_c import HandState as _compiled_hand_state  # noqa: F401
@@ -67,7 +68,7 @@ else:
             raise ImportError(f"{why} is set, but the compiled kernels pokerdraw32._core cannot be imported "
                               f"({exc}); install pokerdraw32 with a C compiler (without POKERDRAW32_NO_EXTENSIONS), "
                               f"or unset {why.split('=')[0]} to use the pure-Python kernels") from exc
-        from ._core_py import Rng, evaluate_codes, evaluate_mask, split_pots
+        from ._core_py import Rng, evaluate_codes, evaluate_mask, evaluate_text, split_pots
 
         IMPLEMENTATION = "python"
 

@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from enum import IntEnum
 from functools import lru_cache, total_ordering
 
-from ._kernels import evaluate_mask
-from .cards import Card, CardsLike, Rank, Suit, format_cards, parse_cards
+from ._kernels import evaluate_mask, evaluate_text
+from .cards import DECK, Card, CardsLike, Rank, Suit, format_cards, parse_cards
 from .errors import InvalidCardError, PokerDraw32TypeError
 
 __all__ = ["HandCategory", "HandRank", "category_of", "describe_value", "evaluate"]
@@ -206,6 +206,13 @@ class HandRank:
         return f"{format_cards(self.cards)}: {self.description}"
 
 
+# HandRank's slots, set without __init__ (the fast path of evaluate)
+_new_rank = object.__new__
+_set_cards = HandRank.__dict__["cards"].__set__
+_set_value = HandRank.__dict__["value"].__set__
+_set_suit_tiebreak = HandRank.__dict__["suit_tiebreak"].__set__
+
+
 def evaluate(cards: CardsLike, *, suit_tiebreak: bool = True) -> HandRank:
     """Evaluate one 5-card hand (R2).
 
@@ -220,8 +227,18 @@ def evaluate(cards: CardsLike, *, suit_tiebreak: bool = True) -> HandRank:
     >>> evaluate("Kh Ks Jd Jc 9h", suit_tiebreak=False) == evaluate("Kd Kc Js Jh 9d", suit_tiebreak=False)
     True
     """
-    if not isinstance(suit_tiebreak, bool):
+    if suit_tiebreak is not True and suit_tiebreak is not False:
         raise PokerDraw32TypeError(f"suit_tiebreak must be True or False, got {suit_tiebreak!r}")
+    if type(cards) is str:
+        # fast path: the common "Ah Kd 7c 8s 9h" form, parsed and evaluated in one kernel call;
+        # every other form, and every error, takes the general path below
+        found = evaluate_text(cards, DECK, suit_tiebreak)
+        if found is not None:
+            rank = _new_rank(HandRank)
+            _set_cards(rank, found[0])
+            _set_value(rank, found[1])
+            _set_suit_tiebreak(rank, suit_tiebreak)
+            return rank
     parsed = parse_cards(cards)
     if len(parsed) != 5:
         raise InvalidCardError(f"a hand has exactly 5 cards, got {len(parsed)}: {format_cards(parsed)!r} [R2]", cards)
