@@ -1258,6 +1258,9 @@ from cpython.array cimport array as _carray, clone as _array_clone
 from cpython.buffer cimport (PyBUF_FORMAT, PyBUF_STRIDES, PyBuffer_IsContiguous, PyBuffer_Release,
                              PyObject_CheckBuffer, PyObject_GetBuffer)
 from libc.string cimport memcpy
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
+from cpython.object cimport Py_SIZE
 
 import sys as _sys
 
@@ -1378,6 +1381,61 @@ cdef str _row_problem(Py_ssize_t i, object row):
     raise AssertionError("row is valid")  # pragma: no cover
 
 
+cdef enum:
+    _SMALL_BATCH = 256   # rows evaluated with the GIL held, without the buffer protocol
+
+
+cdef object _small_batch(object hands, object out, uint32_t keep):
+    """:func:`evaluate_many` for a small batch in an exact ``bytes``/``bytearray`` of codes or
+    an ``array('I')`` of masks, ``out`` None or an exact ``array('I')``: their memory is read
+    and written directly, with the GIL held (so nothing can resize them meanwhile), which saves
+    the buffer protocol's fixed cost. None when the call is not such a case: the general path
+    then does everything, checks and messages included."""
+    cdef Py_ssize_t n, bad, k
+    cdef const uint8_t *codes = NULL
+    cdef const char *masks = NULL
+    cdef uint32_t *values
+    cdef uint32_t m = 0
+    cdef uint8_t bad_row[5]
+    cdef _carray result
+    cdef type kind = type(hands)
+    if kind is bytes:
+        n = PyBytes_GET_SIZE(hands)
+        codes = <const uint8_t *>PyBytes_AS_STRING(hands)
+    elif kind is bytearray:
+        n = PyByteArray_GET_SIZE(hands)
+        codes = <const uint8_t *>PyByteArray_AS_STRING(hands)
+    elif kind is _carray and (<_carray>hands).ob_descr.itemsize == 4 and (
+            (<_carray>hands).ob_descr.typecode == b'I' or (<_carray>hands).ob_descr.typecode == b'L'):
+        n = Py_SIZE(hands)
+        masks = (<_carray>hands).data.as_chars
+    else:
+        return None
+    if codes != NULL:
+        if n % 5:
+            return None
+        n //= 5
+    if n > _SMALL_BATCH:
+        return None
+    if out is None:
+        result = _array_clone(_U32_TEMPLATE, n, False)
+    elif type(out) is _carray and Py_SIZE(out) == n and (<_carray>out).ob_descr.itemsize == 4 and (
+            (<_carray>out).ob_descr.typecode == b'I' or (<_carray>out).ob_descr.typecode == b'L'):
+        result = <_carray>out     # its own memory: disjoint from hands, or hands itself (row i
+    else:                         # is read before value i is written, and never again)
+        return None
+    values = result.data.as_uints
+    if codes != NULL:
+        bad = _codes_loop(codes, n, 5, 1, values, keep, bad_row)
+        if bad >= 0:
+            raise PokerDraw32ValueError(_row_problem(bad, [bad_row[k] for k in range(5)]))
+    else:
+        bad = _masks_loop(masks, n, 4, values, keep, &m)
+        if bad >= 0:
+            raise PokerDraw32ValueError(_row_problem(bad, m))
+    return result
+
+
 def evaluate_many(hands, out=None, bint suit_tiebreak=True):
     """Values of many 5-card hands at once (R2): ``evaluate_mask`` of each row, in order.
 
@@ -1392,7 +1450,9 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
 
     Any strides are accepted (C-contiguous input is fastest). The compiled kernels
     release the GIL while they work, so threads evaluating different batches run in
-    parallel.
+    parallel; a batch of at most 256 rows in an exact ``bytes``, ``bytearray`` or
+    ``array('I')`` (``out`` None or an ``array('I')``) is evaluated with the GIL held,
+    without the buffer protocol's fixed cost.
 
     :param hands: the ``N`` hands, as above.
     :param out: optional writable C-contiguous 1-D buffer of ``N`` uint32 (format ``I``
@@ -1420,6 +1480,9 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
     """
     if not _ready():
         _build_tables()
+    cdef object fast = _small_batch(hands, out, 0xFFFFFFFFU if suit_tiebreak else ~3U)
+    if fast is not None:
+        return fast
     cdef Py_buffer view, target
     cdef bint have_view = False, have_target = False
     cdef int kind

@@ -21,6 +21,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pokerdraw32
 from pokerdraw32 import _core_py
@@ -425,3 +427,40 @@ def test_facade_deal_many_rng_and_errors() -> None:
         pokerdraw32.deal_many(1, 4, hands=7)
     with pytest.raises(TypeError, match="hands must be an int"):
         pokerdraw32.deal_many(1, 4, hands=2.0)  # type: ignore[arg-type]
+
+
+_ROWS = st.lists(st.one_of(st.permutations(range(32)).map(lambda p: p[:5]),
+                           st.lists(st.integers(0, 40), min_size=5, max_size=5)), max_size=300)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=_ROWS, layout=st.sampled_from(["bytes", "bytearray", "masks"]),
+       out_kind=st.sampled_from(["none", "array", "short", "signed", "in place"]), tiebreak=st.booleans())
+def test_small_batches_take_the_short_path_with_the_same_results(
+        core: ModuleType, pure: ModuleType, outcome: Outcome, rows: list[list[int]], layout: str, out_kind: str,
+        tiebreak: bool) -> None:
+    """A batch of at most 256 rows in bytes / bytearray / array('I') skips the buffer protocol in
+    the compiled kernel; results, errors and what ``out`` holds equal the general path (the same
+    data through a memoryview) and the pure twin, on both sides of the 256-row limit."""
+    if layout == "masks":
+        masks = [sum(1 << c for c in row if c < 32) for row in rows]
+        def make() -> Any:
+            return array.array("I", masks)
+    else:
+        data = bytes(c for row in rows for c in row)
+        def make() -> Any:
+            return bytes(data) if layout == "bytes" else bytearray(data)
+
+    def run(evaluate_many: Any, general: bool) -> tuple[Any, Any]:
+        hands = make()
+        if out_kind == "in place" and layout != "masks":
+            return ("skip", None)
+        out = {"none": None, "array": array.array("I", [7]) * len(rows), "short": array.array("I", [7]) * (len(rows) + 1),
+               "signed": array.array("i", [7]) * len(rows), "in place": hands}[out_kind]
+        got = outcome(evaluate_many, memoryview(hands) if general else hands, out, tiebreak)
+        if got[0] == "ok":
+            return ("ok", list(got[1]))
+        return got
+
+    fast = run(core.evaluate_many, False)
+    assert fast == run(core.evaluate_many, True) == run(pure.evaluate_many, False)
