@@ -14,7 +14,7 @@ import pytest
 import pokerdraw32
 from pokerdraw32 import _kernels
 
-KERNEL_NAMES = ["Rng", "evaluate_codes", "evaluate_mask", "split_pots"]
+KERNEL_NAMES = ["Rng", "evaluate_codes", "evaluate_mask", "evaluate_text", "split_pots"]
 KERNEL_NAMES += ["draw_outcomes", "draw_summary", "strength_score"]  # kernel 4: draw odds
 KERNEL_NAMES += ["deal_many", "evaluate_many"]  # kernel 5: batches
 KERNEL_NAMES += ["equity_trials", "rule_discard"]  # kernel 6: Monte Carlo equity
@@ -46,8 +46,8 @@ def test_same_public_names(core: ModuleType, pure: ModuleType) -> None:
     assert public_methods(core.Rng) == public_methods(pure.Rng)
 
 
-@pytest.mark.parametrize("name", ["evaluate_codes", "evaluate_mask", "split_pots", "draw_outcomes", "draw_summary",
-                                  "strength_score", "deal_many", "evaluate_many", "equity_trials",
+@pytest.mark.parametrize("name", ["evaluate_codes", "evaluate_mask", "evaluate_text", "split_pots", "draw_outcomes",
+                                  "draw_summary", "strength_score", "deal_many", "evaluate_many", "equity_trials",
                                   "rule_discard"])
 def test_same_function_signatures(core: ModuleType, pure: ModuleType, name: str) -> None:
     assert parameters(getattr(core, name)) == parameters(getattr(pure, name))
