@@ -60,15 +60,15 @@ information) against phevaluator ``evaluate_cards(*cards)`` (5 strings) and trey
 :data:`targets.STRING_OF_PEERS` (needs ``--peers``).  The peers evaluate 52-card hands; they are
 given only 7..A cards, the same work a call.  Control: ours run twice.
 
-**small** (``--small-hands`` hands, cut into batches of N, compiled; ns a hand): batches of 8 given
-to the public ``pokerdraw32.evaluate_many`` as 40-byte ``bytes``, ``bytearray``, ``array('I')`` of 8
-masks, and ``bytes`` with a preallocated ``out=array('I', [0] * 8)`` (the kernel's own
-``evaluate_many`` as information), against 8 single calls ``[evaluate_codes(t) for t in tuples]``
-and ``[evaluate_mask(m) for m in masks]`` of ``pokerdraw32._kernels``.  The bar is the faster
-single-call form; the figure is batch time / 8 calls' time (lower is better), target
-< :data:`targets.SMALL_BATCH_OF_SINGLE`.  N = 1, 2, 4, 16, 64 are an informative table (``bytes``
-against the faster single call).  All forms are timed in one process, round-robin within each
-pass; control: the single-mask form timed twice.
+**small** (``--small-hands`` hands, cut into batches of N, compiled, ``--small-repeat`` passes; ns
+a hand): batches of 8 given to the public ``pokerdraw32.evaluate_many`` as 40-byte ``bytes``,
+``bytearray``, ``array('I')`` of 8 masks, and ``bytes`` with a preallocated
+``out=array('I', [0] * 8)`` (the kernel's own ``evaluate_many`` as information), against 8 single
+calls ``[evaluate_codes(t) for t in tuples]`` and ``[evaluate_mask(m) for m in masks]`` of
+``pokerdraw32._kernels``.  The bar is the faster single-call form; the figure is batch time / 8
+calls' time (lower is better), target < :data:`targets.SMALL_BATCH_OF_SINGLE`.  N = 1, 2, 4, 16,
+64 are an informative table (``bytes`` against the faster single call).  All forms are timed in
+one process, round-robin within each pass; control: the single-mask form timed twice.
 """
 
 from __future__ import annotations
@@ -713,13 +713,14 @@ def section_small(args: argparse.Namespace, tmp: str) -> dict[str, object]:
     script = write(tmp, "small.py", SMALL_SCRIPT)
     sizes = [1, 2, 4, 8, 16, 64]
     h = args.small_hands - args.small_hands % 64
-    r = run([sys.executable, script, str(h), str(args.repeat), ",".join(map(str, sizes)), "1"], envs()["compiled"])
+    repeat = args.small_repeat
+    r = run([sys.executable, script, str(h), str(repeat), ",".join(map(str, sizes)), "1"], envs()["compiled"])
     if "error" in r:
         print(f"small batches: {r['error']}")
         return r
     if r.get("impl") != "cython":
         print(f"small batches: the compiled kernels are not built ({r.get('impl')}): not judged")
-    print(f"small batches (compiled): {h:,} hands a pass cut into batches of N, median of {args.repeat} passes "
+    print(f"small batches (compiled): {h:,} hands a pass cut into batches of N, median of {repeat} passes "
           "(ns a hand; ratio: batch / the faster single-call form, lower is better)")
     med: dict[str, dict[str, float]] = {}
     for s in sizes:
@@ -763,6 +764,8 @@ def main(argv: list[str] | None = None) -> dict[str, object]:
     parser.add_argument("--repeat", type=int, default=7, help="timed passes a subject; the median counts")
     parser.add_argument("--rounds", type=int, default=5,
                         help="batch: interleaved rounds of every compiled subject and C loop (default 5)")
+    parser.add_argument("--small-repeat", type=int, default=15,
+                        help="small batches: passes (short ones, so more of them; default 15)")
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"sections, comma-separated: {', '.join(SECTIONS)}")
     parser.add_argument("--peers", help="a Python with treys / eval7 / phevaluator installed")
     parser.add_argument("--json", help="write the figures here")

@@ -50,6 +50,6 @@ def test_two_halves_layout_is_a_bijection() -> None:
 
 def test_small_batches_script_runs(capsys: pytest.CaptureFixture[str]) -> None:
     bench = _load()
-    result = bench.main(["--only", "small", "--small-hands", "128", "--repeat", "1"])
+    result = bench.main(["--only", "small", "--small-hands", "128", "--small-repeat", "1"])
     assert set(result["small"]["median_ns"]) == {"1", "2", "4", "8", "16", "64"}
     assert "N = 8" in capsys.readouterr().out
