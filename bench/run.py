@@ -1,6 +1,7 @@
 """Simulation with bots: compiled vs pure kernels, measured in the same run (evaluation speed:
 bench/evaluate.py; against PokerKit: bench/simulate.py); with ``--targets``, every target of issues 11
-and 13.
+and 13.  Issue 15's targets have their own scripts: bench/evaluate.py (the batch bars, the string
+API, small batches) and bench/cold_start.py (the first evaluate() and draw_odds() in a fresh process).
 
     python bench/run.py                      # simulate(), compiled vs pure
     python bench/run.py --quick              # fewer repeats
