@@ -138,7 +138,8 @@ cdef object _small_batch(object hands, object out, uint32_t keep):
     """:func:`evaluate_many` for a small batch in an exact ``bytes``/``bytearray`` of codes or
     an ``array('I')`` of masks, ``out`` None or an exact ``array('I')``: their memory is read
     and written directly, with the GIL held (so nothing can resize them meanwhile), which saves
-    the buffer protocol's fixed cost. None when the call is not such a case: the general path
+    the buffer protocol's fixed cost. On a free-threaded CPython, which has no GIL to hold, only
+    an immutable ``bytes`` with ``out`` None takes this path. None when the call is not such a case: the general path
     then does everything, checks and messages included."""
     cdef Py_ssize_t n, bad, k
     cdef const uint8_t *codes = NULL
@@ -148,6 +149,8 @@ cdef object _small_batch(object hands, object out, uint32_t keep):
     cdef uint8_t bad_row[5]
     cdef _carray result
     cdef type kind = type(hands)
+    if PD32_FREE_THREADED and (kind is not bytes or out is not None):
+        return None   # no GIL: another thread could resize a bytearray or an array meanwhile
     if kind is bytes:
         n = PyBytes_GET_SIZE(hands)
         codes = <const uint8_t *>PyBytes_AS_STRING(hands)
@@ -201,7 +204,7 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
     release the GIL while they work, so threads evaluating different batches run in
     parallel; a batch of at most 256 rows in an exact ``bytes``, ``bytearray`` or
     ``array('I')`` (``out`` None or an ``array('I')``) is evaluated with the GIL held,
-    without the buffer protocol's fixed cost.
+    without the buffer protocol's fixed cost (free-threaded CPython: only ``bytes``).
 
     :param hands: the ``N`` hands, as above.
     :param out: optional writable C-contiguous 1-D buffer of ``N`` uint32 (format ``I``

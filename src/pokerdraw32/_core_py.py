@@ -960,7 +960,7 @@ def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> An
     release the GIL while they work, so threads evaluating different batches run in
     parallel; a batch of at most 256 rows in an exact ``bytes``, ``bytearray`` or
     ``array('I')`` (``out`` None or an ``array('I')``) is evaluated with the GIL held,
-    without the buffer protocol's fixed cost.
+    without the buffer protocol's fixed cost (free-threaded CPython: only ``bytes``).
 
     :param hands: the ``N`` hands, as above.
     :param out: optional writable C-contiguous 1-D buffer of ``N`` uint32 (format ``I``
