@@ -113,17 +113,21 @@ def test_version_matches_metadata() -> None:
 
 PROBE = """
 import sys
-if sys.argv[1] == "hide":
-    sys.modules["pokerdraw32._core"] = None  # makes `import pokerdraw32._core` fail
+if sys.argv[1] != "keep":
+    sys.modules["pokerdraw32." + sys.argv[1]] = None  # makes `import pokerdraw32.<module>` fail
 import pokerdraw32, pokerdraw32._kernels as k
-print(pokerdraw32.IMPLEMENTATION, k.evaluate_mask.__module__, k.Rng.__module__)
+print(pokerdraw32.IMPLEMENTATION, k.evaluate_mask.__module__, k.Rng.__module__, k.HandState.__module__,
+      k.play.__name__, k.encode.__name__)
 """
 
+# The compiled modules built with _core: all or none (pokerdraw32._kernels imports them on first use).
+COMPANIONS = ["_state_c", "_state_view_c", "_play_c", "_encode_c", "_vector_c"]
 
-def probe(env: dict[str, str], hide_core: bool = False) -> subprocess.CompletedProcess[str]:
+
+def probe(env: dict[str, str], hide_core: bool = False, hide: str | None = None) -> subprocess.CompletedProcess[str]:
     clean = {key: value for key, value in os.environ.items() if key not in ENV_VARS}
     return subprocess.run(
-        [sys.executable, "-c", PROBE, "hide" if hide_core else "keep"],
+        [sys.executable, "-c", PROBE, "_core" if hide_core else hide or "keep"],
         env={**clean, **env},
         capture_output=True,
         text=True,
@@ -141,7 +145,9 @@ def default_implementation() -> str:
 def expect(result: subprocess.CompletedProcess[str], implementation: str) -> None:
     assert result.returncode == 0, result.stderr
     module = "pokerdraw32._core" if implementation == "cython" else "pokerdraw32._core_py"
-    assert result.stdout.split() == [implementation, module, module]
+    c = "_c" if implementation == "cython" else ""
+    assert result.stdout.split() == [implementation, module, module, f"pokerdraw32._state_view{c}",
+                                     f"pokerdraw32._play{c}", f"pokerdraw32._encode{c}"]
 
 
 @pytest.mark.parametrize("value", ["1", "true", "YES", " on "])
@@ -166,6 +172,60 @@ def test_missing_core_is_an_error_when_required(env: dict[str, str]) -> None:
     why = next(iter(env)) if "POKERDRAW32_REQUIRE_EXTENSIONS" in env else "CIBUILDWHEEL=1"
     assert last.startswith(f"ImportError: {why} is set, but the compiled kernels pokerdraw32._core cannot be imported")
     assert "install pokerdraw32 with a C compiler" in last
+
+
+@pytest.mark.parametrize("module", COMPANIONS)
+def test_missing_companion_falls_back(module: str, default_implementation: str) -> None:
+    """_core imports, but one module built with it is missing: the pure twins everywhere (found, not
+    imported, at `import pokerdraw32`)."""
+    if default_implementation != "cython":
+        pytest.skip("pokerdraw32._core is not installed")
+    expect(probe({}, hide=module), "python")
+
+
+@pytest.mark.parametrize("module", ["_state_view_c", "_vector_c"])
+def test_missing_companion_is_an_error_when_required(module: str, default_implementation: str) -> None:
+    if default_implementation != "cython":
+        pytest.skip("pokerdraw32._core is not installed")
+    result = probe({"POKERDRAW32_REQUIRE_EXTENSIONS": "1"}, hide=module)
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"ImportError: POKERDRAW32_REQUIRE_EXTENSIONS is set, but the compiled module "
+                           f"pokerdraw32.{module} cannot be imported (not installed: pokerdraw32.{module}"), last
+
+
+BROKEN = """
+import importlib.abc, importlib.util, sys
+
+class Broken(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    # finds pokerdraw32._play_c, which then fails to load, as a mismatched build would
+    def find_spec(self, name, path=None, target=None):
+        return importlib.util.spec_from_loader(name, self) if name == "pokerdraw32._play_c" else None
+    def create_module(self, spec):
+        raise ImportError("undefined symbol: __pyx_module_is_main_pokerdraw32___play_c")
+    def exec_module(self, module):
+        pass
+
+sys.meta_path.insert(0, Broken())
+import pokerdraw32, pokerdraw32._kernels as k
+print(pokerdraw32.IMPLEMENTATION, k.HandState.__module__, flush=True)
+k.play
+"""
+
+
+def test_broken_companion_is_an_error_on_first_use(default_implementation: str) -> None:
+    """One module built with _core is installed but does not load: the compiled _core is in use by then,
+    and the builds are never mixed; the first use names the module and the way out."""
+    if default_implementation != "cython":
+        pytest.skip("pokerdraw32._core is not installed")
+    clean = {key: value for key, value in os.environ.items() if key not in ENV_VARS}
+    result = subprocess.run([sys.executable, "-c", BROKEN], env=clean, capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0
+    assert result.stdout.split() == ["cython", "pokerdraw32._state_view_c"]
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: the compiled module pokerdraw32._play_c is installed but cannot be "
+                           "imported (undefined symbol: "), last
+    assert "set POKERDRAW32_NO_EXTENSIONS=1" in last
 
 
 def test_required_and_present(default_implementation: str) -> None:

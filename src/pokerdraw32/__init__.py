@@ -11,11 +11,9 @@ True
 
 from __future__ import annotations
 
-import importlib as _importlib
-
+# Imported with the package: the kernels (their choice, R11's Rng), the errors, cards and hand
+# evaluation, the first thing most programs use. Everything else is imported on first use (below).
 from ._kernels import IMPLEMENTATION, Rng
-from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
-from .batch import deal_many, evaluate_many
 from .cards import DECK, Card, Rank, Suit, cards_to_mask, format_cards, mask_to_cards, parse_card, parse_cards
 from .errors import (
     DealError,
@@ -28,26 +26,36 @@ from .errors import (
     RulesError,
 )
 from .evaluation import HandCategory, HandRank, evaluate
-from .hand import DealRequest, Hand, HandResult, Pot
-from .rules import CLASSIC, PRESETS, TWO_BLIND, Rules, SecondRoundFirst, Structure
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at run time
 if TYPE_CHECKING:
     from typing import Any
 
+    from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
+    from .batch import deal_many, evaluate_many
+    from .hand import DealRequest, Hand, HandResult, Pot
     from .history import HandHistory, HistoryError, HistoryWriter, dumps_all, load_all, loads_all
     from .odds import POLICIES, DrawOdds, DrawOption, Equity, EquityTable, draw_odds, equity
     from .odds_batch import BatchInterrupted, draw_odds_many, equity_many
     from .rulebook import rule_text
+    from .rules import CLASSIC, PRESETS, TWO_BLIND, Rules, SecondRoundFirst, Structure
     from .snapshot import SnapshotError
     from .table import Table, TableError
 
 __version__ = "0.1.0"
 
-# Imported on first use, to keep `import pokerdraw32` fast: hand histories (TOML), odds and
-# equity (fractions, statistics), their batches (concurrent.futures), the rule book, snapshots and
-# table sessions.
+# Imported on first use (PEP 562), to keep `import pokerdraw32` fast: actions and rules
+# (dataclasses, enums, inspect, re), the hand and its compiled core, batches, hand histories (TOML),
+# odds and equity (fractions, statistics), their batches (concurrent.futures), the rule book,
+# snapshots and table sessions.
 _LAZY = {
+    "Action": "actions", "ActionKind": "actions", "Event": "actions", "EventKind": "actions",
+    "LegalActions": "actions", "Phase": "actions",
+    "deal_many": "batch", "evaluate_many": "batch",
+    "Hand": "hand",
+    "DealRequest": "results", "HandResult": "results", "Pot": "results",
+    "CLASSIC": "rules", "PRESETS": "rules", "TWO_BLIND": "rules", "Rules": "rules",
+    "SecondRoundFirst": "rules", "Structure": "rules",
     "HandHistory": "history", "HistoryError": "history", "HistoryWriter": "history", "dumps_all": "history",
     "load_all": "history", "loads_all": "history",
     "POLICIES": "odds", "DrawOdds": "odds", "DrawOption": "odds", "Equity": "odds", "EquityTable": "odds",
@@ -57,13 +65,19 @@ _LAZY = {
     "SnapshotError": "snapshot",
     "Table": "table", "TableError": "table",
 }
+# Submodules that `import pokerdraw32` used to import, so `pokerdraw32.hand` and the like still work
+# without importing them first.
+_SUBMODULES = frozenset({"actions", "batch", "hand", "results", "rules"})
 
 
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
-    if module is None:
+    if module is not None:
+        value = getattr(__import__(f"{__name__}.{module}", None, None, (name,)), name)
+    elif name in _SUBMODULES:
+        value = __import__(f"{__name__}.{name}", None, None, ("__name__",))
+    else:
         raise AttributeError(f"module 'pokerdraw32' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value
 

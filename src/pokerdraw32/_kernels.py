@@ -12,6 +12,16 @@ unset mean off, in any case):
 ``POKERDRAW32_REQUIRE_EXTENSIONS`` (or ``CIBUILDWHEEL=1``)
     If the compiled module fails to import, raise the ImportError instead of falling back.
 
+The compiled modules are built together and used all or none: ``_core`` with the hand's core
+``_state_c``, ``_state_view_c``, ``_play_c``, ``_encode_c`` and ``_vector_c``. Only ``_core`` is
+imported here; the others are found (not imported: ``import pokerdraw32`` would pay for the hand's
+dataclasses and enums) and imported on first use of the names that come from them
+(:data:`HandState`, :data:`encode`, :data:`play`, :data:`vector`, ...; pure-Python twins alike). If
+one of them is not installed, the pure twins are used everywhere (or the ImportError above is
+raised). If one is installed but fails when first used (a broken or mismatched build), that use
+raises an ImportError naming it: the compiled ``_core`` is in use by then, and the two builds are
+never mixed; reinstall pokerdraw32, or set ``POKERDRAW32_NO_EXTENSIONS=1``.
+
 :data:`IMPLEMENTATION` says which one is in use (``pokerdraw32.IMPLEMENTATION`` too), so a
 server can check at startup: ``assert pokerdraw32.IMPLEMENTATION == "cython"``.
 """
@@ -46,6 +56,24 @@ NO_EXTENSIONS: bool = _env_flag("POKERDRAW32_NO_EXTENSIONS") or sys.implementati
 if _env_flag("POKERDRAW32_NO_EXTENSIONS") and _env_flag("POKERDRAW32_REQUIRE_EXTENSIONS"):
     raise ImportError("POKERDRAW32_NO_EXTENSIONS and POKERDRAW32_REQUIRE_EXTENSIONS are both set: unset one")
 
+_COMPILED = ("_state_c", "_state_view_c", "_play_c", "_encode_c", "_vector_c")
+"""The compiled modules built with ``_core`` (besides it), used all or none with it."""
+
+
+def _installed(module: str) -> bool:
+    """Whether ``pokerdraw32.<module>`` can be found, without importing it (the import system's own
+    search: the finders of ``sys.meta_path`` over the package's ``__path__``)."""
+    name = f"pokerdraw32.{module}"
+    if name in sys.modules:
+        return sys.modules[name] is not None  # None: an import made to fail (tests do)
+    path = sys.modules["pokerdraw32"].__path__
+    for finder in sys.meta_path:
+        find_spec = getattr(finder, "find_spec", None)
+        if find_spec is not None and find_spec(name, path) is not None:
+            return True
+    return False
+
+
 IMPLEMENTATION: Literal["cython", "python"]
 """Which kernels are in use: ``"cython"`` (``pokerdraw32._core``) or ``"python"``."""
 
@@ -54,18 +82,21 @@ if TYPE_CHECKING or NO_EXTENSIONS:
 
     IMPLEMENTATION = "python"
 else:
+    _missing: list[str] = []
     try:
         from ._core import Rng, evaluate_codes, evaluate_mask, evaluate_text, split_pots
-        from ._encode_c import OBS_SIZE as _compiled_encoding  # noqa: F401
-        from ._play_c import Session as _compiled_session  # noqa: F401 -- built with _core: all or none
-        from ._state_view_c import HandState as _compiled_hand_state  # noqa: F401
-        from ._vector_c import VectorCore as _compiled_vector  # noqa: F401
+
+        _missing = [f"pokerdraw32.{module}" for module in _COMPILED if not _installed(module)]
+        if _missing:  # built with _core: all or none
+            raise ImportError(f"not installed: {', '.join(_missing)}, built with pokerdraw32._core (all or none)",
+                              name=_missing[0])
 
         IMPLEMENTATION = "cython"
     except ImportError as exc:
         if _env_flag("POKERDRAW32_REQUIRE_EXTENSIONS") or os.environ.get("CIBUILDWHEEL") == "1":
             why = "POKERDRAW32_REQUIRE_EXTENSIONS" if _env_flag("POKERDRAW32_REQUIRE_EXTENSIONS") else "CIBUILDWHEEL=1"
-            raise ImportError(f"{why} is set, but the compiled kernels pokerdraw32._core cannot be imported "
+            which = f"module {_missing[0]}" if _missing else "kernels pokerdraw32._core"
+            raise ImportError(f"{why} is set, but the compiled {which} cannot be imported "
                               f"({exc}); install pokerdraw32 with a C compiler (without POKERDRAW32_NO_EXTENSIONS), "
                               f"or unset {why.split('=')[0]} to use the pure-Python kernels") from exc
         from ._core_py import Rng, evaluate_codes, evaluate_mask, evaluate_text, split_pots
@@ -97,18 +128,47 @@ else:
     from ._core import equity_trials, rule_discard
 
 # The hand state machine's core (issue 11): pokerdraw32._state compiled as pokerdraw32._state_c, or the
-# same file as plain Python, following the kernels chosen above.
+# same file as plain Python, following the kernels chosen above; imported on first use (__getattr__).
 __all__ += ["ACTION_CODES", "HandState", "blind_seats", "checked_shuffle", "encode", "play", "vector"]
 
-if TYPE_CHECKING or IMPLEMENTATION == "python":
+if TYPE_CHECKING:
     from . import _encode as encode  # the research encoding (issue 12): actions, masks, observations
-    from . import _play as play
+    from . import _play as play  # the built-in bots' policies and whole sessions (issue 11)
     from . import _vector as vector  # many tables stepped together (issue 12: DrawVectorEnv)
     from ._state import ACTION_CODES, blind_seats, checked_shuffle
-    from ._state_view import HandState
-else:
-    from . import _encode_c as encode  # the research encoding (issue 12), on the compiled core
-    from . import _play_c as play  # the built-in bots' policies and whole sessions (issue 11)
-    from . import _vector_c as vector  # many tables stepped together without the GIL (issue 12)
-    from ._state_c import ACTION_CODES, blind_seats, checked_shuffle
-    from ._state_view_c import HandState  # the core with its read-only state and copies
+    from ._state_view import HandState  # the core with its read-only state and copies
+
+_LAZY = {  # name: (compiled module, its pure twin, attribute; None: the module itself)
+    "ACTION_CODES": ("_state_c", "_state", "ACTION_CODES"),
+    "blind_seats": ("_state_c", "_state", "blind_seats"),
+    "checked_shuffle": ("_state_c", "_state", "checked_shuffle"),
+    "HandState": ("_state_view_c", "_state_view", "HandState"),
+    "encode": ("_encode_c", "_encode", None),
+    "play": ("_play_c", "_play", None),
+    "vector": ("_vector_c", "_vector", None),
+}
+
+
+def __getattr__(name: str) -> object:
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    compiled, pure, attribute = where
+    module_name = f"pokerdraw32.{compiled if IMPLEMENTATION == 'cython' else pure}"
+    try:
+        __import__(module_name)
+    except ImportError as exc:
+        if IMPLEMENTATION == "python":
+            raise
+        raise ImportError(f"the compiled module {module_name} is installed but cannot be imported ({exc}); "
+                          "the compiled kernels pokerdraw32._core are in use, and the compiled and pure-Python "
+                          "builds are never mixed: reinstall pokerdraw32, or set POKERDRAW32_NO_EXTENSIONS=1 "
+                          "to use the pure-Python engine", name=module_name) from exc
+    module = sys.modules[module_name]
+    value = module if attribute is None else getattr(module, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

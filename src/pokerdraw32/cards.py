@@ -21,7 +21,6 @@ pokerdraw32.errors.InvalidCardError: bad card '♠A': expected a rank (7 8 9 T/1
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from enum import IntEnum
 
@@ -29,6 +28,7 @@ from .errors import InvalidCardError, PokerDraw32TypeError, shown
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 10 ms) at run time
 if TYPE_CHECKING:
+    from re import Pattern
     from typing import ClassVar
 
 __all__ = [
@@ -172,10 +172,23 @@ FULL_MASK = 0xFFFFFFFF
 _RANK_TOKENS = {"7": 0, "8": 1, "9": 2, "T": 3, "10": 3, "J": 4, "Q": 5, "K": 6, "A": 7}
 _SUIT_TOKENS = {"S": 0, "C": 1, "D": 2, "H": 3, "♠": 0, "♣": 1, "♦": 2, "♥": 3,
                 "♤": 0, "♧": 1, "♢": 2, "♡": 3}
-_SPLIT_RE = re.compile(r"[\s,]+")
-# a run of cards written without spaces, e.g. "AhKd7c"
-_RUN_RE = re.compile(r"(?:(?:10|[0-9TJQKA])[SCDH♠♣♦♥♤♧♢♡])+", re.IGNORECASE)
-_ONE_RE = re.compile(r"(10|[0-9TJQKA])([SCDH♠♣♦♥♤♧♢♡])", re.IGNORECASE)
+_REGEXES: tuple[Pattern[str], Pattern[str], Pattern[str]] | None = None
+
+
+def _regexes() -> tuple[Pattern[str], Pattern[str], Pattern[str]]:
+    """The general path's regexes (separators, a run of cards, one card), compiled on first use:
+    ``import re`` and compiling them cost milliseconds at import, and the common form needs neither."""
+    global _REGEXES
+    if _REGEXES is None:
+        import re
+
+        _REGEXES = (
+            re.compile(r"[\s,]+"),
+            re.compile(r"(?:(?:10|[0-9TJQKA])[SCDH♠♣♦♥♤♧♢♡])+", re.IGNORECASE),  # a run of cards, e.g. "AhKd7c"
+            re.compile(r"(10|[0-9TJQKA])([SCDH♠♣♦♥♤♧♢♡])", re.IGNORECASE),
+        )
+    return _REGEXES
+
 
 CardsLike = str | Iterable[Card | int | str]
 """Anything accepted as a set of cards: a string (``"Ah Kd 7c"`` or ``"AhKd7c"``) or an
@@ -204,7 +217,7 @@ def parse_card(token: str) -> Card:
     if not isinstance(token, str):
         raise InvalidCardError(f"bad card {shown(token)}: expected a string like 'Ah' [R1.3]", token)
     t = token.strip()
-    m = _ONE_RE.fullmatch(t)
+    m = (_REGEXES or _regexes())[2].fullmatch(t)
     if m is None:
         raise _bad(token)
     r, s = m.group(1).upper(), m.group(2).upper()
@@ -214,12 +227,13 @@ def parse_card(token: str) -> Card:
 
 
 def _tokens(text: str) -> list[str]:
+    split, run, one = _regexes()
     out: list[str] = []
-    for chunk in _SPLIT_RE.split(text.strip()):
+    for chunk in split.split(text.strip()):
         if not chunk:
             continue
-        if len(chunk) > 3 and _RUN_RE.fullmatch(chunk):
-            out.extend(m.group(0) for m in _ONE_RE.finditer(chunk))
+        if len(chunk) > 3 and run.fullmatch(chunk):
+            out.extend(m.group(0) for m in one.finditer(chunk))
         else:
             out.append(chunk)
     return out

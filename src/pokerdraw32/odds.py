@@ -41,14 +41,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from math import sqrt
-from statistics import NormalDist
 from typing import Any, NamedTuple, TypeVar, overload
 
 from ._kernels import Rng, draw_summary, equity_trials
 from .cards import Card, CardsLike, format_cards, parse_cards
 from .errors import InvalidCardError, PokerDraw32KeyError, PokerDraw32TypeError, PokerDraw32ValueError, shown
 from .evaluation import HandCategory, HandRank, evaluate
-from .rules import Rules
+
+TYPE_CHECKING = False  # statistics and the rules are imported where equity needs them, not by draw_odds
+if TYPE_CHECKING:
+    from .rules import Rules
 
 __all__ = ["POLICIES", "SCORE_SCALE", "DrawOdds", "DrawOption", "Equity", "EquityTable", "draw_odds", "equity"]
 
@@ -363,6 +365,8 @@ INTERVAL_METHOD = "wilson"
 
 def _wilson(share_sum: Fraction, n: int, confidence: float) -> tuple[float, float]:
     """Wilson score interval of a mean share in [0, 1] over ``n`` trials."""
+    from statistics import NormalDist
+
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     p = float(share_sum / n)
     z2 = z * z
@@ -671,6 +675,8 @@ def _equity_plan(
     if not 1 <= n <= _MAX_TRIALS:
         raise PokerDraw32ValueError(f"trials={n}: run 1 to 2**40 trials")
     seed = seed_arg(seed)
+    from .rules import Rules
+
     if rules is None:
         rules = Rules()
     elif not isinstance(rules, Rules):
