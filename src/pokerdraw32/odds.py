@@ -38,19 +38,30 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from fractions import Fraction
 from itertools import combinations
-from math import sqrt
-from typing import Any, NamedTuple, TypeVar, overload
+from math import lcm, sqrt
 
 from ._kernels import Rng, draw_summary, equity_trials
 from .cards import Card, CardsLike, format_cards, parse_cards
 from .errors import InvalidCardError, PokerDraw32KeyError, PokerDraw32TypeError, PokerDraw32ValueError, shown
 from .evaluation import HandCategory, HandRank, evaluate
 
-TYPE_CHECKING = False  # statistics and the rules are imported where equity needs them, not by draw_odds
+# statistics and the rules are imported where equity needs them, fractions where a result is
+# read, and typing not at all at run time: a first draw_odds does not pay for them (issue 15)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from fractions import Fraction
+    from typing import Any, TypeVar, overload
+
     from .rules import Rules
+
+
+def _fraction(numerator: int, denominator: int = 1) -> Fraction:
+    """``fractions.Fraction(numerator, denominator)``; fractions (with decimal and re, about 5 ms)
+    is imported when a result is first read, not when draw_odds is imported."""
+    from fractions import Fraction
+
+    return Fraction(numerator, denominator)
 
 __all__ = ["POLICIES", "SCORE_SCALE", "DrawOdds", "DrawOption", "Equity", "EquityTable", "draw_odds", "equity"]
 
@@ -89,24 +100,24 @@ class DrawOption:
     @property
     def expected_strength(self) -> Fraction:
         """Exact expected percentile of the final hand among all 201,376 hands (0..1, ties half)."""
-        return Fraction(self.score, self.combinations * SCORE_SCALE)
+        return _fraction(self.score, self.combinations * SCORE_SCALE)
 
     def probability(self, category: HandCategory | int) -> Fraction:
         """Exact probability that the final hand has ``category`` (R2).
 
         :raises ValueError: ``category`` is not a :class:`HandCategory` value 0..8.
         """
-        return Fraction(self.counts[HandCategory(category)], self.combinations)
+        return _fraction(self.counts[HandCategory(category)], self.combinations)
 
     @property
     def probabilities(self) -> dict[HandCategory, Fraction]:
         """Exact probability of every category, best category first (a new dict each time)."""
-        return {c: Fraction(self.counts[c], self.combinations) for c in _BEST_FIRST}
+        return {c: _fraction(self.counts[c], self.combinations) for c in _BEST_FIRST}
 
     def at_least(self, category: HandCategory | int) -> Fraction:
         """Exact probability that the final hand is ``category`` or a better category (R2, R2.1)."""
         c = HandCategory(category)
-        return Fraction(sum(self.counts[c:]), self.combinations)
+        return _fraction(sum(self.counts[c:]), self.combinations)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form: cards as text, exact fractions as ``"n/d"`` strings next to floats."""
@@ -120,7 +131,7 @@ class DrawOption:
             "expected_strength_exact": str(strength),
             "categories": {
                 c.name: {"count": self.counts[c], "probability": self.counts[c] / self.combinations,
-                         "exact": str(Fraction(self.counts[c], self.combinations))}
+                         "exact": str(_fraction(self.counts[c], self.combinations))}
                 for c in _BEST_FIRST
             },
         }
@@ -339,9 +350,11 @@ def draw_odds(
             discard_mask |= 1 << c
         total, counts, score = draw_summary(hand_mask, discard_mask, dead_mask, suit_tiebreak)
         option = DrawOption(d, tuple(c for c in cards if c not in d), total, counts, score)
-        options.append((Fraction(-score, total), len(d), i, option))
-    options.sort(key=lambda t: t[:3])
-    return DrawOdds(cards, out, suit_tiebreak, tuple(t[3] for t in options))
+        options.append((score, total, len(d), i, option))
+    # best expected strength (score / total) first, exactly: over a common multiple of the totals
+    common = lcm(*(t[1] for t in options)) if options else 1
+    options.sort(key=lambda t: (-t[0] * (common // t[1]), t[2], t[3]))
+    return DrawOdds(cards, out, suit_tiebreak, tuple(t[4] for t in options))
 
 
 
@@ -460,7 +473,7 @@ class Equity:
     @property
     def equity_exact(self) -> Fraction:
         """The estimate as an exact fraction: the mean over the trials of the hero's pot share."""
-        return sum((Fraction(self.counts[m], m) for m in range(1, 6)), Fraction(0)) / self.trials
+        return sum((_fraction(self.counts[m], m) for m in range(1, 6)), _fraction(0)) / self.trials
 
     @property
     def equity(self) -> float:
@@ -486,8 +499,8 @@ class Equity:
         n = self.trials
         if n < 2:
             return 0.0
-        total = sum((Fraction(self.counts[m], m) for m in range(1, 6)), Fraction(0))
-        squares = sum((Fraction(self.counts[m], m * m) for m in range(1, 6)), Fraction(0))
+        total = sum((_fraction(self.counts[m], m) for m in range(1, 6)), _fraction(0))
+        squares = sum((_fraction(self.counts[m], m * m) for m in range(1, 6)), _fraction(0))
         variance = (squares - total * total / n) / (n - 1)
         return sqrt(float(variance) / n)
 
@@ -631,20 +644,28 @@ def _int_arg(name: str, value: object) -> int:
     return value
 
 
-class _EquityPlan(NamedTuple):
-    """The checked arguments of :func:`equity`."""
+if TYPE_CHECKING:
+    from typing import NamedTuple
 
-    cards: tuple[Card, ...]
-    dead: tuple[Card, ...]
-    opponents: int
-    position: int
-    folded: int
-    trials: int
-    seed: int
-    rules: Rules
-    suit_tiebreak: bool
-    discard: tuple[Card, ...] | None     # in the hand's order; None: every discard
-    available: int                       # cards left for the draw after dealing
+    class _EquityPlan(NamedTuple):
+        """The checked arguments of :func:`equity`."""
+
+        cards: tuple[Card, ...]
+        dead: tuple[Card, ...]
+        opponents: int
+        position: int
+        folded: int
+        trials: int
+        seed: int
+        rules: Rules
+        suit_tiebreak: bool
+        discard: tuple[Card, ...] | None     # in the hand's order; None: every discard
+        available: int                       # cards left for the draw after dealing
+else:   # the same fields, without importing typing at run time
+    from collections import namedtuple
+
+    _EquityPlan = namedtuple("_EquityPlan", "cards dead opponents position folded trials seed rules suit_tiebreak "
+                                            "discard available")
 
 
 def _equity_plan(
@@ -720,42 +741,43 @@ def _equity_plan(
     return _EquityPlan(cards, out, k, seat, n_folded, n, seed, rules, suit_tiebreak, chosen, available)
 
 
-@overload
-def equity(
-    hand: CardsLike,
-    opponents: int = ...,
-    *,
-    discard: None = ...,
-    top: int | None = ...,
-    policy: str = ...,
-    trials: int = ...,
-    seed: int | None = ...,
-    position: int = ...,
-    dead: CardsLike = ...,
-    folded: int = ...,
-    rules: Rules | None = ...,
-    suit_tiebreak: bool | None = ...,
-    confidence: float = ...,
-) -> EquityTable: ...
+if TYPE_CHECKING:   # the signatures for type checkers; at run time, the one definition below
+    @overload
+    def equity(
+        hand: CardsLike,
+        opponents: int = ...,
+        *,
+        discard: None = ...,
+        top: int | None = ...,
+        policy: str = ...,
+        trials: int = ...,
+        seed: int | None = ...,
+        position: int = ...,
+        dead: CardsLike = ...,
+        folded: int = ...,
+        rules: Rules | None = ...,
+        suit_tiebreak: bool | None = ...,
+        confidence: float = ...,
+    ) -> EquityTable: ...
 
 
-@overload
-def equity(
-    hand: CardsLike,
-    opponents: int = ...,
-    *,
-    discard: CardsLike,
-    top: None = ...,
-    policy: str = ...,
-    trials: int = ...,
-    seed: int | None = ...,
-    position: int = ...,
-    dead: CardsLike = ...,
-    folded: int = ...,
-    rules: Rules | None = ...,
-    suit_tiebreak: bool | None = ...,
-    confidence: float = ...,
-) -> Equity: ...
+    @overload
+    def equity(
+        hand: CardsLike,
+        opponents: int = ...,
+        *,
+        discard: CardsLike,
+        top: None = ...,
+        policy: str = ...,
+        trials: int = ...,
+        seed: int | None = ...,
+        position: int = ...,
+        dead: CardsLike = ...,
+        folded: int = ...,
+        rules: Rules | None = ...,
+        suit_tiebreak: bool | None = ...,
+        confidence: float = ...,
+    ) -> Equity: ...
 
 
 def equity(
@@ -868,7 +890,8 @@ def equity(
     return EquityTable(odds, tuple(t[3] for t in ranked))
 
 
-_Option = TypeVar("_Option", DrawOption, Equity)
+if TYPE_CHECKING:
+    _Option = TypeVar("_Option", DrawOption, Equity)
 
 
 def _find_option(options: Iterable[_Option], discard: CardsLike) -> _Option:
