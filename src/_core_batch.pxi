@@ -22,14 +22,19 @@ cdef enum:
     _ROWS_MASKS = 2
 
 
+cdef uint32_t _CODE_BIT[256]   # a byte -> its card's bit: 1 << code for a code 0..31, else 0 (not a card)
+_CODE_BIT[:] = [1 << code if code < 32 else 0 for code in range(256)]
+
+
 cdef inline Py_ssize_t _codes_loop(const uint8_t *p, Py_ssize_t n, Py_ssize_t row, Py_ssize_t col,
                                    uint32_t *out, uint32_t keep, uint8_t *bad_row) noexcept nogil:
     """Values of ``n`` rows of 5 codes; the index of the first bad row, or -1.
 
-    A code above 31 is caught before its shift; a repeated code leaves fewer than 5 bits,
-    which the slot key says (see :func:`_slot_key`). Each row is read once; the codes of a
-    bad row, as read, go to ``bad_row`` (5 items), so the error message describes what was
-    evaluated even if another thread changes the buffer."""
+    Each code's bit comes from a table in which a code above 31 has none, so a bad code or a
+    repeated one leaves fewer than 5 bits, which the slot key says (see :func:`_slot_key`): one
+    test a row. Each row is read once; the codes of a bad row, as read, go to ``bad_row`` (5
+    items), so the error message describes what was evaluated even if another thread changes
+    the buffer."""
     cdef Py_ssize_t i
     cdef uint32_t a, b, c, d, e, key
     for i in range(n):
@@ -38,11 +43,8 @@ cdef inline Py_ssize_t _codes_loop(const uint8_t *p, Py_ssize_t n, Py_ssize_t ro
         c = p[2 * col]
         d = p[3 * col]
         e = p[4 * col]
-        if (a | b | c | d | e) > 31:
-            bad_row[0], bad_row[1], bad_row[2], bad_row[3], bad_row[4] = a, b, c, d, e
-            return i
-        key = _slot_key((1U << a) | (1U << b) | (1U << c) | (1U << d) | (1U << e))
-        if key >> 20 != 5:  # a repeated card
+        key = _slot_key(_CODE_BIT[a] | _CODE_BIT[b] | _CODE_BIT[c] | _CODE_BIT[d] | _CODE_BIT[e])
+        if key >> 20 != 5:  # a code above 31, or a repeated card
             bad_row[0], bad_row[1], bad_row[2], bad_row[3], bad_row[4] = a, b, c, d, e
             return i
         out[i] = _VALUES[_INDEX[key & 0xFFFFFU]] & keep
