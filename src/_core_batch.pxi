@@ -26,47 +26,100 @@ cdef uint32_t _CODE_BIT[256]   # a byte -> its card's bit: 1 << code for a code 
 _CODE_BIT[:] = [1 << code if code < 32 else 0 for code in range(256)]
 
 
-cdef inline Py_ssize_t _codes_loop(const uint8_t *p, Py_ssize_t n, Py_ssize_t row, Py_ssize_t col,
-                                   uint32_t *out, uint32_t keep, uint8_t *bad_row) noexcept nogil:
-    """Values of ``n`` rows of 5 codes; the index of the first bad row, or -1.
+cdef inline uint32_t _row_key(uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t e) noexcept nogil:
+    """The slot key of a row of 5 codes. Each code's bit comes from a table in which a code above
+    31 has none, so a bad code or a repeated one leaves fewer than 5 bits, which the key says
+    (see :func:`_slot_key`): one test a row."""
+    return _slot_key(_CODE_BIT[a] | _CODE_BIT[b] | _CODE_BIT[c] | _CODE_BIT[d] | _CODE_BIT[e])
 
-    Each code's bit comes from a table in which a code above 31 has none, so a bad code or a
-    repeated one leaves fewer than 5 bits, which the slot key says (see :func:`_slot_key`): one
-    test a row. Each row is read once; the codes of a bad row, as read, go to ``bad_row`` (5
-    items), so the error message describes what was evaluated even if another thread changes
-    the buffer."""
+
+cdef Py_ssize_t _rows_loop(const uint8_t *p, Py_ssize_t n, uint32_t *out, uint8_t *bad_row) noexcept nogil:
+    """Values (suit tie-break on) of ``n`` contiguous rows of 5 codes; the index of the first bad
+    row, or -1. Each row is read once; the codes of a bad row, as read, go to ``bad_row`` (5
+    items), so the error message describes what was evaluated even if another thread changes the
+    buffer."""
     cdef Py_ssize_t i
     cdef uint32_t a, b, c, d, e, key
     for i in range(n):
-        a = p[0]
-        b = p[col]
-        c = p[2 * col]
-        d = p[3 * col]
-        e = p[4 * col]
-        key = _slot_key(_CODE_BIT[a] | _CODE_BIT[b] | _CODE_BIT[c] | _CODE_BIT[d] | _CODE_BIT[e])
+        a, b, c, d, e = p[0], p[1], p[2], p[3], p[4]
+        key = _row_key(a, b, c, d, e)
         if key >> 20 != 5:  # a code above 31, or a repeated card
             bad_row[0], bad_row[1], bad_row[2], bad_row[3], bad_row[4] = a, b, c, d, e
             return i
-        out[i] = _VALUES[_INDEX[key & 0xFFFFFU]] & keep
+        out[i] = _VALUES[_INDEX[key & 0xFFFFFU]]
+        p += 5
+    return -1
+
+
+cdef Py_ssize_t _strided_rows_loop(const uint8_t *p, Py_ssize_t n, Py_ssize_t row, Py_ssize_t col,
+                                   uint32_t *out, uint8_t *bad_row) noexcept nogil:
+    """:func:`_rows_loop` for rows ``row`` bytes apart whose codes are ``col`` bytes apart."""
+    cdef Py_ssize_t i
+    cdef uint32_t a, b, c, d, e, key
+    for i in range(n):
+        a, b, c, d, e = p[0], p[col], p[2 * col], p[3 * col], p[4 * col]
+        key = _row_key(a, b, c, d, e)
+        if key >> 20 != 5:
+            bad_row[0], bad_row[1], bad_row[2], bad_row[3], bad_row[4] = a, b, c, d, e
+            return i
+        out[i] = _VALUES[_INDEX[key & 0xFFFFFU]]
         p += row
     return -1
 
 
-cdef inline Py_ssize_t _masks_loop(const char *p, Py_ssize_t n, Py_ssize_t stride,
-                                   uint32_t *out, uint32_t keep, uint32_t *bad_mask) noexcept nogil:
-    """Values of ``n`` uint32 masks; the index of the first mask without 5 bits, or -1
-    (that mask, as read, in ``bad_mask``)."""
+cdef Py_ssize_t _masks_loop(const char *p, Py_ssize_t n, Py_ssize_t stride, uint32_t *out,
+                            uint32_t *bad_mask) noexcept nogil:
+    """Values (suit tie-break on) of ``n`` uint32 masks ``stride`` bytes apart; the index of the
+    first mask without 5 bits, or -1 (that mask, as read, in ``bad_mask``)."""
     cdef Py_ssize_t i
     cdef uint32_t m, key
     for i in range(n):
-        memcpy(&m, p, 4)
+        memcpy(&m, p + i * stride, 4)
         key = _slot_key(m)
         if key >> 20 != 5:
             bad_mask[0] = m
             return i
-        out[i] = _VALUES[_INDEX[key & 0xFFFFFU]] & keep
-        p += stride
+        out[i] = _VALUES[_INDEX[key & 0xFFFFFU]]
     return -1
+
+
+# The loops are called through these pointers so that the compiler keeps each a small function of
+# its own: inlined into evaluate_many's long body, the rows loop kept its pointers, its stride and
+# the suit mask on the stack (about five extra memory operations a row). The suit field is cleared
+# (R2.4 off) in a pass of its own for the same reason.
+ctypedef Py_ssize_t (*_RowsLoop)(const uint8_t *, Py_ssize_t, uint32_t *, uint8_t *) noexcept nogil
+ctypedef Py_ssize_t (*_StridedRowsLoop)(const uint8_t *, Py_ssize_t, Py_ssize_t, Py_ssize_t, uint32_t *,
+                                        uint8_t *) noexcept nogil
+ctypedef Py_ssize_t (*_MasksLoop)(const char *, Py_ssize_t, Py_ssize_t, uint32_t *, uint32_t *) noexcept nogil
+cdef _RowsLoop _rows_loop_fn = _rows_loop
+cdef _StridedRowsLoop _strided_rows_loop_fn = _strided_rows_loop
+cdef _MasksLoop _masks_loop_fn = _masks_loop
+
+
+cdef Py_ssize_t _evaluate_rows(const uint8_t *p, Py_ssize_t n, Py_ssize_t row, Py_ssize_t col, uint32_t *out,
+                               uint32_t keep, uint8_t *bad_row) noexcept nogil:
+    """Values of ``n`` rows of 5 codes into ``out``, the suit field kept by ``keep``; the index of
+    the first bad row (its codes in ``bad_row``), or -1."""
+    cdef Py_ssize_t bad = (_rows_loop_fn(p, n, out, bad_row) if row == 5 and col == 1
+                           else _strided_rows_loop_fn(p, n, row, col, out, bad_row))
+    _keep_suits(out, n if bad < 0 else bad, keep)
+    return bad
+
+
+cdef Py_ssize_t _evaluate_masks(const char *p, Py_ssize_t n, Py_ssize_t stride, uint32_t *out,
+                                uint32_t keep, uint32_t *bad_mask) noexcept nogil:
+    """Values of ``n`` masks into ``out``, the suit field kept by ``keep``; the index of the first
+    mask without 5 bits (in ``bad_mask``), or -1."""
+    cdef Py_ssize_t bad = _masks_loop_fn(p, n, stride, out, bad_mask)
+    _keep_suits(out, n if bad < 0 else bad, keep)
+    return bad
+
+
+cdef inline void _keep_suits(uint32_t *out, Py_ssize_t n, uint32_t keep) noexcept nogil:
+    cdef Py_ssize_t i
+    if keep != 0xFFFFFFFFU:
+        for i in range(n):
+            out[i] &= keep
 
 
 cdef int _rows_kind(Py_buffer *view) except -1:
@@ -180,11 +233,11 @@ cdef object _small_batch(object hands, object out, uint32_t keep):
         return None
     values = result.data.as_uints
     if codes != NULL:
-        bad = _codes_loop(codes, n, 5, 1, values, keep, bad_row)
+        bad = _evaluate_rows(codes, n, 5, 1, values, keep, bad_row)
         if bad >= 0:
             raise PokerDraw32ValueError(_row_problem(bad, [bad_row[k] for k in range(5)]))
     else:
-        bad = _masks_loop(masks, n, 4, values, keep, &m)
+        bad = _evaluate_masks(masks, n, 4, values, keep, &m)
         if bad >= 0:
             raise PokerDraw32ValueError(_row_problem(bad, m))
     return result
@@ -242,8 +295,6 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
     cdef int kind
     cdef Py_ssize_t n, row_stride, col_stride, bad = -1, k
     cdef uint32_t keep = 0xFFFFFFFFU if suit_tiebreak else ~3U
-    cdef const uint8_t *codes
-    cdef const char *masks
     cdef uint32_t *values
     cdef uint32_t m = 0
     cdef uint8_t bad_row[5]
@@ -316,17 +367,9 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
                 src = copy
         with nogil:
             if kind == _ROWS_CODES:
-                codes = <const uint8_t *>src
-                if row_stride == 5 and col_stride == 1:
-                    bad = _codes_loop(codes, n, 5, 1, values, keep, bad_row)
-                else:
-                    bad = _codes_loop(codes, n, row_stride, col_stride, values, keep, bad_row)
+                bad = _evaluate_rows(<const uint8_t *>src, n, row_stride, col_stride, values, keep, bad_row)
             else:
-                masks = src
-                if row_stride == 4:
-                    bad = _masks_loop(masks, n, 4, values, keep, &m)
-                else:
-                    bad = _masks_loop(masks, n, row_stride, values, keep, &m)
+                bad = _evaluate_masks(src, n, row_stride, values, keep, &m)
         if bad >= 0:
             # the row as the loop read it: the buffer may have changed since (another thread)
             if kind == _ROWS_CODES:
