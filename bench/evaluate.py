@@ -532,6 +532,14 @@ def rate_of(results: dict[str, dict[str, object]], key: str) -> float | None:
     return value if isinstance(value, float) else None
 
 
+def print_information(results: dict[str, dict[str, object]], pairs: list[tuple[str, str, str]]) -> None:
+    """One line a ``(label, a, b)``: subject ``a``'s rate over ``b``'s, where both were measured."""
+    for label, a, b in pairs:
+        ra, rb = rate_of(results, a), rate_of(results, b)
+        if ra and rb:
+            print(f"  information: {label}: {ra / rb:.2f}x (speed)")
+
+
 def check_ours(label: str, r: dict[str, object], expected: dict[str, int] | None) -> None:
     if expected is not None and "sum" in r and (r["sum"], r["wsum"]) != (expected["sum"], expected["wsum"]):
         raise Mismatch(f"{label}: sums {r['sum']}, {r['wsum']} differ from evaluate_many's "
@@ -641,10 +649,7 @@ def section_batch(args: argparse.Namespace, tmp: str) -> dict[str, dict[str, obj
             ("C loop: two 16-bit halves / perfect hash, masks", "C loop, two 16-bit halves, uint32 masks", PHASH_BAR),
             ("compiled / pure, rows", "compiled: evaluate_many(uint8 rows)", "pure: evaluate_many(uint8 rows)"),
             ("compiled / pure, masks", "compiled: evaluate_many(uint32 masks)", "pure: evaluate_many(uint32 masks)")]
-    for label, a, b in info:
-        ra, rb = rate_of(results, a), rate_of(results, b)
-        if ra and rb:
-            print(f"  information: {label}: {ra / rb:.2f}x (speed)")
+    print_information(results, info)
     return results
 
 
@@ -667,10 +672,7 @@ def section_percall(args: argparse.Namespace, tmp: str) -> dict[str, dict[str, o
         ratios.append((f"compiled evaluate_codes / {peer}", "compiled: evaluate_codes(tuple) per call",
                        f"peer: {peer}"))
         ratios.append((f"pure evaluate_mask / {peer}", "pure: evaluate_mask(int) per call", f"peer: {peer}"))
-    for label, a, b in ratios:
-        ra, rb = rate_of(results, a), rate_of(results, b)
-        if ra and rb:
-            print(f"  information: {label}: {ra / rb:.2f}x (speed)")
+    print_information(results, ratios)
     return results
 
 
