@@ -189,55 +189,63 @@ cdef enum:
     _SMALL_BATCH = 256   # rows evaluated with the GIL held, without the buffer protocol
 
 
+cdef Py_ssize_t _small_rows(object hands, const char **data) noexcept:
+    """The number of rows of ``hands`` if the small-batch path takes it, its memory in ``data``
+    (codes if ``hands`` is a ``bytes`` or ``bytearray``, masks if an ``array('I')``); -1 if not.
+    Reads the object as it is now: no Python code runs here."""
+    cdef type kind = type(hands)
+    cdef Py_ssize_t size
+    if kind is bytes or kind is bytearray:
+        if PD32_FREE_THREADED and kind is bytearray:
+            return -1     # no GIL: another thread could resize it meanwhile
+        size = PyBytes_GET_SIZE(hands) if kind is bytes else PyByteArray_GET_SIZE(hands)
+        data[0] = PyBytes_AS_STRING(hands) if kind is bytes else PyByteArray_AS_STRING(hands)
+        return size // 5 if size % 5 == 0 and size // 5 <= _SMALL_BATCH else -1
+    if kind is _carray and not PD32_FREE_THREADED and (<_carray>hands).ob_descr.itemsize == 4 and (
+            (<_carray>hands).ob_descr.typecode == b'I' or (<_carray>hands).ob_descr.typecode == b'L'):
+        data[0] = (<_carray>hands).data.as_chars
+        return Py_SIZE(hands) if Py_SIZE(hands) <= _SMALL_BATCH else -1
+    return -1
+
+
 cdef object _small_batch(object hands, object out, uint32_t keep):
     """:func:`evaluate_many` for a small batch in an exact ``bytes``/``bytearray`` of codes or
     an ``array('I')`` of masks, ``out`` None or an exact ``array('I')``: their memory is read
     and written directly, with the GIL held (so nothing can resize them meanwhile), which saves
     the buffer protocol's fixed cost. On a free-threaded CPython, which has no GIL to hold, only
-    an immutable ``bytes`` with ``out`` None takes this path. None when the call is not such a case: the general path
-    then does everything, checks and messages included."""
+    an immutable ``bytes`` with ``out`` None takes this path. None when the call is not such a
+    case: the general path then does everything, checks and messages included.
+
+    The result array is made before the memory of ``hands`` is looked up, and nothing that can
+    run Python code comes between that and the loop: making it can start the garbage collector,
+    whose finalizers could resize ``hands`` (the general path holds a buffer export instead)."""
     cdef Py_ssize_t n, bad, k
-    cdef const uint8_t *codes = NULL
-    cdef const char *masks = NULL
+    cdef const char *data = NULL
     cdef uint32_t *values
     cdef uint32_t m = 0
     cdef uint8_t bad_row[5]
     cdef _carray result
-    cdef type kind = type(hands)
-    if PD32_FREE_THREADED and (kind is not bytes or out is not None):
-        return None   # no GIL: another thread could resize a bytearray or an array meanwhile
-    if kind is bytes:
-        n = PyBytes_GET_SIZE(hands)
-        codes = <const uint8_t *>PyBytes_AS_STRING(hands)
-    elif kind is bytearray:
-        n = PyByteArray_GET_SIZE(hands)
-        codes = <const uint8_t *>PyByteArray_AS_STRING(hands)
-    elif kind is _carray and (<_carray>hands).ob_descr.itemsize == 4 and (
-            (<_carray>hands).ob_descr.typecode == b'I' or (<_carray>hands).ob_descr.typecode == b'L'):
-        n = Py_SIZE(hands)
-        masks = (<_carray>hands).data.as_chars
-    else:
-        return None
-    if codes != NULL:
-        if n % 5:
-            return None
-        n //= 5
-    if n > _SMALL_BATCH:
+    cdef bint codes = type(hands) is not _carray
+    n = _small_rows(hands, &data)
+    if n < 0:
         return None
     if out is None:
         result = _array_clone(_U32_TEMPLATE, n, False)
-    elif type(out) is _carray and Py_SIZE(out) == n and (<_carray>out).ob_descr.itemsize == 4 and (
-            (<_carray>out).ob_descr.typecode == b'I' or (<_carray>out).ob_descr.typecode == b'L'):
+        if _small_rows(hands, &data) != n:   # resized meanwhile, by a finalizer
+            return None
+    elif (not PD32_FREE_THREADED and type(out) is _carray and Py_SIZE(out) == n
+          and (<_carray>out).ob_descr.itemsize == 4 and (
+            (<_carray>out).ob_descr.typecode == b'I' or (<_carray>out).ob_descr.typecode == b'L')):
         result = <_carray>out     # its own memory: disjoint from hands, or hands itself (row i
     else:                         # is read before value i is written, and never again)
         return None
     values = result.data.as_uints
-    if codes != NULL:
-        bad = _evaluate_rows(codes, n, 5, 1, values, keep, bad_row)
+    if codes:
+        bad = _evaluate_rows(<const uint8_t *>data, n, 5, 1, values, keep, bad_row)
         if bad >= 0:
             raise PokerDraw32ValueError(_row_problem(bad, [bad_row[k] for k in range(5)]))
     else:
-        bad = _evaluate_masks(masks, n, 4, values, keep, &m)
+        bad = _evaluate_masks(data, n, 4, values, keep, &m)
         if bad >= 0:
             raise PokerDraw32ValueError(_row_problem(bad, m))
     return result

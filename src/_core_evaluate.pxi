@@ -335,7 +335,7 @@ cdef str _shown_deck(object deck):
     return f"a tuple of {len(deck)} items" if type(deck) is tuple else f"a {type(deck).__name__}"
 
 
-def evaluate_text(text, deck, bint suit_tiebreak=True):
+def evaluate_text(text, deck, suit_tiebreak=True):
     """The cards and value of a hand written in the common form, or None (R1.3, R2).
 
     The common form is ASCII text holding exactly 5 canonical card tokens (rank ``7 8 9 T J
@@ -397,5 +397,6 @@ def evaluate_text(text, deck, bint suit_tiebreak=True):
     if k != 5:
         return None
     index = _INDEX[_slot_key(mask) & 0xFFFFFU]
+    # suit_tiebreak's truth is read last, as in the twin (an object whose truth raises: the same)
     return ((cards[codes[0]], cards[codes[1]], cards[codes[2]], cards[codes[3]], cards[codes[4]]),
             <object>(_VALUE_OBJECTS[index] if suit_tiebreak else _PLAIN_OBJECTS[index]))

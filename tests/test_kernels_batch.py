@@ -466,3 +466,43 @@ def test_small_batches_take_the_short_path_with_the_same_results(
 
     fast = run(core.evaluate_many, False)
     assert fast == run(core.evaluate_many, True) == run(pure.evaluate_many, False)
+
+
+@pytest.mark.parametrize("layout", ["bytearray", "masks"])
+def test_small_batch_survives_a_finalizer_that_resizes_the_hands(kernels: ModuleType, layout: str) -> None:
+    """Making the result array can start the garbage collector, whose finalizers run Python code:
+    one that resizes the batch (moving its memory) must not make the small-batch path read freed
+    memory. The result is that of the rows before or after the resize, never garbage."""
+    import gc
+
+    row = bytes([0, 1, 2, 3, 4])
+    mask = 0b11111
+    hands: Any = bytearray(row * 200) if layout == "bytearray" else array.array("I", [mask] * 200)
+    expected = kernels.evaluate_mask(mask)
+    junk: list[bytes] = []
+
+    class Resizer:
+        cycle: object
+
+        def __del__(self) -> None:
+            if layout == "bytearray":
+                hands.extend(bytes(5_000_000))
+                del hands[1000:]
+            else:
+                hands.extend(array.array("I", [mask]) * 1_000_000)
+                del hands[200:]
+            junk.extend(bytes([255]) * 1000 for _ in range(300))   # reuse of the freed block, as a probe
+
+    kernels.evaluate_many(hands)    # tables built first
+    old = gc.get_threshold()
+    try:
+        gc.collect()
+        resizer = Resizer()
+        resizer.cycle = resizer
+        del resizer
+        gc.set_threshold(max(1, gc.get_count()[0]))   # the next allocation of a tracked object collects
+        values = kernels.evaluate_many(hands)
+    finally:
+        gc.set_threshold(*old)
+        gc.collect()
+    assert list(values) == [expected] * 200

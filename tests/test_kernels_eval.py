@@ -411,3 +411,18 @@ def test_every_split_of_five_cards_between_the_halves(kernels: ModuleType) -> No
     by_codes = [kernels.evaluate_codes(hand) for hand in itertools.combinations(range(32), 5)]
     assert list(values) == by_codes
     assert {bin(m & 0xFFFF).count("1") for m in masks} == {0, 1, 2, 3, 4, 5}
+
+
+class _Truthless:
+    def __bool__(self) -> bool:
+        raise RuntimeError("no truth")
+
+
+@pytest.mark.parametrize("text", ["Ah Kh Qh Jh Th", "Ah Kh Qh Jh 10h", None])
+@pytest.mark.parametrize("tiebreak", [_Truthless(), 1, 0, "yes", None])
+def test_evaluate_text_reads_the_tiebreak_last(core: ModuleType, pure: ModuleType, outcome: Outcome, text: object,
+                                               tiebreak: object) -> None:
+    """Both kernels read suit_tiebreak's truth only for a match, after everything else (so an
+    object whose truth raises does so only then, in both)."""
+    deck = tuple(range(32))
+    assert outcome(core.evaluate_text, text, deck, tiebreak) == outcome(pure.evaluate_text, text, deck, tiebreak)

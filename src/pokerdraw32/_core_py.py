@@ -284,10 +284,13 @@ def _by_mask() -> dict[int, int]:
 def _load_hand_values() -> dict[int, int]:
     import pkgutil
 
-    raw = pkgutil.get_data(__package__ or "pokerdraw32", _HAND_VALUES_FILE)
-    if raw is None:  # pragma: no cover - a loader without get_data
-        raise RuntimeError(f"cannot read the package file {_HAND_VALUES_FILE}")
-    data = zlib.decompress(raw)
+    try:
+        raw = pkgutil.get_data(__package__ or "pokerdraw32", _HAND_VALUES_FILE)
+        if raw is None:  # pragma: no cover - a loader without get_data
+            raise OSError("the package's loader cannot read files")
+        data = zlib.decompress(raw)
+    except (OSError, zlib.error) as e:   # as the compiled kernels say it
+        raise RuntimeError(f"cannot read the package file {_HAND_VALUES_FILE}: {e}") from e
     values = array(_U32_CODE)
     values.frombytes(data[: 4 * 2520])
     index = array("H")
@@ -296,7 +299,10 @@ def _load_hand_values() -> dict[int, int]:
         values.byteswap()
         index.byteswap()
     if len(values) != 2520 or len(index) != 201376:
-        raise RuntimeError(f"the package file {_HAND_VALUES_FILE} is damaged")
+        raise RuntimeError(f"the package file {_HAND_VALUES_FILE} is damaged ({len(data)} bytes, expected "
+                           f"{4 * 2520 + 2 * 201376})")
+    if max(index) >= 2520:
+        raise RuntimeError(f"the package file {_HAND_VALUES_FILE} is damaged (an index out of range)")
     bits = [1 << code for code in range(32)]
     masks = [
         abcd | bit
