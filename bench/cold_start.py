@@ -19,7 +19,7 @@ times with ``time.perf_counter()`` from before ``import pokerdraw32`` to after t
 Subjects: the engine this script imports (the installed package, or ``PYTHONPATH``) compiled; the
 baseline, "today" (default ``e2e41af``, :data:`targets.COLD_START_REV`), compiled; the baseline a
 second time, the control.  The baseline is built by this script: ``git archive`` of the revision's
-tree into ``<temp dir>/pokerdraw32-bench-<rev>``, then ``python setup.py build_ext --inplace``
+tree into ``<temp dir>/pokerdraw32-bench-<rev>-<hash of the interpreter>``, then ``python setup.py build_ext --inplace``
 there with this Python (when that fails, e.g. because this Python's setuptools is older than
 pyproject.toml's build requirement, ``python -m pip wheel --no-deps`` builds it in pip's isolated
 build environment and the wheel's compiled modules are put into the tree; how, and how long it
@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import hashlib
 import importlib.machinery
 import io
 import json
@@ -119,8 +120,9 @@ def build_baseline(rev: str, cache_dir: Path) -> tuple[Path, str]:
     note for the report.  :class:`baseline.BaselineError` when it cannot be had (no git, no such
     revision, no C compiler, a failed build)."""
     short = baseline.describe(rev)
-    dest = cache_dir / f"pokerdraw32-bench-{short}"
     tag = f"{sys.version} {sysconfig.get_config_var('EXT_SUFFIX')} {sys.executable}\n"
+    # one build an interpreter: another venv's run neither reuses nor replaces this one's
+    dest = cache_dir / f"pokerdraw32-bench-{short}-{hashlib.sha256(tag.encode()).hexdigest()[:10]}"
     marker = dest / ".pokerdraw32-bench-built"
     if marker.is_file() and marker.read_text() == tag:
         return dest / "src", f"built earlier in {dest} (reused; delete it to rebuild)"

@@ -506,3 +506,10 @@ def test_small_batch_survives_a_finalizer_that_resizes_the_hands(kernels: Module
         gc.set_threshold(*old)
         gc.collect()
     assert list(values) == [expected] * 200
+
+
+@pytest.mark.parametrize("tiebreak", [None, 1, 0, "no", 1.0])
+def test_facade_evaluate_many_wants_a_bool_tiebreak(tiebreak: object) -> None:
+    """pokerdraw32.evaluate_many checks suit_tiebreak as evaluate() does (R2.4 is on or off)."""
+    with pytest.raises(pokerdraw32.PokerDraw32TypeError, match="suit_tiebreak must be True or False"):
+        pokerdraw32.evaluate_many(bytes([0, 1, 2, 4, 5]), suit_tiebreak=tiebreak)  # type: ignore[arg-type]

@@ -45,7 +45,8 @@ def evaluate_many(hands: Any, out: Any = None, *, suit_tiebreak: bool = True) ->
     :param suit_tiebreak: R2.4; false zeroes the suit field, so equal ranks tie.
     :returns: ``out`` if given; else a numpy ``uint32`` array when ``hands`` is a numpy
         array; else an ``array.array('I')``.
-    :raises TypeError: not a buffer, a wrong item type, or a read-only ``out``.
+    :raises TypeError: not a buffer, a wrong item type, a read-only ``out``, or ``suit_tiebreak``
+        not a bool.
     :raises ValueError: a wrong shape or size, or a bad hand (a code above 31, a card twice,
         a mask without 5 cards): the message names the first bad row.
 
@@ -63,6 +64,8 @@ def evaluate_many(hands: Any, out: Any = None, *, suit_tiebreak: bool = True) ->
     ...
     pokerdraw32.errors.PokerDraw32ValueError: row 1: card code 3 appears twice
     """
+    if suit_tiebreak is not True and suit_tiebreak is not False:   # as evaluate() checks it
+        raise PokerDraw32TypeError(f"suit_tiebreak must be True or False, got {suit_tiebreak!r}")
     return _evaluate_many(hands, out, suit_tiebreak)
 
 
