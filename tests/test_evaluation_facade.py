@@ -110,3 +110,17 @@ def test_the_fast_string_path_gives_what_the_general_path_gives(order: list[str]
     assert fast.description == general.description and repr(fast) == repr(general)
     with pytest.raises(AttributeError):
         fast.value = 0  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("protocol", range(6))
+def test_hand_rank_pickles(protocol: int) -> None:
+    """A HandRank survives pickling with every protocol, equal in every attribute (it could not be
+    pickled before: __slots__ and an immutable __setattr__)."""
+    import pickle
+
+    for rank in (evaluate("Ah Kh Qh Jh Th"), evaluate("Kh Ks Jd Jc 9h", suit_tiebreak=False)):
+        back = pickle.loads(pickle.dumps(rank, protocol))
+        assert type(back) is HandRank and back == rank
+        assert (back.cards, back.value, back.suit_tiebreak, back.description) == (
+            rank.cards, rank.value, rank.suit_tiebreak, rank.description)
+        assert all(type(c) is Card for c in back.cards)

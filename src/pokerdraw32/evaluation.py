@@ -199,6 +199,10 @@ class HandRank:
     def __hash__(self) -> int:
         return hash(self.value)
 
+    def __reduce__(self) -> tuple[type[HandRank], tuple[tuple[Card, ...], int, bool]]:
+        """Pickled as its constructor's arguments (the slots cannot be set after creation)."""
+        return (HandRank, (self.cards, self.value, self.suit_tiebreak))
+
     def __repr__(self) -> str:
         return f"HandRank({format_cards(self.cards)!r}, {self.description!r})"
 
