@@ -43,10 +43,10 @@ cdef Py_ssize_t _rows_loop(const uint8_t *p, Py_ssize_t n, uint32_t *out, uint8_
     for i in range(n):
         a, b, c, d, e = p[0], p[1], p[2], p[3], p[4]
         key = _row_key(a, b, c, d, e)
-        if key >> 20 != 5:  # a code above 31, or a repeated card
+        if not _five_cards(key):  # a code above 31, or a repeated card
             bad_row[0], bad_row[1], bad_row[2], bad_row[3], bad_row[4] = a, b, c, d, e
             return i
-        out[i] = _VALUES[_INDEX[key & 0xFFFFFU]]
+        out[i] = _VALUES[_index_at(key)]
         p += 5
     return -1
 
@@ -59,10 +59,10 @@ cdef Py_ssize_t _strided_rows_loop(const uint8_t *p, Py_ssize_t n, Py_ssize_t ro
     for i in range(n):
         a, b, c, d, e = p[0], p[col], p[2 * col], p[3 * col], p[4 * col]
         key = _row_key(a, b, c, d, e)
-        if key >> 20 != 5:
+        if not _five_cards(key):
             bad_row[0], bad_row[1], bad_row[2], bad_row[3], bad_row[4] = a, b, c, d, e
             return i
-        out[i] = _VALUES[_INDEX[key & 0xFFFFFU]]
+        out[i] = _VALUES[_index_at(key)]
         p += row
     return -1
 
@@ -76,10 +76,10 @@ cdef Py_ssize_t _masks_loop(const char *p, Py_ssize_t n, Py_ssize_t stride, uint
     for i in range(n):
         memcpy(&m, p + i * stride, 4)
         key = _slot_key(m)
-        if key >> 20 != 5:
+        if not _five_cards(key):
             bad_mask[0] = m
             return i
-        out[i] = _VALUES[_INDEX[key & 0xFFFFFU]]
+        out[i] = _VALUES[_index_at(key)]
     return -1
 
 
@@ -185,8 +185,24 @@ cdef str _row_problem(Py_ssize_t i, object row):
     raise AssertionError("row is valid")  # pragma: no cover
 
 
+cdef int _raise_bad_row(Py_ssize_t bad, bint codes, const uint8_t *bad_row, uint32_t mask) except -1:
+    """Raise the error for bad row ``bad``: its codes (``bad_row``) or its ``mask`` as the loop read
+    them (the buffer may have changed since: another thread)."""
+    cdef int k
+    if codes:
+        raise PokerDraw32ValueError(_row_problem(bad, [bad_row[k] for k in range(5)]))
+    raise PokerDraw32ValueError(_row_problem(bad, mask))
+
+
 cdef enum:
     _SMALL_BATCH = 256   # rows evaluated with the GIL held, without the buffer protocol
+
+
+cdef inline bint _is_u32_array(object obj) noexcept:
+    """``obj`` is exactly an ``array.array`` of 4-byte unsigned items (typecode ``I``, or ``L``
+    where that is 4 bytes)."""
+    return type(obj) is _carray and (<_carray>obj).ob_descr.itemsize == 4 and (
+        (<_carray>obj).ob_descr.typecode == b'I' or (<_carray>obj).ob_descr.typecode == b'L')
 
 
 cdef Py_ssize_t _small_rows(object hands, const char **data) noexcept:
@@ -201,8 +217,7 @@ cdef Py_ssize_t _small_rows(object hands, const char **data) noexcept:
         size = PyBytes_GET_SIZE(hands) if kind is bytes else PyByteArray_GET_SIZE(hands)
         data[0] = PyBytes_AS_STRING(hands) if kind is bytes else PyByteArray_AS_STRING(hands)
         return size // 5 if size % 5 == 0 and size // 5 <= _SMALL_BATCH else -1
-    if kind is _carray and not PD32_FREE_THREADED and (<_carray>hands).ob_descr.itemsize == 4 and (
-            (<_carray>hands).ob_descr.typecode == b'I' or (<_carray>hands).ob_descr.typecode == b'L'):
+    if not PD32_FREE_THREADED and _is_u32_array(hands):
         data[0] = (<_carray>hands).data.as_chars
         return Py_SIZE(hands) if Py_SIZE(hands) <= _SMALL_BATCH else -1
     return -1
@@ -219,7 +234,7 @@ cdef object _small_batch(object hands, object out, uint32_t keep):
     The result array is made before the memory of ``hands`` is looked up, and nothing that can
     run Python code comes between that and the loop: making it can start the garbage collector,
     whose finalizers could resize ``hands`` (the general path holds a buffer export instead)."""
-    cdef Py_ssize_t n, bad, k
+    cdef Py_ssize_t n, bad
     cdef const char *data = NULL
     cdef uint32_t *values
     cdef uint32_t m = 0
@@ -233,21 +248,17 @@ cdef object _small_batch(object hands, object out, uint32_t keep):
         result = _array_clone(_U32_TEMPLATE, n, False)
         if _small_rows(hands, &data) != n:   # resized meanwhile, by a finalizer
             return None
-    elif (not PD32_FREE_THREADED and type(out) is _carray and Py_SIZE(out) == n
-          and (<_carray>out).ob_descr.itemsize == 4 and (
-            (<_carray>out).ob_descr.typecode == b'I' or (<_carray>out).ob_descr.typecode == b'L')):
+    elif not PD32_FREE_THREADED and _is_u32_array(out) and Py_SIZE(out) == n:
         result = <_carray>out     # its own memory: disjoint from hands, or hands itself (row i
     else:                         # is read before value i is written, and never again)
         return None
     values = result.data.as_uints
     if codes:
         bad = _evaluate_rows(<const uint8_t *>data, n, 5, 1, values, keep, bad_row)
-        if bad >= 0:
-            raise PokerDraw32ValueError(_row_problem(bad, [bad_row[k] for k in range(5)]))
     else:
         bad = _evaluate_masks(data, n, 4, values, keep, &m)
-        if bad >= 0:
-            raise PokerDraw32ValueError(_row_problem(bad, m))
+    if bad >= 0:
+        _raise_bad_row(bad, codes, bad_row, m)
     return result
 
 
@@ -301,7 +312,7 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
     cdef Py_buffer view, target
     cdef bint have_view = False, have_target = False
     cdef int kind
-    cdef Py_ssize_t n, row_stride, col_stride, bad = -1, k
+    cdef Py_ssize_t n, row_stride, col_stride, bad = -1
     cdef uint32_t keep = 0xFFFFFFFFU if suit_tiebreak else ~3U
     cdef uint32_t *values
     cdef uint32_t m = 0
@@ -379,10 +390,7 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
             else:
                 bad = _evaluate_masks(src, n, row_stride, values, keep, &m)
         if bad >= 0:
-            # the row as the loop read it: the buffer may have changed since (another thread)
-            if kind == _ROWS_CODES:
-                raise PokerDraw32ValueError(_row_problem(bad, [bad_row[k] for k in range(5)]))
-            raise PokerDraw32ValueError(_row_problem(bad, m))
+            _raise_bad_row(bad, kind == _ROWS_CODES, bad_row, m)
         return out
     finally:
         if have_target:

@@ -48,14 +48,24 @@ cdef inline uint32_t _slot_key(uint32_t mask) noexcept nogil:
     return _HALF_LO[mask & 0xFFFFU] + _HALF_HI[mask >> 16]
 
 
+cdef inline bint _five_cards(uint32_t key) noexcept nogil:
+    """Whether the mask of slot key ``key`` is a 5-card hand (see :func:`_slot_key`)."""
+    return key >> 20 == 5
+
+
+cdef inline uint32_t _index_at(uint32_t key) noexcept nogil:
+    """Index in _VALUES of the value of the hand of slot key ``key``; a 5-card hand's only."""
+    return _INDEX[key & 0xFFFFFU]
+
+
 cdef inline uint32_t _index_of(uint32_t mask) noexcept nogil:
     """Index in _VALUES of the value of a mask with exactly 5 bits set; no checks."""
-    return _INDEX[_slot_key(mask) & 0xFFFFFU]
+    return _index_at(_slot_key(mask))
 
 
 cdef inline uint32_t _lookup(uint32_t mask) noexcept nogil:
     """Packed value (suit tie-break on) of a mask with exactly 5 bits set; no checks."""
-    return _VALUES[_INDEX[_slot_key(mask) & 0xFFFFFU]]
+    return _VALUES[_index_of(mask)]
 
 
 cdef void _init_halves() noexcept nogil:
@@ -243,10 +253,10 @@ def evaluate_mask(mask, bint suit_tiebreak=True):
     if overflow or m < 0 or m > 0xFFFFFFFF:
         raise PokerDraw32ValueError(f"hand mask {mask:#x} has bits outside the 32-card deck")
     key = _slot_key(<uint32_t>m)
-    if key >> 20 != 5:
+    if not _five_cards(key):
         n = _popcount32(<uint32_t>m)
         raise PokerDraw32ValueError(f"hand mask {mask:#x} has {n} card{'' if n == 1 else 's'}, expected 5")
-    i = _INDEX[key & 0xFFFFFU]
+    i = _index_at(key)
     return <object>(_VALUE_OBJECTS[i] if suit_tiebreak else _PLAIN_OBJECTS[i])
 
 
@@ -396,7 +406,7 @@ def evaluate_text(text, deck, suit_tiebreak=True):
         k += 1
     if k != 5:
         return None
-    index = _INDEX[_slot_key(mask) & 0xFFFFFU]
+    index = _index_of(mask)
     # suit_tiebreak's truth is read last, as in the twin (an object whose truth raises: the same)
     return ((cards[codes[0]], cards[codes[1]], cards[codes[2]], cards[codes[3]], cards[codes[4]]),
             <object>(_VALUE_OBJECTS[index] if suit_tiebreak else _PLAIN_OBJECTS[index]))
