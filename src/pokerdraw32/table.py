@@ -1119,8 +1119,8 @@ _LATEST = 2.0**53
 
 
 def _history(number: int, hand: Hand, seats: tuple[int, ...], names: tuple[str, ...]) -> HandHistory:
-    """A table's hand as PHH: ``hand`` the session's hand number, ``seats`` the table seats + 1,
-    ``players`` the names (:meth:`Table.write_history`, :meth:`Table.last_history`)."""
+    """Hand ``number`` of a table's session as PHH: ``seats`` the hand's table seats (0-based; PHH
+    numbers them from 1), ``names`` its players' (:meth:`Table.write_history`, :meth:`Table.last_history`)."""
     from .history import HandHistory
 
     return HandHistory.from_hand(hand, number=number, seats=[s + 1 for s in seats], players=names)
