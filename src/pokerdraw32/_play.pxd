@@ -42,10 +42,14 @@ cpdef i64 rule_discards(i64 packed) except -1 nogil
 @cython.locals(k=int, cards=i64, c=i64, i=int)
 cdef i64 _in_order(i64 packed, i64 discards) noexcept nogil
 cpdef i64 rule_action(rng, i64 packed, int phase, int kinds, i64 bet, i64 call, i64 lo, i64 hi, i64 pot) except -1
-@cython.locals(value=i64, cat=i64, top=i64, roll=i64, first=bint, strong=bint, medium=bint, d=i64, half=i64,
-               target=i64)
 cdef i64 _rule(gen_t g, rng, i64 packed, int phase, int kinds, i64 bet, i64 call, i64 lo, i64 hi,
                i64 pot) except -1 nogil
+@cython.locals(value=i64, cat=i64, top=i64, first=bint, strong=bint, medium=bint, d=i64, half=i64, target=i64)
+cdef i64 _rule_rolled(i64 roll, i64 packed, int phase, int kinds, i64 bet, i64 call, i64 lo, i64 hi,
+                      i64 pot) noexcept nogil
+cdef i64 _rule_fixed(i64 packed, int phase, int kinds) except -2 nogil
+@cython.locals(fixed=i64, roll=i64, d=i64, i=int)
+cpdef list rule_policy(i64 packed, int phase, int kinds, i64 bet, i64 call, i64 lo, i64 hi, i64 pot)
 cpdef i64 random_action(rng, i64 packed, int kinds, i64 lo, i64 hi) except -1
 @cython.locals(count=int, pick=i64, code=int, i=int, j=i64, a=i64, b=i64, k=i64, word=i64)
 cdef i64 _random(gen_t g, rng, i64 packed, int kinds, i64 lo, i64 hi) except -1 nogil

@@ -233,14 +233,28 @@ def rule_action(rng, packed, phase, kinds, bet, call, lo, hi, pot):
 
 def _rule(g, rng, packed, phase, kinds, bet, call, lo, hi, pot):
     """:func:`rule_action` (its amounts checked) drawing from state ``g`` (see :func:`_gen`)."""
+    fixed = _rule_fixed(packed, phase, kinds)
+    if fixed >= 0:
+        return fixed
+    return _rule_rolled(_draw(g, rng, 100), packed, phase, kinds, bet, call, lo, hi, pot)
+
+
+def _rule_fixed(packed, phase, kinds):
+    """The rule-based bot's decision where it draws no roll (the draw, an all-in player's Parole
+    answer), else -1."""
     if phase == PH_DRAW:
         return _in_order(packed, rule_discards(packed))
+    if kinds == (1 << A_SPLIT | 1 << A_DECLINE):                  # all-in, asked about Parole (R8.2)
+        return A_DECLINE if _value(card_mask(packed)) >> 22 >= 2 else A_SPLIT
+    return -1
+
+
+def _rule_rolled(roll, packed, phase, kinds, bet, call, lo, hi, pot):
+    """The rule-based bot's betting decision (not the draw, not an all-in's Parole answer) for the
+    roll ``roll`` (0-99) of its ``below(100)``."""
     value = _value(card_mask(packed))
     cat = value >> 22
     top = (value >> 18) & 15
-    if kinds == (1 << A_SPLIT | 1 << A_DECLINE):                  # all-in, asked about Parole (R8.2)
-        return A_DECLINE if cat >= 2 else A_SPLIT
-    roll = _draw(g, rng, 100)
     first = phase == PH_FIRST
     strong = cat >= 3 or (cat == 2 and top >= 4) or (first and cat == 1 and top >= 6 and roll < 30)
     medium = False
@@ -261,6 +275,36 @@ def _rule(g, rng, packed, phase, kinds, bet, call, lo, hi, pot):
     if medium or strong or roll < 10:
         return A_CALL
     return A_FOLD
+
+
+def rule_policy(packed, phase, kinds, bet, call, lo, hi, pot):
+    """The rule-based bot's whole policy at one decision: every decision :func:`rule_action` can
+    return there, with the number of the 100 equally likely values of its ``below(100)`` that give
+    it (the draw and an all-in player's Parole answer draw nothing: one decision, 100).
+
+    For estimators that need the bot's action probabilities (AIVAT,
+    :mod:`pokerdraw32.estimators`): ``rule_action`` returns decision ``d`` with probability
+    ``count / 100``.  Same arguments and checks as :func:`rule_action`, without the generator.
+
+    :returns: a list of ``(decision, count)`` pairs, decisions packed as :func:`rule_action`'s,
+        in the order of the first roll that gives each; the counts sum to 100.
+    :raises PokerDraw32ValueError: a chip amount is out of range (R3.2).
+    """
+    if phase != PH_DRAW:
+        _check_chips(bet, call, lo, hi, pot)
+    fixed = _rule_fixed(packed, phase, kinds)
+    if fixed >= 0:
+        return [(fixed, 100)]
+    out = []
+    for roll in range(100):
+        d = _rule_rolled(roll, packed, phase, kinds, bet, call, lo, hi, pot)
+        for i in range(len(out)):
+            if out[i][0] == d:
+                out[i] = (d, out[i][1] + 1)
+                break
+        else:
+            out.append((d, 1))
+    return out
 
 
 def random_action(rng, packed, kinds, lo, hi):

@@ -52,6 +52,8 @@ class Plan:
     sit_out: float
     history: bool
     on_hand: Callable[[Hand], None] | None = None   # only when the chunks run on the caller's thread
+    estimator: str = "plain"        # "plain" or "aivat" (pokerdraw32.aivat; mode "reset")
+    samples: int = 128              # aivat: outcomes each sampled expectation takes
 
     @property
     def unit(self) -> int:
@@ -88,6 +90,7 @@ class ChunkResult:
     trace: list[tuple[int, list[int]]] = field(default_factory=list)
     history: str | None = None
     seconds: float = 0.0
+    aivat: Any = None                # estimator="aivat": the chunk's pokerdraw32.aivat.AivatStats
 
 
 def names_of(specs: tuple[Any, ...]) -> tuple[list[str], list[str]]:
@@ -115,14 +118,14 @@ def play_chunk(task: tuple[Plan, int, int, int, int]) -> ChunkResult:
     table_seed = rng.next_u64()
     evaluate_mask(0x1F)     # the evaluator builds its tables on first use (10-40 ms): before the clock
     start = time.perf_counter()
-    if plan.sit_out == 0 and all(isinstance(s, str) for s in plan.specs):
+    if plan.sit_out == 0 and plan.estimator == "plain" and all(isinstance(s, str) for s in plan.specs):
         result = _session_chunk(plan, seeds, table_seed, first, hands)
     else:
         bots = [_bot(i, spec, seeds[i]) for i, spec in enumerate(plan.specs)]
         if plan.mode == "session":
             result = _table_chunk(plan, bots, rng, table_seed, first, hands)
         else:
-            result = _hand_chunk(plan, bots, table_seed, first, hands)
+            result = _hand_chunk(plan, bots, table_seed, first, hands, seed)
     result.index, result.seed = index, seed
     result.seconds = time.perf_counter() - start
     return result
@@ -278,13 +281,15 @@ def first_button(plan: Plan, first: int) -> int:
     return 0 if plan.mode == "session" else first // plan.unit % plan.players
 
 
-def _ask(decide: Decide, h: Hand, seat: int, name: str, check: bool) -> object:
-    """A bot's decision for the seat to act in ``h``; what a user's bot raises is raised again as
-    :class:`BotError` naming the seat and the bot."""
+def _ask(decide: Decide, h: Hand, seat: int, name: str, check: bool, view: SeatView | None = None) -> object:
+    """A bot's decision for the seat to act in ``h`` (from ``view``, its :class:`SeatView`, when
+    given); what a user's bot raises is raised again as :class:`BotError` naming the seat and the bot."""
+    if view is None:
+        view = SeatView.of(h)
     if not check:
-        return decide(SeatView.of(h))
+        return decide(view)
     try:
-        return decide(SeatView.of(h))
+        return decide(view)
     except Exception as e:
         raise BotError(f"seat {seat} ({name}): the bot raised {type(e).__name__}: {e}", seat=seat) from e
 
@@ -337,11 +342,14 @@ def _categories(h: Hand, counts: list[int]) -> None:
         counts[evaluate_mask(m) >> 22] += 1
 
 
-def _hand_chunk(plan: Plan, bots: list[Seated], table_seed: int, first: int, hands: int) -> ChunkResult:
+def _hand_chunk(plan: Plan, bots: list[Seated], table_seed: int, first: int, hands: int,
+                seed: int = 0) -> ChunkResult:
     """``mode="reset"`` with any bots: each hand a :class:`Hand` from the starting stacks, dealt as
     :class:`pokerdraw32._play.Session` deals it (the button from seat 0, one seat on each hand, or
     each deal; a duplicate deal's every rotation shuffled from the same generator state, and each
-    bot that has a generator, a :class:`Bot`'s ``rng``, drawing from the same state too)."""
+    bot that has a generator, a :class:`Bot`'s ``rng``, drawing from the same state too).  With
+    ``plan.estimator == "aivat"`` each hand's control variates are computed as it is played
+    (:mod:`pokerdraw32.aivat`, from its own generator seeded by the chunk's ``seed``)."""
     n = plan.players
     _, names = names_of(plan.specs)
     table_rng = Rng(table_seed)
@@ -353,6 +361,7 @@ def _hand_chunk(plan: Plan, bots: list[Seated], table_seed: int, first: int, han
     start = first_button(plan, first)
     generators = [table_rng] + [rng for _, _, rng in bots if rng is not None]
     saved = [g.getstate() for g in generators]
+    estimator = _Estimator(plan, seed, first) if plan.estimator == "aivat" else None
     for k in range(hands):
         deal, rot = (k // n, k % n) if plan.duplicate else (k, 0)
         if plan.duplicate:      # the deal's deck, and each bot's generator (common random numbers)
@@ -362,14 +371,26 @@ def _hand_chunk(plan: Plan, bots: list[Seated], table_seed: int, first: int, han
                 for g, state in zip(generators, saved, strict=True):
                     g.setstate(state)
         h = Hand(plan.rules, [plan.stack] * n, button=(start + deal) % n, rng=table_rng)
+        features = estimator.deal(h) if estimator is not None else None
         while h.actor is not None:
             seat = h.actor
             b = (seat - rot) % n
             decide, check, _ = bots[b]
-            _act(h, seat, names[b], _ask(decide, h, seat, names[b], check), check)
+            if features is None:
+                _act(h, seat, names[b], _ask(decide, h, seat, names[b], check), check)
+            else:
+                view = SeatView.of(h)
+                features.before(seat, view, estimator.known[b])       # type: ignore[union-attr]
+                action = _ask(decide, h, seat, names[b], check, view)
+                _act(h, seat, names[b], action, check)
+                features.after(action)
             decisions += 1
         showdown, live = _showdown_of(h)
-        tally.hand([h.stacks[(b + rot) % n] - plan.stack for b in range(n)], [live[(b + rot) % n] for b in range(n)])
+        results = [h.stacks[(b + rot) % n] - plan.stack for b in range(n)]
+        tally.hand(results, [live[(b + rot) % n] for b in range(n)])
+        if estimator is not None:
+            assert features is not None
+            estimator.hand(results, features.features[[(b + rot) % n for b in range(n)]], k)
         if showdown:
             showdowns += 1
             _categories(h, categories)
@@ -379,7 +400,37 @@ def _hand_chunk(plan: Plan, bots: list[Seated], table_seed: int, first: int, han
         _record(h, first + k + 1, names, plan, writer)
     result = tally.finish(hands, categories, showdowns, parole, decisions)
     result.history = text.getvalue() if text is not None else None
+    if estimator is not None:
+        result.aivat = estimator.stats
     return result
+
+
+class _Estimator:
+    """A chunk's AIVAT bookkeeping (:mod:`pokerdraw32.aivat`, imported only for ``estimator="aivat"``:
+    it needs numpy): each sample's (hand's, or duplicate deal's) results and features go to the
+    half of the run given by the sample's index in the whole run."""
+
+    def __init__(self, plan: Plan, seed: int, first: int) -> None:
+        from . import aivat
+
+        self.aivat = aivat
+        self.plan = plan
+        self.known = [aivat.known_policy(spec) for spec in plan.specs]
+        self.rng = aivat.generator(seed)
+        self.stats = aivat.AivatStats.zeros(plan.players, plan.samples, [k is not None for k in self.known])
+        self.first = first // plan.unit
+        self.results = [0] * plan.players
+        self.features: Any = 0.0
+
+    def deal(self, h: Hand) -> Any:
+        return self.aivat.HandFeatures(h, self.rng, self.plan.samples)
+
+    def hand(self, results: list[int], features: Any, k: int) -> None:
+        unit = self.plan.unit
+        self.results = [a + r for a, r in zip(self.results, results, strict=True)] if k % unit else list(results)
+        self.features = self.features + features if k % unit else features
+        if k % unit == unit - 1:
+            self.stats.add((self.first + k // unit) % 2, self.results, self.features)
 
 
 def _table_chunk(plan: Plan, bots: list[Seated], rng: Rng, table_seed: int, first: int,

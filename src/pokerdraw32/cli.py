@@ -216,6 +216,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="run the chunks on a Dask cluster (tcp://host:8786; needs pokerdraw32[dask])")
     sim.add_argument("--chunk", type=_int_in(1, None, "at least 1 hand"), default=CHUNK, metavar="H",
                      help="hands per chunk (default %(default)s); part of what the seed reproduces")
+    sim.add_argument("--estimator", choices=["plain", "aivat"], default="plain",
+                     help="plain: each bot's mean result (default); aivat: a variance-reduced, unbiased estimate "
+                          "(control variates for the deal, the draw and the built-in bots' decisions; --mode reset; "
+                          "needs numpy: pokerdraw32[aivat]); the plain figures are printed too")
+    sim.add_argument("--samples", type=_int_in(1, 100_000, "1 to 100,000 outcomes"), default=128, metavar="K",
+                     help="--estimator aivat: outcomes each sampled expectation takes (default %(default)s)")
     sim.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     sim.add_argument("--csv", default=None, metavar="FILE",
                      help="write one row per chunk and bot (chips, sum of squares, showdowns) to FILE")
@@ -335,7 +341,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO | None) -> 
     # any file is created: the same call with no hand to play.
     simulate(players=args.players, hands=0, seed=args.seed if args.seed is not None else 0, rules=rules,
              stack=args.stack, bots=args.bots, sit_out=args.sit_out, mode=args.mode, duplicate=args.duplicate,
-             chunk=args.chunk)
+             chunk=args.chunk, estimator=args.estimator, samples=args.samples)
     if args.plot is not None:
         from . import plot
 
@@ -366,7 +372,7 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO | None) -> 
             res = simulate(players=args.players, hands=args.hands, seed=args.seed, rules=rules, stack=args.stack,
                            bots=args.bots, sit_out=args.sit_out, mode=args.mode, duplicate=args.duplicate,
                            workers=args.workers if executor is None else 1, executor=executor, chunk=args.chunk,
-                           progress=progress, history=history)
+                           progress=progress, history=history, estimator=args.estimator, samples=args.samples)
         except SimulationInterrupted as stop:
             res, interrupted = stop.result, True
         except (PokerDraw32Error, KeyboardInterrupt):
@@ -414,6 +420,8 @@ def _check_simulate(args: argparse.Namespace) -> None:
         args.usage_error("argument --sit-out: sitting out is part of a table session: add --mode session (R10.3)")
     if args.scheduler is not None and args.workers is not None:
         args.usage_error("argument --workers: not with --scheduler (the cluster's workers play the chunks)")
+    if args.estimator == "aivat" and args.mode == "session":
+        args.usage_error("argument --estimator: aivat needs --mode reset (independent hands from the same stacks)")
 
 
 class _QuietStream:
@@ -470,6 +478,14 @@ def _simulate_report(res: SimulationResult, rules: Rules, out: TextIO) -> None:
     unit = "deals" if res.duplicate else "hands"
     out.write(f"(95% intervals: normal approximation over {samples} {unit}"
               f"{'; session hands are not independent: indicative only' if res.mode == 'session' else ''})\n")
+    if res.plain is not None and res.corrections is not None:
+        out.write("\nestimator aivat: the bb/100 and intervals above are variance-reduced (unbiased; see "
+                  "pokerdraw32.aivat); the plain estimate of the same hands:\n")
+        out.write("bot  name          bb/100    95% interval          width ratio   luck removed\n")
+        for b, p, c in zip(res.per_bot, res.plain, res.corrections, strict=True):
+            ci = "" if p.ci95 is None else f"[{p.low:+9.1f}, {p.high:+9.1f}]"
+            ratio = f"{p.ci95 / b.ci95:.2f}x" if p.ci95 and b.ci95 else ""
+            out.write(f"{p.bot:>3}  {p.name:<9} {p.bb_per_100:>+10.1f}  {ci:<22} {ratio:>8}   {c:>+10.1f}\n")
     if res.mode == "session":
         assert res.final_stacks is not None and res.bought_in is not None and res.rebuys is not None
         out.write(f"\nsessions: {sum(res.rebuys)} re-buys; ledger {res.ledger_entries} entries, "

@@ -1,0 +1,506 @@
+"""Variance-reduced win rates: an AIVAT estimator for :func:`pokerdraw32.simulate` (``estimator="aivat"``).
+
+Burch, Schmid, Moravčík, Morrill and Bowling, *AIVAT: A New Variance Reduction Technique for Agent
+Evaluation in Imperfect Information Games* (AAAI 2018): a bot's result in a hand, minus **control
+variates** that each have expectation zero whatever the bots do, is an unbiased estimate of its
+expected result with (when the control variates follow the luck) a much smaller variance.  A
+control variate here is a *feature* of the hand right after a random event minus the feature's
+expectation over that event given everything before it:
+
+* **the deal** (R5.1): every seat's five cards.  Features: which seat holds the best hand now, the
+  seat's call-down value (each pot shared by the best hand, every live seat matching the largest
+  contribution as far as its stack goes), the strength buckets of its hand and of the best other
+  hand and their products (:func:`showdown_features`), and exact marginal features (the hand's
+  strength percentile, its category) whose expectations are known exactly (:data:`CATEGORY_COUNTS`).
+  The expectation of the others is taken over ``samples`` deals drawn uniformly from the 32 cards
+  (exactly sampled: an unbiased estimate of the expectation, independent of the hand);
+* **the draw's replacement cards** (R6.1, R6.2), all players' together, once every discard is known
+  (a player's discard never depends on cards dealt to another, so the replacements are, given the
+  discards, uniformly random: the stub's order, and the order of every reshuffled discard pile).
+  Features: the same :func:`showdown_features` of the final hands (in one block when two players
+  are left in the hand, another when more are: each gets its own coefficients), and the seat's
+  showdown share and call-down value again when nobody can bet any more; the expectation over
+  ``samples`` re-deals of the replacements, each stub and reshuffled pile permuted anew while every
+  player takes as many cards from each as in the hand (so a reshuffle happens where it happened);
+* **the decisions of bots whose policy is known** (the built-in :class:`~pokerdraw32.bots.RuleBot`,
+  whose ``below(100)`` roll is enumerated by :func:`pokerdraw32._play.rule_policy`, and
+  :class:`~pokerdraw32.bots.RandomBot`, uniform over its legal kinds): the action's class (fold,
+  check/call/split/decline, bet/raise) and chips put in, minus their expectations under the policy,
+  times the seat's current showdown share.  The decisions of other bots (a user's, a
+  :class:`~pokerdraw32.env.PolicyBot`) have no correction: nothing is assumed about them.
+
+Every feature thus has expectation zero given the hand so far, so *any* linear combination of them
+may be subtracted without bias.  The coefficients are fitted by least squares (ridge-regularised,
+scale-free) **on the other half of the samples** (cross-fitting: hands, or duplicate deals, of even
+index are corrected with the coefficients fitted on the odd ones and the reverse), so they are
+independent of the samples they correct and the estimate stays exactly unbiased.  A chunk keeps
+only sums (per bot and half: count, sum and sum of squares of results, sums of features and of
+their products with the result and with each other), so chunks add up in any order, on any worker.
+
+The estimate and its interval are per bot; unlike the plain results (integers summing to zero,
+R9.5) the bots' estimates need not sum exactly to zero.  The reduction is large when the bots'
+results follow the cards (typical heads-up and short-handed play, 2.5x-3x narrower intervals
+with a deterministic opponent), small when they follow the bots' own randomness at unknown
+decisions (a user's bot that bets at random: its luck is not the cards').  Needs numpy (the
+``[aivat]`` extra, or any of ``[rl]``, ``[openspiel]``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._kernels import ACTION_CODES, evaluate_many, play, strength_score
+from .actions import Action, ActionKind, EventKind, Phase
+from .bots import _PHASE_CODE, RandomBot, RuleBot, SeatView, _kinds_mask, _packed
+from .errors import PokerDraw32ValueError
+from .hand import Hand
+
+__all__ = [
+    "CATEGORY_COUNTS",
+    "FEATURES",
+    "AivatStats",
+    "HandFeatures",
+    "check_samples",
+    "estimate",
+    "generator",
+    "known_policy",
+    "showdown_features",
+]
+
+CATEGORY_COUNTS = (52020, 107520, 24192, 10752, 5100, 1344, 204, 224, 20)
+"""How many of the C(32, 5) = 201,376 hands have each :class:`~pokerdraw32.evaluation.HandCategory`
+(0 high card .. 8 straight flush, R2): the exact expectation of the category features of a seat's
+dealt hand (tests/test_aivat.py counts them again)."""
+_HANDS = 201376
+_CATEGORY_P = np.array(CATEGORY_COUNTS, dtype=np.float64) / _HANDS
+_BUCKET = np.array([0, 1, 2, 3, 4, 5, 5, 5, 5])     # category -> bucket: high card .. straight, flush or better
+_NB = 6
+_EYE = np.eye(_NB)
+SHOWDOWN_FEATURES = 2 + 4 * _NB + 2 * _NB * _NB
+"""Length of :func:`showdown_features` (98)."""
+_MARGINAL = 3 + 2 * 9
+_DECISION = 2 * 12 + 3
+_ALL_IN = 2
+FEATURES = _MARGINAL + 3 * SHOWDOWN_FEATURES + _DECISION + _ALL_IN
+"""Control variates per seat and hand: 21 exact marginals of the deal, 98 for the deal, 2 x 98 for
+the draw (two players left in the hand, or more: other coefficients), 27 for the known bots'
+decisions, 2 for a draw after which nobody can bet (344)."""
+_DEAL0 = _MARGINAL
+_DRAW0 = _DEAL0 + SHOWDOWN_FEATURES
+_DEC0 = _DRAW0 + 2 * SHOWDOWN_FEATURES
+_ALL_IN0 = _DEC0 + _DECISION
+_FOLD, _PASSIVE, _AGGRESSIVE = 0, 1, 2
+_CODE = {kind: ACTION_CODES[kind] for kind in ActionKind}
+_AGGRESSIVE_CODES = frozenset({_CODE[ActionKind.BET], _CODE[ActionKind.RAISE]})
+RIDGE = 1e-2
+"""Ridge penalty of the fitted coefficients, relative to each feature's variance (scale-free)."""
+
+
+def _pots(contrib: list[int], stacks: list[int], live: list[int]) -> tuple[list[tuple[int, list[int]]], list[int]]:
+    """The pots if every live seat matched the largest contribution as far as its chips go (a
+    call-down): ``([(amount, eligible seats), ...], each seat's contribution then)``."""
+    top = max(contrib)
+    cd = list(contrib)
+    for s in live:
+        cd[s] = min(contrib[s] + stacks[s], top)
+    levels = sorted({cd[s] for s in live})
+    pots: list[tuple[int, list[int]]] = []
+    prev = 0
+    for k, level in enumerate(levels):
+        amount = sum(min(c, level) - min(c, prev) for c in cd)
+        if k == len(levels) - 1:
+            amount += sum(c - level for c in cd if c > level)      # folded chips above the top level
+        if amount:
+            pots.append((amount, [s for s in live if cd[s] >= level]))
+        prev = level
+    return pots, cd
+
+
+def showdown_features(values: npt.NDArray[np.int64], me: int, live: list[int], contrib: list[int],
+                      stacks: list[int], scale: float) -> npt.NDArray[np.float64]:
+    """The showdown features of seat ``me`` for each row of ``values`` (rows: alternative card
+    outcomes; columns: seats; entries: :func:`~pokerdraw32._kernels.evaluate_mask` values, those of
+    folded seats ignored).
+
+    Per row: ``W`` the seat's share of a pot all live seats contest (1, 0, or 1/k tied), ``v`` its
+    call-down value in chips / ``scale``, the one-hot bucket ``A`` of its hand and ``B`` of the best
+    other live hand (high card, pair, two pair, three of a kind, straight, flush or better), then
+    ``W*A``, ``W*B``, ``A (x) B``, ``W * A (x) B``.
+
+    :returns: ``float64[rows, SHOWDOWN_FEATURES]``.
+    """
+    rows = values.shape[0]
+
+    def share(seats: list[int]) -> npt.NDArray[np.float64]:
+        if me not in seats:
+            return np.zeros(rows)
+        sub = values[:, seats]
+        win = sub == sub.max(axis=1, keepdims=True)
+        shares: npt.NDArray[np.float64] = win[:, seats.index(me)] / win.sum(axis=1)
+        return shares
+
+    pots, cd = _pots(contrib, stacks, live)
+    w = share(live)
+    v = (sum((amount * share(seats) for amount, seats in pots), np.zeros(rows)) - cd[me]) / scale
+    others = [s for s in live if s != me]
+    a = _EYE[_BUCKET[values[:, me] >> 22]]
+    b = _EYE[_BUCKET[values[:, others].max(axis=1) >> 22]] if others else np.zeros((rows, _NB))
+    ab = (a[:, :, None] * b[:, None, :]).reshape(rows, -1)
+    wc = w[:, None]
+    return np.concatenate([w[:, None], v[:, None], a, b, wc * a, wc * b, ab, wc * ab], axis=1)
+
+
+def known_policy(spec: Any) -> str | None:
+    """``"rule"`` or ``"random"`` when a line-up entry is a built-in bot whose action
+    probabilities the estimator knows (the name, the class itself, or an instance of exactly that
+    class: a subclass may decide otherwise), else None."""
+    if spec in ("rule", "random"):
+        return str(spec)
+    for name, cls in (("rule", RuleBot), ("random", RandomBot)):
+        if spec is cls or type(spec) is cls:
+            return name
+    return None
+
+
+def _masks(hand: Hand) -> list[int]:
+    return [sum(1 << c for c in hand.hole[s]) for s in range(hand.n)]
+
+
+def _evaluate(masks: npt.NDArray[np.uint32], suit_tiebreak: bool) -> npt.NDArray[np.int64]:
+    rows, n = masks.shape
+    flat = np.where(masks == 0, np.uint32(0x1F), masks).reshape(-1)   # folded seats: any hand, ignored
+    return np.asarray(evaluate_many(flat, suit_tiebreak=suit_tiebreak), dtype=np.int64).reshape(rows, n)
+
+
+class HandFeatures:
+    """The control variates of one hand, every seat's, computed as the hand is played.
+
+    Call :meth:`dealt` once the hand is dealt, :meth:`before` / :meth:`after` around each decision
+    (with the policy of the seat's bot when it is known), and read :attr:`features` at the end:
+    ``float64[players, FEATURES]``, row ``s`` for hand seat ``s``.
+
+    :param hand: the hand, just dealt (reset mode: equal stacks).
+    :param rng: the estimator's own numpy generator (the bots' and the table's are not touched).
+    :param samples: how many outcomes each expectation is sampled over (>= 1).
+    """
+
+    def __init__(self, hand: Hand, rng: np.random.Generator, samples: int) -> None:
+        self.hand = hand
+        self.rng = rng
+        self.samples = samples
+        self.n = n = hand.n
+        self.scale = float(max(hand.starting_stacks))
+        self.tiebreak = bool(hand.rules.suit_tiebreak)
+        self.features = np.zeros((n, FEATURES))
+        self._segments: list[list[int]] | None = None
+        self._drawers: list[tuple[int, int, list[tuple[int, int]]]] = []
+        self._pending: tuple[Any, ...] | None = None
+        self._dealt()
+
+    # -- the deal ----------------------------------------------------------------------------------
+
+    def _dealt(self) -> None:
+        h, n, m = self.hand, self.n, self.samples
+        actual = np.array([_masks(h)], dtype=np.uint32)
+        order = np.argsort(self.rng.random((m, 32)), axis=1).astype(np.uint32)
+        one = np.uint32(1)
+        redeals = np.zeros((m, n), dtype=np.uint32)
+        for s in range(n):
+            for j in range(5):
+                redeals[:, s] |= np.left_shift(one, order[:, 5 * s + j])
+        values = _evaluate(np.concatenate([actual, redeals]), self.tiebreak)
+        live = list(range(n))
+        contrib, stacks = list(h.contrib), list(h.stacks)
+        dealt = values[0]
+        best = dealt.max()
+        percent = [strength_score(int(x), self.tiebreak) / (2 * _HANDS) - 0.5 for x in dealt]
+        categories = np.zeros((n, 9))
+        categories[np.arange(n), dealt >> 22] = 1.0
+        categories -= _CATEGORY_P
+        for me in live:
+            f = self.features[me]
+            others = [s for s in live if s != me]
+            f[0] = float(dealt[me] == best) / float((dealt == best).sum()) - 1.0 / n
+            f[1] = percent[me]
+            f[2] = sum(percent[s] for s in others) / len(others)
+            f[3:12] = categories[me]
+            f[12:21] = categories[others].mean(axis=0)
+            phi = showdown_features(values, me, live, contrib, stacks, self.scale)
+            f[_DEAL0:_DRAW0] = phi[0] - phi[1:].mean(axis=0)
+
+    # -- decisions and the draw --------------------------------------------------------------------
+
+    def before(self, seat: int, view: SeatView, policy: str | None) -> None:
+        """Seat ``seat`` is about to act from ``view``; ``policy`` is its bot's known policy
+        (``"rule"``, ``"random"``) or None."""
+        h = self.hand
+        if h.phase is Phase.DRAW:
+            if self._segments is None:
+                self._segments = [sorted(h.stub)]
+            share = self._share_now() if policy == "random" else None
+            self._pending = ("draw", seat, list(h.stub), set(h.hole[seat]), len(h.events), policy, share)
+        elif policy is not None:
+            legal = view.legal
+            assert legal is not None
+            p, chips = self._classes(view, policy)
+            self._pending = ("bet", seat, p, chips, view.bets[seat], legal.call_amount,
+                             0 if h.phase is Phase.FIRST_ROUND else 1, self._share_now())
+        else:
+            self._pending = None
+
+    def _classes(self, view: SeatView, policy: str) -> tuple[list[float], float]:
+        """The policy's probability of each action class and its expected chips put in."""
+        legal = view.legal
+        assert legal is not None
+        seat = legal.seat
+        bet = view.bets[seat]
+        lo = legal.min_to if legal.min_to is not None else 0
+        hi = legal.max_to if legal.max_to is not None else 0
+        p = [0.0, 0.0, 0.0]
+        chips = 0.0
+        if policy == "rule":
+            for decision, count in play.rule_policy(_packed(legal.hole_cards), _PHASE_CODE[legal.phase],
+                                                    _kinds_mask(legal), bet, legal.call_amount, lo, hi, view.pot):
+                q = count / 100
+                code = decision & 255
+                p[self._class_of(code)] += q
+                chips += q * self._chips_of(code, decision >> 8, bet, legal.call_amount)
+        else:                                   # RandomBot: a legal kind uniformly, an amount uniformly
+            kinds = legal.kinds
+            for kind in kinds:
+                q = 1 / len(kinds)
+                code = _CODE[kind]
+                p[self._class_of(code)] += q
+                chips += q * self._chips_of(code, (lo + hi) / 2, bet, legal.call_amount)
+        return p, chips
+
+    @staticmethod
+    def _class_of(code: int) -> int:
+        if code == _CODE[ActionKind.FOLD]:
+            return _FOLD
+        return _AGGRESSIVE if code in _AGGRESSIVE_CODES else _PASSIVE
+
+    @staticmethod
+    def _chips_of(code: int, to: float, bet: int, call: int) -> float:
+        if code in _AGGRESSIVE_CODES:
+            return to - bet
+        return float(call) if code == _CODE[ActionKind.CALL] else 0.0
+
+    def after(self, action: Action) -> None:
+        """The seat that :meth:`before` named has played ``action`` (applied to the hand)."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return
+        if pending[0] == "bet":
+            _, seat, p, chips, bet, call, r, share = pending
+            code = _CODE[action.kind]
+            taken = [0.0, 0.0, 0.0]
+            taken[self._class_of(code)] = 1.0
+            to = action.amount if action.amount is not None else 0
+            self._decision(seat, r, share, taken, p, self._chips_of(code, to, bet, call), chips)
+        else:
+            self._drew(*pending[1:])
+
+    def _share_now(self) -> list[float]:
+        h = self.hand
+        live = [s for s in range(self.n) if not h.folded[s]]
+        values = _evaluate(np.array([_masks(h)], dtype=np.uint32), self.tiebreak)[0]
+        best = max(values[s] for s in live)
+        winners = sum(1 for s in live if values[s] == best)
+        return [1.0 / winners if s in live and values[s] == best else 0.0 for s in range(self.n)]
+
+    def _decision(self, seat: int, r: int, share: list[float], taken: list[float], p: list[float],
+                  chips_taken: float, chips: float) -> None:
+        """A known bot's betting decision: its class and chips against their expectations, times
+        the context (1, each seat's showdown share before the decision, actor or not)."""
+        base = _DEC0 + 12 * r
+        for me in range(self.n):
+            ctx = (1.0, share[me], 1.0 if me == seat else -1.0)
+            f = self.features[me]
+            for c in range(3):
+                for k in range(3):
+                    f[base + 3 * c + k] += (taken[c] - p[c]) * ctx[k]
+            for k in range(3):
+                f[base + 9 + k] += (chips_taken - chips) / self.scale * ctx[k]
+
+    def _drew(self, seat: int, stub_before: list[int], hole_before: set[int], events_before: int,
+              policy: str | None, share: list[float] | None) -> None:
+        h = self.hand
+        assert self._segments is not None
+        hole_after = set(h.hole[seat])
+        kept = hole_before & hole_after
+        k = 5 - len(kept)
+        if share is not None:        # RandomBot throws below(5) cards: 0 to 4 alike
+            for me in range(self.n):
+                ctx = (1.0, share[me], 1.0 if me == seat else -1.0)
+                for j in range(3):
+                    self.features[me][_DEC0 + 24 + j] += (k - 2.0) / 4 * ctx[j]
+        if any(e.kind is EventKind.RESHUFFLE for e in h.events[events_before:]):
+            fresh = sorted(set(h.stub) | (hole_after - kept - set(stub_before)))
+            self._segments.append(fresh)
+            last = len(self._segments) - 1
+            takes = [(last - 1, len(stub_before)), (last, k - len(stub_before))]
+        else:
+            takes = [(len(self._segments) - 1, k)] if k else []
+        self._drawers.append((seat, sum(1 << c for c in kept), takes))
+        if h.phase is not Phase.DRAW:
+            self._replacements()
+
+    def _replacements(self) -> None:
+        """The draw is over: the replacement cards' control variates."""
+        h, n, m = self.hand, self.n, self.samples
+        assert self._segments is not None
+        rows = np.empty((m + 1, n), dtype=np.uint32)
+        rows[:] = np.array(_masks(h), dtype=np.uint32)
+        shuffled = [np.asarray(seg, dtype=np.uint32)[np.argsort(self.rng.random((m, len(seg))), axis=1)]
+                    if seg else np.zeros((m, 0), dtype=np.uint32) for seg in self._segments]
+        at = [0] * len(shuffled)
+        one = np.uint32(1)
+        for seat, kept, takes in self._drawers:
+            hand = np.full(m, kept, dtype=np.uint32)
+            for segment, count in takes:
+                for _ in range(count):
+                    hand |= np.left_shift(one, shuffled[segment][:, at[segment]])
+                    at[segment] += 1
+            rows[1:, seat] = hand
+        values = _evaluate(rows, self.tiebreak)
+        live = [s for s in range(n) if not h.folded[s]]
+        contrib, stacks = list(h.contrib), list(h.stacks)
+        block = _DRAW0 if len(live) == 2 else _DRAW0 + SHOWDOWN_FEATURES
+        settled = sum(1 for s in live if h.stacks[s] > 0) <= 1     # no more betting: the cards decide
+        for me in live:
+            phi = showdown_features(values, me, live, contrib, stacks, self.scale)
+            d = phi[0] - phi[1:].mean(axis=0)
+            self.features[me][block:block + SHOWDOWN_FEATURES] = d
+            if settled:
+                self.features[me][_ALL_IN0:_ALL_IN0 + 2] = d[:2]
+
+
+# -- the chunk's sums and the estimate ------------------------------------------------------------
+
+@dataclass
+class AivatStats:
+    """A chunk's (or a run's) sums for the estimator, per bot and half (``[bot][half]``; half 0:
+    samples of even index, 1: odd): ``count`` samples, ``u`` and ``uu`` the sum of results (chips)
+    and of their squares, ``f`` the sum of features, ``uf`` of result times features, ``ff`` of the
+    features' outer products.  ``+`` adds two."""
+
+    count: npt.NDArray[np.float64]                # [bots, 2]
+    u: npt.NDArray[np.float64]                    # [bots, 2]
+    uu: npt.NDArray[np.float64]                   # [bots, 2]
+    f: npt.NDArray[np.float64]                    # [bots, 2, F]
+    uf: npt.NDArray[np.float64]                   # [bots, 2, F]
+    ff: npt.NDArray[np.float64]                   # [bots, 2, F, F]
+    samples: int = 0
+    known: list[bool] = field(default_factory=list)
+
+    @classmethod
+    def zeros(cls, bots: int, samples: int, known: list[bool]) -> AivatStats:
+        return cls(np.zeros((bots, 2)), np.zeros((bots, 2)), np.zeros((bots, 2)), np.zeros((bots, 2, FEATURES)),
+                   np.zeros((bots, 2, FEATURES)), np.zeros((bots, 2, FEATURES, FEATURES)), samples, known)
+
+    def add(self, half: int, results: list[int], features: npt.NDArray[np.float64]) -> None:
+        """One sample: each bot's result (chips) and features (``[bots, FEATURES]``)."""
+        u = np.asarray(results, dtype=np.float64)
+        self.count[:, half] += 1
+        self.u[:, half] += u
+        self.uu[:, half] += u * u
+        self.f[:, half] += features
+        self.uf[:, half] += u[:, None] * features
+        self.ff[:, half] += features[:, :, None] * features[:, None, :]
+
+    def __add__(self, other: AivatStats) -> AivatStats:
+        return AivatStats(self.count + other.count, self.u + other.u, self.uu + other.uu, self.f + other.f,
+                          self.uf + other.uf, self.ff + other.ff, self.samples, self.known)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One bot's AIVAT estimate: ``mean`` chips per sample, ``variance`` of one corrected sample
+    (chips squared), ``samples``; ``correction`` the mean correction subtracted (chips per sample:
+    expected 0) and ``correction_variance`` the variance of one sample's correction (chips squared):
+    ``correction / sqrt(correction_variance / samples)`` is a z-score, the check that the control
+    variates have mean zero."""
+
+    mean: float
+    variance: float
+    samples: int
+    correction: float
+    correction_variance: float
+
+    def __neg__(self) -> Estimate:
+        return Estimate(-self.mean, self.variance, self.samples, -self.correction, self.correction_variance)
+
+
+def _fit(s: AivatStats, b: int, half: int) -> npt.NDArray[np.float64]:
+    """Coefficients fitted on one half: ridge least squares of the results on the features,
+    centred, each feature's penalty ``RIDGE`` times its variance."""
+    n = s.count[b, half]
+    if n < 2:
+        return np.zeros(FEATURES)
+    mf = s.f[b, half] / n
+    cov = s.ff[b, half] / n - np.outer(mf, mf)
+    cu = s.uf[b, half] / n - mf * (s.u[b, half] / n)
+    diag = np.diag(cov).copy()
+    active = diag > 1e-12
+    beta = np.zeros(FEATURES)
+    if not active.any():
+        return beta
+    c = cov[np.ix_(active, active)]
+    c = c + np.diag(RIDGE * diag[active])
+    beta[active] = np.linalg.solve(c, cu[active])
+    return beta
+
+
+def estimate(s: AivatStats) -> list[Estimate]:
+    """Each bot's cross-fitted estimate from a run's sums (see the module).  Heads-up the second
+    bot's estimate is the first's negated, so that the two sum to zero as the results do (R9.5)."""
+    out = []
+    for b in range(s.count.shape[0]):
+        betas = (_fit(s, b, 1), _fit(s, b, 0))        # half 0 corrected by half 1's fit, and the reverse
+        total = total_sq = correction = 0.0
+        within = c_within = 0.0
+        n_all = 0
+        for half in (0, 1):
+            n = int(s.count[b, half])
+            if n == 0:
+                continue
+            beta = betas[half]
+            r = s.u[b, half] - beta @ s.f[b, half]
+            rr = s.uu[b, half] - 2 * beta @ s.uf[b, half] + beta @ s.ff[b, half] @ beta
+            total += r
+            total_sq += rr
+            c = beta @ s.f[b, half]
+            correction += c
+            within += rr - r * r / n
+            c_within += beta @ s.ff[b, half] @ beta - c * c / n
+            n_all += n
+        if n_all == 0:
+            out.append(Estimate(0.0, math.nan, 0, 0.0, math.nan))
+            continue
+        mean = total / n_all
+        variance = max(within, 0.0) / (n_all - 2) if n_all > 2 else math.nan
+        c_variance = max(c_within, 0.0) / (n_all - 2) if n_all > 2 else math.nan
+        out.append(Estimate(float(mean), float(variance), n_all, float(correction / n_all), float(c_variance)))
+    if len(out) == 2:     # heads-up, every sample's results are u and -u (R9.5): the first bot's fit, mirrored
+        out[1] = -out[0]
+    return out
+
+
+def generator(seed: int) -> np.random.Generator:
+    """The estimator's numpy generator for a chunk seeded ``seed`` (apart from the chunk's
+    :class:`~pokerdraw32.Rng`: the cards and the bots' choices do not change with the estimator)."""
+    return np.random.default_rng(np.random.SeedSequence([seed & 0xFFFFFFFF, seed >> 32, 0xA1FA7]))
+
+
+def check_samples(samples: object) -> int:
+    """:raises PokerDraw32ValueError: not an int from 1 to 100,000."""
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= 100_000:
+        raise PokerDraw32ValueError(f"samples={samples!r}: the estimator's sampled expectations take 1 to 100,000 "
+                                    "outcomes each")
+    return samples

@@ -1,0 +1,276 @@
+"""The AIVAT estimator of simulate(estimator="aivat") (issue 24 item 5): its pieces are exact, its
+control variates have mean zero, its estimate agrees with the plain one and its interval is narrower.
+
+Needs numpy (pokerdraw32.aivat); runs with compiled and pure kernels alike."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from pokerdraw32 import Action, ActionKind, Hand, Rng, Rules, evaluate  # noqa: E402
+from pokerdraw32._kernels import evaluate_mask, play  # noqa: E402
+from pokerdraw32.actions import Phase  # noqa: E402
+from pokerdraw32.aivat import (  # noqa: E402
+    CATEGORY_COUNTS,
+    FEATURES,
+    SHOWDOWN_FEATURES,
+    AivatStats,
+    HandFeatures,
+    estimate,
+    known_policy,
+)
+from pokerdraw32.bots import RandomBot, RuleBot, SeatView, choose_discards  # noqa: E402
+from pokerdraw32.errors import PokerDraw32ValueError  # noqa: E402
+from pokerdraw32.simulate import Z95, simulate  # noqa: E402
+
+
+def tight(view: SeatView) -> Action:
+    """A user's bot, deterministic, whose strategy the estimator does not know: raises the pot with
+    two pair or better, calls with a pair, else checks or folds; draws as choose_discards."""
+    legal = view.legal
+    assert legal is not None
+    if legal.phase is Phase.DRAW:
+        return Action.discard(choose_discards(legal.hole_cards))
+    category = evaluate(legal.hole_cards).category.value
+    kinds = legal.kinds
+    if category >= 2 and (ActionKind.RAISE in kinds or ActionKind.BET in kinds):
+        assert legal.min_to is not None and legal.max_to is not None
+        kind = ActionKind.RAISE if ActionKind.RAISE in kinds else ActionKind.BET
+        return Action(kind, max(legal.min_to, min(legal.max_to, view.pot + 2 * legal.call_amount)))
+    if ActionKind.CHECK in kinds:
+        return Action(ActionKind.CHECK)
+    if category >= 1 and ActionKind.CALL in kinds:
+        return Action(ActionKind.CALL)
+    if ActionKind.SPLIT in kinds:
+        return Action(ActionKind.SPLIT)
+    if ActionKind.DECLINE in kinds:
+        return Action(ActionKind.DECLINE)
+    return Action(ActionKind.FOLD)
+
+
+def test_category_counts_are_exact() -> None:
+    counts = Counter(evaluate_mask(sum(1 << c for c in cards)) >> 22 for cards in itertools.combinations(range(32), 5))
+    assert tuple(counts[c] for c in range(9)) == CATEGORY_COUNTS
+    assert sum(CATEGORY_COUNTS) == math.comb(32, 5)
+
+
+class _Roll(Rng):
+    """A generator whose below(100) is a given roll: the rule bot's policy, roll by roll."""
+
+    def __init__(self, roll: int) -> None:
+        super().__init__(0)
+        self.roll = roll
+
+    def below(self, n: int) -> int:
+        assert n == 100
+        return self.roll
+
+
+def test_rule_policy_is_rule_action_over_every_roll() -> None:
+    """_play.rule_policy lists exactly what rule_action returns for each of the 100 rolls."""
+    rng = Rng(5)
+    kinds_masks = [0b10111, 0b11011, 0b1011, 0b110011, 0b101011, 0b10011, 0b1100000]   # incl. split/decline only
+    for _ in range(400):
+        cards = rng.shuffled((1 << 32) - 1)[:5]
+        packed = sum(c << 5 * i for i, c in enumerate(cards))
+        phase = [1, 2, 3][rng.below(3)]
+        kinds = kinds_masks[rng.below(len(kinds_masks))]
+        lo = 2 + rng.below(10)
+        args = (packed, phase, kinds, rng.below(5), rng.below(20), lo, lo + rng.below(300), 3 + rng.below(100))
+        expected = Counter(play.rule_action(_Roll(r), *args) for r in range(100))
+        policy = play.rule_policy(*args)
+        assert dict(policy) == dict(expected)
+        assert sum(c for _, c in policy) == 100
+        assert [d for d, _ in policy] == list(dict.fromkeys(play.rule_action(_Roll(r), *args) for r in range(100)))
+    with pytest.raises(PokerDraw32ValueError, match=r"R3\.2"):
+        play.rule_policy(packed, 1, 0b10111, -1, 0, 2, 4, 3)
+
+
+def test_known_policies() -> None:
+    assert known_policy("rule") == "rule" and known_policy("random") == "random"
+    assert known_policy(RuleBot) == "rule" and known_policy(RandomBot(3)) == "random"
+    assert known_policy(tight) is None
+
+    class Mine(RuleBot):
+        pass
+
+    assert known_policy(Mine) is None and known_policy(Mine(1)) is None
+
+
+def _play_with_features(seed: int, players: int, bots: list[object], samples: int = 8) -> HandFeatures:
+    rules = Rules()
+    h = Hand(rules, [200] * players, button=seed % players, seed=seed)
+    features = HandFeatures(h, np.random.default_rng(seed), samples)
+    made = [RuleBot(seed + i) if b == "rule" else RandomBot(seed + i) if b == "random" else b
+            for i, b in enumerate(bots)]
+    while h.actor is not None:
+        seat = h.actor
+        view = SeatView.of(h)
+        features.before(seat, view, known_policy(bots[seat]))
+        bot = made[seat]
+        action = bot.decide(view) if hasattr(bot, "decide") else bot(view)   # type: ignore[operator]
+        h.act(action, seat)
+        features.after(action)
+    return features
+
+
+def test_replacement_samples_are_possible_deals() -> None:
+    """Five players drawing four cards each exhaust the stub and reshuffle (R6.2): every sampled
+    outcome gives each live seat five cards, no card twice, the kept cards kept."""
+    seen_reshuffle = False
+    for seed in range(30):
+        rules = Rules()
+        h = Hand(rules, [200] * 5, button=0, seed=seed)
+        features = HandFeatures(h, np.random.default_rng(seed), 16)
+        while h.actor is not None:
+            seat = h.actor
+            view = SeatView.of(h)
+            features.before(seat, view, None)
+            legal = view.legal
+            assert legal is not None
+            if legal.phase is Phase.DRAW:
+                action = Action.discard(tuple(legal.hole_cards[:4]))
+            elif ActionKind.CHECK in legal.kinds:
+                action = Action(ActionKind.CHECK)
+            else:
+                action = Action(ActionKind.CALL)
+            h.act(action, seat)
+            features.after(action)
+        assert features._segments is not None
+        seen_reshuffle |= len(features._segments) > 1
+        # rebuild the sampled rows as _replacements does and check them
+        rng = np.random.default_rng(1)
+        segments = features._segments
+        for _ in range(5):
+            order = [list(rng.permutation(seg)) for seg in segments]
+            at = [0] * len(segments)
+            dealt: list[int] = []
+            for _seat, kept, takes in features._drawers:
+                new = [order[s][at[s] + j] for s, count in takes for j in range(count)]
+                for s, count in takes:
+                    at[s] += count
+                assert len(new) + bin(kept).count("1") == 5
+                assert not any(kept >> c & 1 for c in new)
+                dealt += new
+            assert len(dealt) == len(set(dealt))
+    assert seen_reshuffle
+
+
+def test_features_shape_and_untouched_hand() -> None:
+    f = _play_with_features(3, 3, ["rule", tight, "random"])
+    assert f.features.shape == (3, FEATURES)
+    assert np.isfinite(f.features).all()
+    assert FEATURES == 21 + 3 * SHOWDOWN_FEATURES + 27 + 2
+
+
+def _stats(hands: int, bots: list[object], seed: int, samples: int = 32) -> tuple[AivatStats, list[float]]:
+    """Sums of every seat's features over ``hands`` hands of fixed seats, and the plain results."""
+    n = len(bots)
+    stats = AivatStats.zeros(n, samples, [known_policy(b) is not None for b in bots])
+    for k in range(hands):
+        f = _play_with_features(seed * 100_000 + k, n, bots, samples)
+        results = [f.hand.stacks[s] - 200 for s in range(n)]
+        stats.add(k % 2, results, f.features)
+    return stats, []
+
+
+def test_control_variates_have_mean_zero() -> None:
+    """Every feature's mean over many hands is within noise of zero (z-scores: their squares average
+    about 1; none far out), and so is every bot's total correction.  Features of rare events (a
+    variance under 0.01: e.g. a flush against two pair, dealt) are left out: over 1,200 hands their
+    few occurrences make the normal approximation of the z-score meaningless."""
+    stats, _ = _stats(1200, ["rule", tight, "random"], seed=11, samples=32)
+    count = stats.count.sum(axis=1)[:, None]
+    mean = stats.f.sum(axis=1) / count
+    var = stats.ff.sum(axis=1).diagonal(axis1=1, axis2=2) / count - mean ** 2
+    ok = var > 0.01
+    assert ok.sum() > 300
+    z = mean[ok] / np.sqrt(var[ok] / count.repeat(FEATURES, axis=1)[ok])
+    assert abs(z).max() < 4.5, sorted(abs(z))[-5:]
+    assert 0.7 < (z ** 2).mean() < 1.4
+    for e in estimate(stats):
+        assert abs(e.correction) <= 4 * math.sqrt(e.correction_variance / e.samples)
+
+
+def test_simulate_aivat_agrees_with_plain_and_is_narrower() -> None:
+    r = simulate(players=2, hands=3000, seed=5, bots=["rule", tight], estimator="aivat", samples=64, chunk=500)
+    assert r.estimator == "aivat" and r.plain is not None and r.corrections is not None
+    assert [b.chips for b in r.per_bot] == [b.chips for b in r.plain]          # the same hands
+    assert sum(b.chips for b in r.per_bot) == 0                                 # R9.5
+    a, p = r.per_bot[0], r.plain[0]
+    assert a.ci95 is not None and p.ci95 is not None
+    assert a.ci95 < p.ci95 / 2                                                  # much narrower
+    assert abs(a.bb_per_100 - p.bb_per_100) < Z95 * math.hypot(a.ci95, p.ci95) / Z95 * 1.5
+    assert r.per_bot[1].bb_per_100 == pytest.approx(-a.bb_per_100)               # heads-up: zero-sum
+    assert all(abs(z) < 4 for z in r.correction_z or [])
+    assert r.corrections[0] == pytest.approx(p.bb_per_100 - a.bb_per_100)
+
+
+def test_unbiased_over_seeds() -> None:
+    """Over independent runs the AIVAT and plain means agree: their difference (the correction) has
+    mean zero within its standard error."""
+    diffs, ses = [], []
+    for seed in range(8):
+        r = simulate(players=3, hands=600, seed=seed, bots=["rule", tight, "random"], estimator="aivat", samples=16)
+        assert r.plain is not None and r.corrections is not None
+        diffs.append(r.corrections[0])
+        ses.append(r.plain[0].ci95 / Z95)   # type: ignore[operator]
+    mean = sum(diffs) / len(diffs)
+    se = math.sqrt(sum(s * s for s in ses)) / len(ses)
+    assert abs(mean) < 4 * se
+
+
+def test_reproducible_and_same_on_workers() -> None:
+    kwargs = dict(players=3, hands=600, seed=9, bots=["rule", "random", "rule"], estimator="aivat", samples=8,
+                  chunk=150)
+    one = simulate(**kwargs)   # type: ignore[arg-type]
+    again = simulate(**kwargs)   # type: ignore[arg-type]
+    two = simulate(workers=2, **kwargs)   # type: ignore[arg-type]
+
+    def same(r: object) -> str:
+        d = r.to_dict()   # type: ignore[attr-defined]
+        del d["run"]
+        return json.dumps(d, sort_keys=True)
+
+    assert same(one) == same(again) == same(two)
+    plain = simulate(**{**kwargs, "estimator": "plain"})   # type: ignore[arg-type]
+    assert [b.chips for b in plain.per_bot] == [b.chips for b in one.per_bot]   # the estimator changes no card
+
+
+def test_duplicate_deals() -> None:
+    r = simulate(players=3, hands=600, seed=2, bots=["rule", tight, "rule"], estimator="aivat", duplicate=True,
+                 samples=8)
+    assert r.per_bot[0].samples == 200 and r.plain is not None
+    assert all(b.ci95 is not None and b.ci95 > 0 for b in r.per_bot)
+
+
+def test_errors() -> None:
+    with pytest.raises(PokerDraw32ValueError, match="mode='reset'"):
+        simulate(players=2, hands=10, bots=["rule", "rule"], mode="session", estimator="aivat")
+    with pytest.raises(PokerDraw32ValueError, match="estimator='bogus'"):
+        simulate(players=2, hands=10, estimator="bogus")   # type: ignore[arg-type]
+    for bad in (0, -3, 1.5, True, 100_001):
+        with pytest.raises(PokerDraw32ValueError, match="samples="):
+            simulate(players=2, hands=10, estimator="aivat", samples=bad)   # type: ignore[arg-type]
+
+
+def test_cli_json_and_text() -> None:
+    base = [sys.executable, "-m", "pokerdraw32", "simulate", "--players", "2", "--bots", "rule,random", "--hands",
+            "400", "--seed", "4", "--estimator", "aivat", "--samples", "8", "--workers", "1", "--no-progress"]
+    out = subprocess.run([*base, "--json"], capture_output=True, text=True, check=True).stdout
+    d = json.loads(out)
+    assert d["estimator"] == "aivat" and len(d["plain"]) == 2 and d["aivat"]["samples"] == 8
+    assert len(d["aivat"]["correction_z"]) == 2
+    text = subprocess.run(base, capture_output=True, text=True, check=True).stdout
+    assert "estimator aivat" in text and "width ratio" in text
+    bad = subprocess.run([*base, "--mode", "session"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "aivat needs --mode reset" in bad.stderr
