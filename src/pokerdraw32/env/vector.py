@@ -241,5 +241,9 @@ class DrawVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], np
         """``"ansi"``: every table as text (the dealer's view: every card)."""
         if self.render_mode != "ansi":
             return None
+        return "\n\n".join(f"table {i}\n{text}" for i, text in enumerate(self._texts()))
+
+    def _texts(self) -> list[str]:
+        """Every table's text (the dealer's view), in table order."""
         names = [("you" if s == self.seat else f"seat {s}") for s in range(self.players)]
-        return "\n\n".join(f"table {i}\n{render_text(h, names)}" for i, h in enumerate(self._core.hands))
+        return [render_text(h, names) for h in self._core.hands]
