@@ -78,8 +78,8 @@ def fresh_policy(model: Any) -> Any:
 def measure(model: Any, args: argparse.Namespace) -> dict[str, Any]:
     """The agent's :class:`~pokerdraw32.simulate.BotResult` against each kind of bot."""
     from pokerdraw32 import Rules
-    from pokerdraw32.simulate import simulate
     from pokerdraw32.env import PolicyBot
+    from pokerdraw32.simulate import simulate
 
     bb = Rules().big_blind
     agent = PolicyBot(fresh_policy(model), deterministic=True, name="MaskablePPO")
