@@ -15,8 +15,9 @@ Subjects, interleaved over ``--repeat`` rounds (medians), each for ``--seconds``
   writes without the vector environment.
 
 Two counts: *learning-seat decisions* (the actions the agent takes: one a table a step, but for
-the steps that deal a table its next hand) and *all decisions* (the learning seats' and the built-in
-opponents', who play inside the compiled step).  Measured, never asserted (shared machines).
+the steps that deal a table its next hand and the acknowledge steps of hands in which the learning
+seat has no decision) and *all decisions* (the learning seats' and the built-in opponents', who play
+inside the compiled step).  Measured, never asserted (shared machines).
 """
 
 from __future__ import annotations
@@ -40,12 +41,12 @@ def vector(tables: int, players: int, opponents: str, seconds: float) -> tuple[f
     first = envs.decisions
     start = time.process_time()
     while time.process_time() - start < seconds:
-        mask = info["action_mask"]
+        mask, no_decision = info["action_mask"], info["no_decision"]
         actions = np.argmax(rng.random(mask.shape) * mask, axis=1)
         before = time.process_time()
         _, _, _, _, info = envs.step(actions)
         inside += time.process_time() - before
-        learner += int(np.count_nonzero(mask.any(axis=1)))
+        learner += int(np.count_nonzero(mask.any(axis=1) & ~no_decision))
         steps += 1
     total = time.process_time() - start
     made = envs.decisions - first
@@ -65,9 +66,9 @@ def single(players: int, opponents: str, seconds: float) -> tuple[float, float]:
     start = time.process_time()
     while time.process_time() - start < seconds:
         legal = np.flatnonzero(info["action_mask"])
+        learner += not info["no_decision"]
         _, _, terminated, _, info = env.step(int(legal[rng.integers(len(legal))]))
-        learner += 1
-        if terminated:   # the hand's decisions, every seat's (those of hands dealt again are not counted)
+        if terminated:   # the hand's decisions, every seat's
             hand: Any = env.hand
             made += sum(1 for e in hand.events if e.kind.value in acts)
             _, info = env.reset()

@@ -18,6 +18,7 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
+gym_vector = pytest.importorskip("gymnasium.vector")
 
 from conftest import compiled_module  # noqa: E402
 
@@ -49,11 +50,12 @@ def test_tables_are_drawenvs_with_consecutive_seeds(config: dict[str, Any]) -> N
     single = [e.reset(seed=seed + i) for i, e in enumerate(singles)]
     rnd = random.Random(3)
     ended = [False] * count
-    episodes = 0
+    episodes = acknowledged = 0
     for _ in range(120):
         for i in range(count):
             assert np.array_equal(obs[i], single[i][0]), f"table {i}"
             assert np.array_equal(info["action_mask"][i], single[i][1]["action_mask"]), f"table {i}"
+            assert info["no_decision"][i] == single[i][1]["no_decision"], f"table {i}"
         actions = np.array([0 if ended[i] else pick(info["action_mask"][i], rnd) for i in range(count)])
         obs, rewards, terminated, truncated, info = envs.step(actions)
         assert not truncated.any()
@@ -69,12 +71,88 @@ def test_tables_are_drawenvs_with_consecutive_seeds(config: dict[str, Any]) -> N
             if term:
                 ended[i] = True
                 episodes += 1
+                acknowledged += inf["no_decision"]
                 assert not info["action_mask"][i].any()
                 hand = envs.hands[i]
                 assert sum(hand.stacks) == sum(hand.starting_stacks)          # R9.5
                 assert r * envs.big_blind == hand.stacks[envs.seat] - hand.starting_stacks[envs.seat]
                 assert hand.events == e.hand.events
     assert episodes >= count
+    if config["players"] == 2 and config["opponents"] == "rule":
+        assert acknowledged > 0          # hands without a learning decision are episodes too (issue 24)
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_same_step_autoreset_tables_are_drawenvs_hand_by_hand(config: dict[str, Any]) -> None:
+    """autoreset_mode="same_step": a table whose hand ends is dealt its next hand in the same step
+    (its final observation in info["final_obs"]); hand by hand, table i is DrawEnv reset with seed + i
+    and then reset() after every hand, its acknowledge steps included."""
+    count, seed = 5, 70
+    envs = DrawVectorEnv(count, autoreset_mode="same_step", **config)
+    assert envs.metadata["autoreset_mode"] is gym_vector.AutoresetMode.SAME_STEP
+    assert DrawVectorEnv.metadata["autoreset_mode"] is gym_vector.AutoresetMode.NEXT_STEP
+    singles = [DrawEnv(**config) for _ in range(count)]
+    obs, info = envs.reset(seed=seed)
+    single = [e.reset(seed=seed + i) for i, e in enumerate(singles)]
+    rnd = random.Random(5)
+    hands = acknowledged = 0
+    for _ in range(100):
+        for i in range(count):
+            assert np.array_equal(obs[i], single[i][0]) and info["action_mask"][i].any(), f"table {i}"
+            assert np.array_equal(info["action_mask"][i], single[i][1]["action_mask"]), f"table {i}"
+            assert info["no_decision"][i] == single[i][1]["no_decision"], f"table {i}"
+        actions = np.array([pick(info["action_mask"][i], rnd) for i in range(count)])
+        obs, rewards, terminated, truncated, info = envs.step(actions)
+        assert not truncated.any()
+        assert ("final_obs" in info) == terminated.any()
+        for i, e in enumerate(singles):
+            o, r, term, _trunc, inf = e.step(int(actions[i]))
+            assert rewards[i] == r and terminated[i] == term, f"table {i}"
+            if term:
+                hands += 1
+                acknowledged += inf["no_decision"]
+                assert info["_final_obs"][i] and np.array_equal(info["final_obs"][i], o)
+                assert info["final_info"]["no_decision"][i] == inf["no_decision"]
+                single[i] = e.reset()
+            else:
+                single[i] = (o, inf)
+                if "final_obs" in info:
+                    assert info["final_obs"][i] is None and not info["_final_obs"][i]
+    assert hands >= count
+
+
+def test_acknowledge_steps_of_the_vector_environment() -> None:
+    """A table at an acknowledge step refuses any action but 1 (naming the table), no table moved;
+    its reward is the hand's result in big blinds at that step."""
+    envs = DrawVectorEnv(64, players=2, opponents="rule")
+    _obs, info = envs.reset(seed=11)
+    flagged = np.flatnonzero(info["no_decision"])
+    assert len(flagged) > 0
+    t = int(flagged[0])
+    assert np.flatnonzero(info["action_mask"][t]).tolist() == [1] and envs.hands[t].is_complete
+    before = [h._records(0) for h in envs.hands]
+    actions = info["action_mask"].argmax(axis=1)
+    for bad in (0, 4):
+        actions[t] = bad
+        with pytest.raises(IllegalActionError, match=rf"table {t}: action index {bad} .* the only legal action is 1"):
+            envs.step(actions)
+    assert [h._records(0) for h in envs.hands] == before
+    actions[t] = 1
+    _obs, rewards, terminated, _, info = envs.step(actions)
+    hand = envs.hands[t]
+    assert terminated[t] and info["no_decision"][t] and not info["action_mask"][t].any()
+    assert rewards[t] * envs.big_blind == hand.stacks[envs.seat] - hand.starting_stacks[envs.seat] > 0
+    assert np.array_equal(envs.action_masks(), info["action_mask"])
+
+
+@pytest.mark.parametrize("mode", ["rgb_array", "human"])
+def test_an_unsupported_render_mode_warns(mode: str) -> None:
+    with pytest.warns(UserWarning, match=r"render_mode=.* \(use one of \['ansi'\]"):
+        envs = DrawVectorEnv(2, render_mode=mode)
+    envs.reset(seed=1)
+    assert envs.render_mode is None and envs.render() is None
+    with pytest.raises(PokerDraw32ValueError, match="autoreset_mode"):
+        DrawVectorEnv(2, autoreset_mode="disabled")
 
 
 @pytest.fixture(scope="module")
@@ -96,13 +174,19 @@ def test_pure_and_compiled_cores_agree(cores: tuple[ModuleType, ModuleType, type
         mask = np.zeros((count, actions), np.uint8)
         rewards = np.zeros(count)
         terminated = np.zeros(count, np.uint8)
+        flags = np.zeros(count, np.uint8)
         core.reset(list(range(10, 10 + count)), obs, mask)
         rnd = random.Random(8)
         trace = [obs.tobytes() + mask.tobytes()]
-        for _ in range(150):
+        for step in range(300):
             chosen = np.array([pick(m, rnd) if m.any() else 0 for m in mask], dtype=np.int64)
             assert core.step(chosen, obs, mask, rewards, terminated) == -1
-            trace.append(obs.tobytes() + mask.tobytes() + rewards.tobytes() + terminated.tobytes())
+            core.no_decision(flags)
+            trace.append(obs.tobytes() + mask.tobytes() + rewards.tobytes() + terminated.tobytes() + flags.tobytes())
+            if step >= 150:                            # the second half: SAME_STEP autoreset
+                dealt = core.deal_ended(obs, mask)
+                assert dealt == terminated.sum()
+                trace.append(obs.tobytes() + mask.tobytes())
         runs.append((trace, core.decisions, [h._records(0) for h in core.hands]))
     assert runs[0] == runs[1]
 

@@ -43,3 +43,30 @@ def test_reinforce_on_the_vector_environment_beats_the_random_bots(capsys: pytes
     random_policy, random_half = out["random legal"]
     # seeded: the same numbers on every run, compiled or pure (deterministic, not a timing)
     assert trained - half > random_policy + random_half
+
+
+def test_maskable_ppo_help_trains_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--help`` prints the options and exits (issue 24: it used to start a 200k-step run)."""
+    module = load("maskable_ppo")                        # importing it trains nothing either
+    with pytest.raises(SystemExit) as exit_info:
+        module.main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for option in ("--steps", "--envs", "--players", "--opponents", "--seed", "--output", "--hands"):
+        assert option in out
+
+
+def test_maskable_ppo_trains_and_is_measured_by_simulate(capsys: pytest.CaptureFixture[str],
+                                                        tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib")
+    env = pytest.importorskip("pokerdraw32.env")
+    if not hasattr(env, "PolicyBot"):
+        pytest.skip("pokerdraw32.env has no PolicyBot (issue 24, item 1) in this build")
+    saved = tmp_path / "agent.zip"
+    out = load("maskable_ppo").main(["--steps", "1024", "--envs", "8", "--n-steps", "64", "--batch-size", "256",
+                                     "--epochs", "1", "--net", "16", "--hands", "100", "--output", str(saved)])
+    text = capsys.readouterr().out
+    assert "bb/100 hands dealt" in text and "(95% interval)" in text and saved.exists()
+    assert set(out) == {"rule", "random"}
+    for result in out.values():
+        assert result.label == "MaskablePPO" and result.hands == 100 and result.ci95 is not None

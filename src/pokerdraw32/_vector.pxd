@@ -12,7 +12,7 @@ from libc.stdint cimport int64_t
 from pokerdraw32._core cimport Rng, rng_below, rng_state
 from pokerdraw32._state_c cimport HandCore, PH_COMPLETE
 from pokerdraw32._play_c cimport gen_t, RULE, RANDOM, _decide, apply_decision, packed_hand
-from pokerdraw32._encode_c cimport BET0, DISCARDS, OBS_SIZE, _check_buckets, _decode, _fill_mask, _observe
+from pokerdraw32._encode_c cimport BET0, CHECK_CALL, DISCARDS, OBS_SIZE, _check_buckets, _decode, _fill_mask, _observe
 
 ctypedef long long i64
 ctypedef PyObject *PyObjectPtr
@@ -27,6 +27,7 @@ cdef class VectorCore:
     cdef PyObjectPtr *_ptrs
     cdef gen_t *_gens
     cdef char *_done
+    cdef char *_nodec
     cdef long long *_pending
     cdef const double[:] _bview
     cdef list _buckets, _hands, _rngs
@@ -56,3 +57,8 @@ cdef class VectorCore:
     cdef int _opponents(self, HandCore h, Py_ssize_t i) except -1 nogil
     @cython.locals(i=Py_ssize_t)
     cdef int _write(self, float[:, :] obs, unsigned char[:, :] mask) except -1 nogil
+    cdef int _write_row(self, float[:, :] obs, unsigned char[:, :] mask, Py_ssize_t i) except -1 nogil
+    @cython.locals(i=Py_ssize_t, dealt=Py_ssize_t)
+    cdef Py_ssize_t _deal_ended(self, float[:, :] obs, unsigned char[:, :] mask) except -1
+    @cython.locals(i=Py_ssize_t, count=Py_ssize_t)
+    cdef Py_ssize_t _flags(self, unsigned char[:] out) noexcept

@@ -8,16 +8,24 @@ Each table plays one learning seat against built-in opponents (the rule-based an
 policies of :mod:`pokerdraw32._play`), one hand an episode, exactly as
 :class:`pokerdraw32.env.DrawEnv` does with the same seed: every random draw of a table (the
 button, the deck and the R6.2 reshuffle, the opponents' choices) comes from the table's one
-:class:`~pokerdraw32.Rng`, in the same order; a hand in which the learning seat has no decision
-is dealt again.  :meth:`VectorCore.step` advances every table by one decision of its learning
-seat, then its opponents up to the seat's next decision or the end of the hand, and writes the
-observations (:func:`pokerdraw32._encode.observe`), legal-action masks, rewards (big blinds) and
-terminations into the caller's buffers.  Compiled, the whole step runs without the GIL: the
-hands are reached through borrowed pointers that the core's Python list keeps alive.
+:class:`~pokerdraw32.Rng`, in the same order.  :meth:`VectorCore.step` advances every table by
+one decision of its learning seat, then its opponents up to the seat's next decision or the end of
+the hand, and writes the observations (:func:`pokerdraw32._encode.observe`), legal-action masks,
+rewards (big blinds) and terminations into the caller's buffers.  Compiled, the whole step runs
+without the GIL: the hands are reached through borrowed pointers that the core's Python list keeps
+alive.
+
+Every hand dealt is an episode, so that results are per hand dealt: a hand in which the learning
+seat has no decision (everyone folds to its big blind) is one *acknowledge* step, as in
+DrawEnv: the observation is the hand's end (phase complete), the mask has one legal action,
+``CHECK_CALL`` (index 1), and that action ends the episode with the hand's result
+(:meth:`VectorCore.no_decision` tells such tables).
 
 A table whose hand ended at the previous step starts its next hand instead of taking an action
 (Gymnasium's ``NEXT_STEP`` autoreset): its action is ignored, its reward is 0 and its
-termination False.
+termination False.  :meth:`VectorCore.deal_ended` instead deals those tables their next hand at
+once (the ``SAME_STEP`` autoreset of Stable-Baselines3 and Gymnasium's ``SAME_STEP`` mode); each
+table's generator is drawn in the same order either way.
 """
 
 if __name__ == "pokerdraw32._vector_c":   # compiled (setup.py); see _state.py
@@ -31,7 +39,7 @@ from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, inte
 
 if not cython.compiled:   # compiled, _vector.pxd cimports these (the same names, C functions and enums)
     from ._core_py import Rng
-    from ._encode import BET0, DISCARDS, OBS_SIZE, _check_buckets, _decode, _fill_mask, _observe
+    from ._encode import BET0, CHECK_CALL, DISCARDS, OBS_SIZE, _check_buckets, _decode, _fill_mask, _observe
     from ._play import RANDOM, RULE, _decide, apply_decision, packed_hand
     from ._state import PH_COMPLETE, HandCore
 
@@ -52,6 +60,7 @@ class VectorCore:
             PyMem_Free(self._gens)    # noqa: F821
             PyMem_Free(self._done)    # noqa: F821
             PyMem_Free(self._pending)  # noqa: F821
+            PyMem_Free(self._nodec)    # noqa: F821
 
     def __init__(self, hand_class, rules, players, seat, stack, big_blind, policies, buckets, count):
         n = integer(players)
@@ -116,15 +125,18 @@ class VectorCore:
             self._done = cython.cast(cython.p_char, PyMem_Malloc(count))  # noqa: F821
             self._pending = cython.cast(cython.p_longlong, PyMem_Malloc(  # noqa: F821
                 count * cython.sizeof(cython.longlong)))
+            self._nodec = cython.cast(cython.p_char, PyMem_Malloc(count))  # noqa: F821
             if self._ptrs == cython.NULL or self._gens == cython.NULL or self._done == cython.NULL \
-                    or self._pending == cython.NULL:
+                    or self._pending == cython.NULL or self._nodec == cython.NULL:
                 raise MemoryError()
             memset(self._done, 0, count)  # noqa: F821 -- cimported in _vector.pxd
+            memset(self._nodec, 0, count)  # noqa: F821
         else:
             self._ptrs = [None] * count
             self._gens = [None] * count
             self._done = [0] * count
             self._pending = [0] * count
+            self._nodec = [0] * count
             self._pol = [0] * 5
             self._stacks = [0] * 5
 
@@ -208,6 +220,7 @@ class VectorCore:
                 self._ptrs[i] = h
                 self._gens[i] = rngs[i]
             self._done[i] = 0
+            self._nodec[i] = 0
         self._rngs = rngs
         self._ready = True
         return self._deal_all(obs, mask)
@@ -262,6 +275,59 @@ class VectorCore:
             self._write(obs, mask)
         return -1
 
+    def deal_ended(self, obs, mask):
+        """Deal every table whose hand ended at the last step its next hand now (``SAME_STEP``
+        autoreset), and write those tables' observations and masks (the other rows are left as
+        they are).  The next :meth:`step` then takes an action at every table.
+
+        :param obs: ``float32[count, OBS_SIZE]``.  :param mask: ``uint8[count, actions]``.
+        :returns: the number of tables dealt.
+        """
+        if not self._ready:
+            raise PokerDraw32ValueError("call reset() before deal_ended()")
+        self._check_buffers(obs, mask)
+        self._writable(obs, mask)
+        self._enter()
+        try:
+            return self._deal_ended(obs, mask)
+        finally:
+            self._lock.release()
+
+    def _deal_ended(self, obs, mask):
+        dealt = 0
+        for i in range(self._count):   # what Python read of a hand that is dealt again goes
+            if self._done[i]:
+                cython.cast(HandCore, self._hands[i])._forget()
+        with cython.nogil:
+            for i in range(self._count):
+                if self._done[i]:
+                    self._done[i] = 0
+                    self._episode(cython.cast(HandCore, self._ptrs[i]), i)
+                    self._write_row(obs, mask, i)
+                    dealt += 1
+        return dealt
+
+    def no_decision(self, out):
+        """Write into ``out`` (``uint8[count]``) 1 for each table whose current hand gives its
+        learning seat no decision (the acknowledge step, or that hand's end), else 0.
+
+        :returns: the number of such tables.
+        """
+        if not self._ready:
+            raise PokerDraw32ValueError("call reset() before no_decision()")
+        if out.shape[0] != self._count:
+            raise PokerDraw32ValueError(f"out must have {self._count} entries, got shape {out.shape}")
+        return self._flags(out)
+
+    @cython.boundscheck(False)   # no_decision() checked the shape
+    @cython.wraparound(False)
+    def _flags(self, out):
+        count = 0
+        for i in range(self._count):
+            out[i] = self._nodec[i]
+            count += self._nodec[i]
+        return count
+
     @cython.boundscheck(False)   # step() checked the buffers' shapes
     @cython.wraparound(False)
     def _validate(self, actions):
@@ -271,6 +337,10 @@ class VectorCore:
                 continue
             if not 0 <= actions[i] < self._actions:
                 return i
+            if self._nodec[i]:          # the acknowledge step of a hand without a learning decision
+                if actions[i] != CHECK_CALL:
+                    return i
+                continue
             if cython.cast(HandCore, self._ptrs[i])._actor != self._seat:   # the learning seat is to act
                 return i
             decision = _decode(cython.cast(HandCore, self._ptrs[i]), actions[i], self._bview, self._nb)
@@ -294,6 +364,9 @@ class VectorCore:
             self._done[i] = 0
             self._episode(h, i)
             return 0.0
+        if self._nodec[i]:                 # acknowledged: the hand (already complete) is the episode
+            self._done[i] = 1
+            return (h._stacks[seat] - h._start[seat]) / self._bb
         if not apply_decision(h, seat, self._pending[i]):         # never: _validate decoded it from the mask
             with cython.gil:
                 raise AssertionError(f"table {i}: the decision {self._pending[i]:#x} of the mask is refused")
@@ -306,16 +379,16 @@ class VectorCore:
 
     def _episode(self, h, i):
         """Deal table ``i`` (hand ``h``) its next hand and play the opponents up to the learning
-        seat's first decision; a hand without one is dealt again (as DrawEnv.reset)."""
-        while True:
-            if cython.compiled:
-                button = rng_below(self._gens[i], self._n)  # noqa: F821 -- cimported from _core
-            else:
-                button = self._gens[i].below(self._n)
-            h._restart(self._stacks, button)
-            self._opponents(h, i)
-            if h._phase != PH_COMPLETE:
-                return 0
+        seat's first decision, or to the hand's end when it has none (then the table waits for its
+        acknowledge step, as DrawEnv.reset)."""
+        if cython.compiled:
+            button = rng_below(self._gens[i], self._n)  # noqa: F821 -- cimported from _core
+        else:
+            button = self._gens[i].below(self._n)
+        h._restart(self._stacks, button)
+        self._opponents(h, i)
+        self._nodec[i] = 1 if h._phase == PH_COMPLETE else 0
+        return 0
 
     def _opponents(self, h, i):
         """Play table ``i``'s opponents (hand ``h``) up to the learning seat's decision or the end of
@@ -337,6 +410,15 @@ class VectorCore:
     @cython.wraparound(False)
     def _write(self, obs, mask):
         for i in range(self._count):
-            _observe(cython.cast(HandCore, self._ptrs[i]), self._seat, obs[i], self._stack)
-            _fill_mask(cython.cast(HandCore, self._ptrs[i]), mask[i], self._bview, self._nb)
+            self._write_row(obs, mask, i)
+        return 0
+
+    @cython.boundscheck(False)   # the callers checked the buffers' shapes
+    @cython.wraparound(False)
+    def _write_row(self, obs, mask, i):
+        """Table ``i``'s observation and mask (one legal action, CHECK_CALL, at an acknowledge step)."""
+        _observe(cython.cast(HandCore, self._ptrs[i]), self._seat, obs[i], self._stack)
+        _fill_mask(cython.cast(HandCore, self._ptrs[i]), mask[i], self._bview, self._nb)
+        if self._nodec[i] and not self._done[i]:
+            mask[i, CHECK_CALL] = 1
         return 0

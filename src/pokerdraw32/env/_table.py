@@ -5,9 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import format_cards
-from ..errors import MAX_CHIPS, PokerDraw32ValueError, integer
+from ..errors import MAX_CHIPS, IllegalActionError, PokerDraw32ValueError, integer, shown
 from ..hand import Hand
 from ..rules import Rules
+from .encoding import Encoding, action_index
+
+CHECK_CALL = 1
+"""The action index of check/call (``pokerdraw32._encode.CHECK_CALL``): the one legal action of an
+*acknowledge* step, the episode of a hand in which the learning seat has no decision."""
 
 
 def table_rules(players: object, rules: Rules | None, preset: str, structure: str | None,
@@ -83,3 +88,33 @@ def render_text(hand: Hand | None, names: list[str]) -> str:
             line += f"  {hand.stacks[s] - hand.starting_stacks[s]:+d}"
         lines.append(line.rstrip())
     return "\n".join(lines)
+
+
+def supported_render_mode(mode: object, supported: list[str], name: str) -> str | None:
+    """``mode`` if it is one of ``supported`` (or None); another mode warns, as Gymnasium does
+    (through its logger, a UserWarning naming the supported modes), and gives None: nothing is
+    rendered (Stable-Baselines3's ``make_vec_env`` asks every environment for ``"rgb_array"``)."""
+    if mode is None or mode in supported:
+        return mode
+    from gymnasium import logger
+
+    logger.warn(f"{name}: render_mode={mode!r} is not supported (use one of {supported}, or None): "
+                "nothing will be rendered (render() returns None)", stacklevel=3)   # at the caller
+    return None
+
+
+def acknowledge_error(encoding: Encoding, seat: int, action: Any, table: int | None = None) -> IllegalActionError:
+    """The error for ``action`` at an acknowledge step of learning seat ``seat`` (the hand ended
+    before its turn): names the index, the action and the one legal index, CHECK_CALL."""
+    number = action_index(action)
+    size = encoding.actions
+    if number is None:
+        what = f"action index {shown(action)} is not an integer of the action space 0..{size - 1}"
+    elif not 0 <= number < size:
+        what = f"action index {number} is outside the action space 0..{size - 1}"
+    else:
+        what = f"action index {number} ({encoding.action_name(number)}) is not in the legal-action mask of seat {seat}"
+    where = "" if table is None else f"table {table}: "
+    return IllegalActionError(f"{where}{what}: the hand ended before the learning seat's turn (it had no decision), "
+                              f"and the only legal action is {CHECK_CALL} (check/call), which acknowledges its end",
+                              seat=seat)

@@ -16,8 +16,19 @@ from ..bots import RandomBot, RuleBot, SeatView
 from ..errors import PokerDraw32TypeError, PokerDraw32ValueError
 from ..hand import Hand
 from ..rules import Rules
-from ._table import learning_seat, observation_bound, opponent_list, render_text, table_rules
-from .encoding import DEFAULT_BUCKETS, OBS_SIZE, Encoding
+from ._table import (
+    CHECK_CALL as _CHECK_CALL,
+)
+from ._table import (
+    acknowledge_error,
+    learning_seat,
+    observation_bound,
+    opponent_list,
+    render_text,
+    supported_render_mode,
+    table_rules,
+)
+from .encoding import DEFAULT_BUCKETS, OBS_SIZE, Encoding, action_index
 
 Opponent = str | Callable[[SeatView], Action | str]
 """``"rule"`` (:class:`~pokerdraw32.bots.RuleBot`), ``"random"`` (:class:`~pokerdraw32.bots.RandomBot`),
@@ -32,13 +43,20 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
     encoding.  The legal-action mask (``bool[35 + B]``) is ``info["action_mask"]`` after
     :meth:`reset` and :meth:`step`, and :meth:`action_masks` (sb3-contrib's MaskablePPO reads it).
     Reward: the seat's result in big blinds when the hand ends (chips won or lost divided by
-    ``rules.bb``), 0 before; ``terminated`` then (no truncation: a hand always ends).
+    ``rules.bb``; ``info["chips"]``: in chips), 0 before; ``terminated`` then (no truncation: a
+    hand always ends).
 
     Each :meth:`reset` deals a new hand with every stack at ``stack`` big blinds, the button on a
     seat drawn from the environment's generator (so the learning seat's position varies), and
-    plays the opponents up to the learning seat's first decision.  A hand in which the learning
-    seat never has a decision (everyone folds to its big blind) is not an episode: it is dealt
-    again, and ``info["hands_skipped"]`` counts such hands.
+    plays the opponents up to the learning seat's first decision.
+
+    **One episode is one hand dealt**, so that a mean over episodes (Stable-Baselines3's
+    ``evaluate_policy``, a learning curve) is a mean per hand dealt.  A hand in which the learning
+    seat has no decision (everyone folds to its big blind) is an episode of one *acknowledge*
+    step: :meth:`reset` returns that hand's final observation (phase complete) with one legal
+    action, index 1 (check/call), and ``step(1)`` ends the episode with the hand's result (the
+    blinds it wins); ``info["no_decision"]`` is True at both (False in every other hand).  Any
+    other action is outside the mask (``illegal_action`` says what happens).
 
     Every random draw comes from one :class:`~pokerdraw32.Rng`, ``Rng(seed)`` at ``reset(seed=...)``
     (at the first reset without a seed, seeded from ``np_random``), in this order: the button
@@ -64,7 +82,11 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         and :func:`gymnasium.utils.env_checker.check_env`, which samples any action.
     :param penalty: the penalty, in big blinds (default 1.0).
     :param render_mode: ``"human"`` (print) or ``"ansi"`` (text): the dealer's view (every card).
-    :raises PokerDraw32ValueError: bad players, seat, stack, buckets, opponents or mode.
+        Another mode (``"rgb_array"``, which Stable-Baselines3's ``make_vec_env`` asks for) warns,
+        as Gymnasium does, naming the supported modes, and renders nothing: ``render_mode`` is then
+        None and :meth:`render` returns None.
+    :raises PokerDraw32ValueError: bad players, seat, stack, buckets, opponents or
+        ``illegal_action``.
 
     Registered as ``"pokerdraw32/Draw-v0"`` (``gymnasium.make("pokerdraw32/Draw-v0", players=3)``).
     The full information of the learning seat is ``SeatView.of(env.hand, env.seat)``.
@@ -88,9 +110,7 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
             raise PokerDraw32ValueError(f"illegal_action={illegal_action!r}: use 'raise' or 'penalty'")
         self.illegal_action = illegal_action
         self.penalty = float(penalty)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise PokerDraw32ValueError(f"render_mode={render_mode!r}: use one of {self.metadata['render_modes']}")
-        self.render_mode = render_mode
+        self.render_mode = supported_render_mode(render_mode, self.metadata["render_modes"], "DrawEnv")
         self.encoding = Encoding(buckets)
         self.big_blind: int = self.rules.big_blind
         high = observation_bound(n, self.rules, self.stack)
@@ -99,7 +119,7 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         self.hand: Hand | None = None
         self._players: list[Callable[[SeatView], Action | str] | None] = [None] * n
         self._mask = np.zeros(self.encoding.actions, dtype=np.uint8)
-        self._skipped = 0
+        self._no_decision = False   # the hand gave the learning seat no decision (an acknowledge step)
         self._rng: Rng | None = None
 
     def _seat_opponents(self, rng: Rng) -> None:
@@ -129,27 +149,30 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         hand = self.hand
         assert hand is not None
         obs = self.encoding.observation(hand, self.seat, self.stack)
-        self.encoding.action_mask(hand, self._mask)
+        self._fill_mask(hand)
         info: dict[str, Any] = {"action_mask": self._mask.astype(bool), "button": hand.button,
-                                "hands_skipped": self._skipped}
+                                "no_decision": self._no_decision}
         return obs, info
+
+    def _fill_mask(self, hand: Hand) -> None:
+        self.encoding.action_mask(hand, self._mask)
+        if self._no_decision:                      # the acknowledge step: check/call alone
+            self._mask[_CHECK_CALL] = 1
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Deal a new hand and play the opponents up to the learning seat's first decision."""
+        """Deal a new hand and play the opponents up to the learning seat's first decision (or to
+        the hand's end: an acknowledge step, see the class)."""
         super().reset(seed=seed)
         if seed is not None or self._rng is None:
             self._rng = Rng(int(seed) if seed is not None else int(self.np_random.integers(2**63)))
             self._seat_opponents(self._rng)
         rng = self._rng
-        self._skipped = 0
-        while True:
-            button = rng.below(self.players)
-            self.hand = Hand(self.rules, [self.stack] * self.players, button, rng=rng)
-            self._play_opponents()
-            if not self.hand.is_complete:
-                break
-            self._skipped += 1
+        button = rng.below(self.players)
+        self.hand = Hand(self.rules, [self.stack] * self.players, button, rng=rng)
+        self._no_decision = False
+        self._play_opponents()
+        self._no_decision = self.hand.is_complete
         if self.render_mode == "human":
             self.render()
         return self._observe()
@@ -161,17 +184,30 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         :raises IllegalActionError: ``action`` is outside the mask (``illegal_action="raise"``).
         """
         hand = self.hand
-        if hand is None or hand.is_complete:
+        if hand is None or (hand.is_complete and not self._no_decision):
             raise PokerDraw32ValueError("no hand in play (not reset yet, or the episode is over): call reset()")
-        if self.illegal_action == "penalty" and self.encoding.decode(hand, action) < 0:
+        if self._no_decision:
+            legal = action_index(action) == _CHECK_CALL
+        else:
+            legal = self.illegal_action == "raise" or self.encoding.decode(hand, action) >= 0
+        if not legal and self.illegal_action == "penalty":
             obs, info = self._observe()
             info["illegal_action"] = True
             self.hand = None
+            self._no_decision = False
             return obs, -self.penalty, True, False, info
-        self.encoding.apply(hand, action)
-        self._play_opponents()
+        if self._no_decision:
+            if not legal:
+                raise acknowledge_error(self.encoding, self.seat, action)
+            acknowledged = True
+            self._no_decision = False      # the episode ends here: the mask is all False from now
+        else:
+            acknowledged = False
+            self.encoding.apply(hand, action)
+            self._play_opponents()
         reward = 0.0
         obs, info = self._observe()
+        info["no_decision"] = acknowledged
         if hand.is_complete:
             chips = hand.stacks[self.seat] - hand.starting_stacks[self.seat]
             reward = chips / self.big_blind
@@ -181,10 +217,14 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         return obs, reward, hand.is_complete, False, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal-action mask of the learning seat now (``bool[actions]``; all False after the hand)."""
+        """The legal-action mask of the learning seat now (``bool[actions]``; only index 1 at an
+        acknowledge step; all False after the hand)."""
         if self.hand is None:
             return np.zeros(self.encoding.actions, dtype=bool)
-        return self.encoding.action_mask(self.hand).astype(bool)
+        mask = self.encoding.action_mask(self.hand).astype(bool)
+        if self._no_decision:
+            mask[_CHECK_CALL] = True
+        return mask
 
     def render(self) -> str | None:
         """``"ansi"``: the table as text (every seat's cards); ``"human"``: printed."""
