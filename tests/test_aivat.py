@@ -34,26 +34,22 @@ from pokerdraw32.simulate import Z95, simulate  # noqa: E402
 
 
 def tight(view: SeatView) -> Action:
-    """A user's bot, deterministic, whose strategy the estimator does not know: raises the pot with
-    two pair or better, calls with a pair, else checks or folds; draws as choose_discards."""
+    """A user's bot, deterministic, whose strategy the estimator does not know (a calling station
+    that bets its strong hands): with three of a kind or better it bets or raises the minimum plus
+    the pot, else it checks, calls any bet, or answers Parole by splitting; it draws as
+    choose_discards."""
     legal = view.legal
     assert legal is not None
     if legal.phase is Phase.DRAW:
         return Action.discard(choose_discards(legal.hole_cards))
-    category = evaluate(legal.hole_cards).category.value
-    kinds = legal.kinds
-    if category >= 2 and (ActionKind.RAISE in kinds or ActionKind.BET in kinds):
-        assert legal.min_to is not None and legal.max_to is not None
-        kind = ActionKind.RAISE if ActionKind.RAISE in kinds else ActionKind.BET
-        return Action(kind, max(legal.min_to, min(legal.max_to, view.pot + 2 * legal.call_amount)))
-    if ActionKind.CHECK in kinds:
-        return Action(ActionKind.CHECK)
-    if category >= 1 and ActionKind.CALL in kinds:
-        return Action(ActionKind.CALL)
-    if ActionKind.SPLIT in kinds:
-        return Action(ActionKind.SPLIT)
-    if ActionKind.DECLINE in kinds:
-        return Action(ActionKind.DECLINE)
+    strong = evaluate(legal.hole_cards).category.value >= 3
+    for kind in (ActionKind.RAISE, ActionKind.BET):
+        if strong and kind in legal.kinds:
+            assert legal.min_to is not None and legal.max_to is not None
+            return Action(kind, min(legal.max_to, legal.min_to + view.pot))
+    for kind in (ActionKind.CHECK, ActionKind.CALL, ActionKind.SPLIT, ActionKind.DECLINE):
+        if kind in legal.kinds:
+            return Action(kind)
     return Action(ActionKind.FOLD)
 
 

@@ -401,14 +401,16 @@ def _hand_chunk(plan: Plan, bots: list[Seated], table_seed: int, first: int, han
     result = tally.finish(hands, categories, showdowns, parole, decisions)
     result.history = text.getvalue() if text is not None else None
     if estimator is not None:
-        result.aivat = estimator.stats
+        result.aivat = estimator.finish()
     return result
 
 
 class _Estimator:
     """A chunk's AIVAT bookkeeping (:mod:`pokerdraw32.aivat`, imported only for ``estimator="aivat"``:
     it needs numpy): each sample's (hand's, or duplicate deal's) results and features go to the
-    half of the run given by the sample's index in the whole run."""
+    half of the run given by the sample's index in the whole run, a batch at a time."""
+
+    BATCH = 256
 
     def __init__(self, plan: Plan, seed: int, first: int) -> None:
         from . import aivat
@@ -421,6 +423,7 @@ class _Estimator:
         self.first = first // plan.unit
         self.results = [0] * plan.players
         self.features: Any = 0.0
+        self.batch: tuple[list[int], list[list[int]], list[Any]] = ([], [], [])
 
     def deal(self, h: Hand) -> Any:
         return self.aivat.HandFeatures(h, self.rng, self.plan.samples)
@@ -430,7 +433,25 @@ class _Estimator:
         self.results = [a + r for a, r in zip(self.results, results, strict=True)] if k % unit else list(results)
         self.features = self.features + features if k % unit else features
         if k % unit == unit - 1:
-            self.stats.add((self.first + k // unit) % 2, self.results, self.features)
+            halves, us, fs = self.batch
+            halves.append((self.first + k // unit) % 2)
+            us.append(self.results)
+            fs.append(self.features)
+            if len(halves) >= self.BATCH:
+                self._flush()
+
+    def _flush(self) -> None:
+        halves, us, fs = self.batch
+        if halves:
+            import numpy as np  # present: pokerdraw32.aivat imported it
+
+            self.stats.add_many(np.array(halves), np.array(us, dtype=np.float64), np.array(fs))
+        self.batch = ([], [], [])
+
+    def finish(self) -> Any:
+        """The chunk's sums (:class:`pokerdraw32.aivat.AivatStats`)."""
+        self._flush()
+        return self.stats
 
 
 def _table_chunk(plan: Plan, bots: list[Seated], rng: Rng, table_seed: int, first: int,

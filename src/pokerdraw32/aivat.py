@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._kernels import ACTION_CODES, evaluate_many, play, strength_score
+from ._kernels import ACTION_CODES, evaluate_many, evaluate_mask, play, strength_score
 from .actions import Action, ActionKind, EventKind, Phase
 from .bots import _PHASE_CODE, RandomBot, RuleBot, SeatView, _kinds_mask, _packed
 from .errors import PokerDraw32ValueError
@@ -121,38 +121,56 @@ def _pots(contrib: list[int], stacks: list[int], live: list[int]) -> tuple[list[
     return pots, cd
 
 
-def showdown_features(values: npt.NDArray[np.int64], me: int, live: list[int], contrib: list[int],
-                      stacks: list[int], scale: float) -> npt.NDArray[np.float64]:
-    """The showdown features of seat ``me`` for each row of ``values`` (rows: alternative card
-    outcomes; columns: seats; entries: :func:`~pokerdraw32._kernels.evaluate_mask` values, those of
-    folded seats ignored).
+def showdown_features(values: npt.NDArray[np.int64], live: list[int], contrib: list[int], stacks: list[int],
+                      scale: float) -> npt.NDArray[np.float64]:
+    """The showdown features of every live seat for the first row of ``values`` minus their mean
+    over the other rows (rows: card outcomes, the actual one first, then sampled ones; columns:
+    seats; entries: :func:`~pokerdraw32._kernels.evaluate_mask` values, folded seats' ignored).
 
-    Per row: ``W`` the seat's share of a pot all live seats contest (1, 0, or 1/k tied), ``v`` its
-    call-down value in chips / ``scale``, the one-hot bucket ``A`` of its hand and ``B`` of the best
-    other live hand (high card, pair, two pair, three of a kind, straight, flush or better), then
-    ``W*A``, ``W*B``, ``A (x) B``, ``W * A (x) B``.
+    Per seat and row: ``W`` the seat's share of a pot all live seats contest (1, 0, or 1/k tied),
+    ``v`` its call-down value in chips / ``scale`` (every live seat matching the largest
+    contribution as far as its stack goes, each pot to its best hand), the one-hot bucket ``A`` of
+    its hand and ``B`` of the best other live hand (high card, pair, two pair, three of a kind,
+    straight, flush or better), then ``W*A``, ``W*B``, ``A (x) B``, ``W * A (x) B``.
 
-    :returns: ``float64[rows, SHOWDOWN_FEATURES]``.
+    :returns: ``float64[seats, SHOWDOWN_FEATURES]``, zero rows for folded seats.
     """
-    rows = values.shape[0]
+    rows, n = values.shape
+    m = rows - 1
 
-    def share(seats: list[int]) -> npt.NDArray[np.float64]:
-        if me not in seats:
-            return np.zeros(rows)
+    def shares(seats: list[int]) -> npt.NDArray[np.float64]:      # [rows, n]
         sub = values[:, seats]
         win = sub == sub.max(axis=1, keepdims=True)
-        shares: npt.NDArray[np.float64] = win[:, seats.index(me)] / win.sum(axis=1)
-        return shares
+        out = np.zeros((rows, n))
+        out[:, seats] = win / win.sum(axis=1, keepdims=True)
+        return out
 
     pots, cd = _pots(contrib, stacks, live)
-    w = share(live)
-    v = (sum((amount * share(seats) for amount, seats in pots), np.zeros(rows)) - cd[me]) / scale
-    others = [s for s in live if s != me]
-    a = _EYE[_BUCKET[values[:, me] >> 22]]
-    b = _EYE[_BUCKET[values[:, others].max(axis=1) >> 22]] if others else np.zeros((rows, _NB))
-    ab = (a[:, :, None] * b[:, None, :]).reshape(rows, -1)
-    wc = w[:, None]
-    return np.concatenate([w[:, None], v[:, None], a, b, wc * a, wc * b, ab, wc * ab], axis=1)
+    w = shares(live)
+    v = -np.asarray(cd, dtype=np.float64)[None, :].repeat(rows, axis=0)
+    for amount, seats in pots:
+        v += amount * shares(seats)
+    v /= scale
+    lv = values[:, live]
+    k = len(live)
+    top = lv.max(axis=1)
+    if k > 1:                                   # the best other hand: the best, or the second best for the best
+        first = lv.argmax(axis=1)
+        masked = lv.copy()
+        masked[np.arange(rows), first] = -1
+        second = masked.max(axis=1)
+        other = np.where(np.arange(k)[None, :] == first[:, None], second[:, None], top[:, None])
+        b = _EYE[_BUCKET[other >> 22]]                                   # [rows, k, NB]
+    else:
+        b = np.zeros((rows, 1, _NB))
+    a = _EYE[_BUCKET[lv >> 22]]                                          # [rows, k, NB]
+    wk, vk = w[:, live], v[:, live]
+    ab = (a[:, :, :, None] * b[:, :, None, :]).reshape(rows, k, _NB * _NB)
+    f = np.concatenate([wk[:, :, None], vk[:, :, None], a, b, wk[:, :, None] * a, wk[:, :, None] * b, ab,
+                        wk[:, :, None] * ab], axis=2)
+    out = np.zeros((n, SHOWDOWN_FEATURES))
+    out[live] = f[0] - f[1:].sum(axis=0) / m
+    return out
 
 
 def known_policy(spec: Any) -> str | None:
@@ -230,8 +248,7 @@ class HandFeatures:
             f[2] = sum(percent[s] for s in others) / len(others)
             f[3:12] = categories[me]
             f[12:21] = categories[others].mean(axis=0)
-            phi = showdown_features(values, me, live, contrib, stacks, self.scale)
-            f[_DEAL0:_DRAW0] = phi[0] - phi[1:].mean(axis=0)
+        self.features[:, _DEAL0:_DRAW0] = showdown_features(values, live, contrib, stacks, self.scale)
 
     # -- decisions and the draw --------------------------------------------------------------------
 
@@ -309,7 +326,7 @@ class HandFeatures:
     def _share_now(self) -> list[float]:
         h = self.hand
         live = [s for s in range(self.n) if not h.folded[s]]
-        values = _evaluate(np.array([_masks(h)], dtype=np.uint32), self.tiebreak)[0]
+        values = [evaluate_mask(m, self.tiebreak) if m else -1 for m in _masks(h)]
         best = max(values[s] for s in live)
         winners = sum(1 for s in live if values[s] == best)
         return [1.0 / winners if s in live and values[s] == best else 0.0 for s in range(self.n)]
@@ -373,12 +390,10 @@ class HandFeatures:
         contrib, stacks = list(h.contrib), list(h.stacks)
         block = _DRAW0 if len(live) == 2 else _DRAW0 + SHOWDOWN_FEATURES
         settled = sum(1 for s in live if h.stacks[s] > 0) <= 1     # no more betting: the cards decide
-        for me in live:
-            phi = showdown_features(values, me, live, contrib, stacks, self.scale)
-            d = phi[0] - phi[1:].mean(axis=0)
-            self.features[me][block:block + SHOWDOWN_FEATURES] = d
-            if settled:
-                self.features[me][_ALL_IN0:_ALL_IN0 + 2] = d[:2]
+        d = showdown_features(values, live, contrib, stacks, self.scale)
+        self.features[:, block:block + SHOWDOWN_FEATURES] = d
+        if settled:
+            self.features[:, _ALL_IN0:_ALL_IN0 + 2] = d[:, :2]
 
 
 # -- the chunk's sums and the estimate ------------------------------------------------------------
@@ -406,13 +421,25 @@ class AivatStats:
 
     def add(self, half: int, results: list[int], features: npt.NDArray[np.float64]) -> None:
         """One sample: each bot's result (chips) and features (``[bots, FEATURES]``)."""
-        u = np.asarray(results, dtype=np.float64)
-        self.count[:, half] += 1
-        self.u[:, half] += u
-        self.uu[:, half] += u * u
-        self.f[:, half] += features
-        self.uf[:, half] += u[:, None] * features
-        self.ff[:, half] += features[:, :, None] * features[:, None, :]
+        self.add_many(np.array([half]), np.asarray([results], dtype=np.float64), features[None])
+
+    def add_many(self, halves: npt.NDArray[np.int64], results: npt.NDArray[np.float64],
+                 features: npt.NDArray[np.float64]) -> None:
+        """Samples in a batch (one matrix product a bot and half, not an outer product a sample):
+        ``halves[k]`` 0 or 1, ``results[k, bot]`` chips, ``features[k, bot, FEATURES]``."""
+        for half in (0, 1):
+            pick = halves == half
+            if not pick.any():
+                continue
+            u = results[pick]
+            f = features[pick]
+            self.count[:, half] += len(u)
+            self.u[:, half] += u.sum(axis=0)
+            self.uu[:, half] += (u * u).sum(axis=0)
+            self.f[:, half] += f.sum(axis=0)
+            self.uf[:, half] += np.einsum("kb,kbi->bi", u, f)
+            for b in range(f.shape[1]):
+                self.ff[b, half] += f[:, b].T @ f[:, b]
 
     def __add__(self, other: AivatStats) -> AivatStats:
         return AivatStats(self.count + other.count, self.u + other.u, self.uu + other.uu, self.f + other.f,
