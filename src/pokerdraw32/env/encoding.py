@@ -48,8 +48,14 @@ def action_index(index: Any) -> int | None:
 
 _RECORD = {kind: code for code, kind in enumerate(EventKind)}
 """An event kind's record code in a hand's log (:func:`pokerdraw32._state.decode` reads them so)."""
-_ROUND_ACTIONS = frozenset({EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE,
-                            EventKind.SPLIT, EventKind.DECLINE})
+_READ = {kind: _RECORD[kind] for kind in (
+    EventKind.POST_BLIND, EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE,
+    EventKind.SPLIT, EventKind.DECLINE, EventKind.TIMEOUT, EventKind.ROUND_END, EventKind.RETURN_UNCALLED)}
+"""The events a view's state is read from, by their record codes (FOLD to DECLINE: the actions)."""
+(_E_POST_BLIND, _E_FOLD, _E_CALL, _E_BET, _E_RAISE, _E_SPLIT, _E_DECLINE, _E_ROUND_END,
+ _E_RETURN_UNCALLED) = (_RECORD[k] for k in (EventKind.POST_BLIND, EventKind.FOLD, EventKind.CALL, EventKind.BET,
+                                             EventKind.RAISE, EventKind.SPLIT, EventKind.DECLINE,
+                                             EventKind.ROUND_END, EventKind.RETURN_UNCALLED))
 Source = Hand | SeatView
 """What the encoding reads: the dealer's :class:`~pokerdraw32.hand.Hand`, or one seat's
 :class:`~pokerdraw32.bots.SeatView`."""
@@ -79,42 +85,44 @@ class _ViewState:
         r = 0
         actions: list[int] = []                      # the current round's actions, as the log's records
         no_raise = [False] * n
-        withdrawn = None
         votes = 0
-        for ev in view.public_events:
-            kind = ev.kind
-            seat: Any = ev.seat                    # an int for every event read below (None: the table's)
+        events = view.public_events
+        for ev in events:
+            code = _READ.get(ev.kind)           # the log's record code, for the events read here
+            if code is None:
+                continue
+            seat: Any = ev.seat                 # an int for every event read below but ROUND_END
             a: Any = ev.amount
-            withdrawn = seat if kind is EventKind.RAISE_WITHDRAWN else None        # R7.3: for this turn only
-            if kind is EventKind.ROUND_END:
-                r = 1
-                bets = [0] * n
-                actions = []
-            elif kind is EventKind.RETURN_UNCALLED:                                 # R9.2
-                contrib[seat] -= a
-                bets[seat] = max(0, bets[seat] - a)
-            elif kind is EventKind.POST_BLIND:
-                if ev.get("blind") == "dead":                                     # R10.3: nobody's bet
-                    dead += a
-                else:
+            if code >= _E_FOLD and code <= _E_DECLINE:                  # a player's action in the round
+                actions += (code, seat, 0 if a is None else a + 1)
+                if code == _E_CALL:
                     contrib[seat] += a
                     bets[seat] += a
-            elif kind is EventKind.TIMEOUT:
-                if ev.get("rule") == "R6.3":
-                    no_raise[seat] = True
-            elif kind in _ROUND_ACTIONS:
-                if kind is EventKind.CALL:
-                    contrib[seat] += a
-                    bets[seat] += a
-                elif kind is EventKind.BET or kind is EventKind.RAISE:           # to a: a - bet more chips
+                elif code in (_E_BET, _E_RAISE):                        # to a: a - bet more chips
                     contrib[seat] += a - bets[seat]
                     bets[seat] = a
                     levels[r] = a
                     if ev.get("full"):
-                        counts[r] += 1                                            # R3.5: a full bet or raise
-                elif kind is EventKind.SPLIT:    # R8.1: the offer's votes (read while it is open; kept after
-                    votes |= 1 << seat           # the hand, as the hand keeps them)
-                actions += (_RECORD[kind], seat, 0 if a is None else a + 1)
+                        counts[r] += 1                                  # R3.5: a full bet or raise
+                elif code == _E_SPLIT:       # R8.1: the offer's votes (read while it is open; kept after
+                    votes |= 1 << seat       # the hand, as the hand keeps them)
+            elif code == _E_POST_BLIND:
+                if ev.get("blind") == "dead":                           # R10.3: nobody's bet
+                    dead += a
+                else:
+                    contrib[seat] += a
+                    bets[seat] += a
+            elif code == _E_ROUND_END:
+                r = 1
+                bets = [0] * n
+                actions = []
+            elif code == _E_RETURN_UNCALLED:                            # R9.2
+                contrib[seat] -= a
+                bets[seat] = max(0, bets[seat] - a)
+            elif ev.get("rule") == "R6.3":                              # a timeout in the draw
+                no_raise[seat] = True
+        last = events[-1] if events else None                           # R7.3: for this turn only
+        withdrawn = last.seat if last is not None and last.kind is EventKind.RAISE_WITHDRAWN else None
         phase = view.phase
         k = 1 if phase is Phase.SECOND_ROUND else 0
         self.to_match = levels[k] if phase is not Phase.DEAL else 0
