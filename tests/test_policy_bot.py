@@ -349,13 +349,14 @@ class FakeModel:
 class PlainModel:
     """Plain SB3's predict: no action_masks."""
 
-    def __init__(self) -> None:
+    def __init__(self, answer: int = 1) -> None:
         self.calls: list[tuple[Any, bool]] = []
+        self.answer = answer
 
     def predict(self, observation: Any, state: Any = None, episode_start: Any = None,
                 deterministic: bool = False) -> tuple[Any, Any]:
         self.calls.append((observation, deterministic))
-        return np.array(1), None
+        return np.array(self.answer), None
 
     def __call__(self, obs: Any, mask: Any) -> int:        # callable too: predict is asked first
         raise AssertionError("not called")
@@ -376,6 +377,9 @@ def test_an_sb3_like_model_is_asked_by_predict_with_the_mask() -> None:
     assert model.calls[-1][2] is False
     plain = PlainModel()
     assert PolicyBot(plain).decide(view) == Action.call() and plain.calls[0][1] is True
+    with pytest.raises(IllegalActionError, match=r"policy bot 'PlainModel': the policy's action index 2 \(split\) "
+                                                 r"is not in the legal-action mask of seat 0: .*\[R8\.1\]"):
+        PolicyBot(PlainModel(answer=2)).decide(view)     # no mask to respect: its illegal index is an error
     with pytest.raises(IllegalActionError, match=r"policy bot 'FakeModel': the policy's action index 3 \(decline\)"):
         PolicyBot(FakeModel(answer=3)).decide(view)
     same = simulate(players=3, hands=200, seed=9, bots=[PolicyBot(FakeModel()), "rule", "random"])
@@ -485,3 +489,16 @@ def test_self_play_a_policy_bot_of_the_learner_as_its_opponent() -> None:
     learner.model = model
     model.learn(64)
     assert model.num_timesteps >= 64
+
+
+def test_the_readme_policy_example(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's policy example (the code block that starts with ``# policy example``) runs."""
+    readme = Path(__file__).resolve().parent.parent / "README.md"
+    if not readme.exists():
+        pytest.skip("README.md is not next to tests/ (tests run outside the repository)")
+    text = readme.read_text(encoding="utf-8")
+    start = text.index("```python\n# policy example")
+    code = text[start + len("```python\n"):text.index("```", start + 10)]
+    exec(compile(code, "README.md (policy example)", "exec"), {})
+    out = capsys.readouterr().out
+    assert out.startswith("calls0 ") and " bb/100 ± " in out

@@ -7,7 +7,10 @@ file as plain Python; :mod:`pokerdraw32._kernels` picks one (``_kernels.encode``
 hand's core, whose C fields it reads directly.  No numpy: the functions write into any writable
 buffer (``float[:]`` / ``unsigned char[:]`` typed memoryviews when compiled, so a numpy array, an
 ``array.array`` or a ``memoryview``; item assignment in plain Python, so a list works there too),
-with no Python object in their loops.  :mod:`pokerdraw32.env` (PettingZoo, Gymnasium) is built on it.
+with no Python object in their loops.  :mod:`pokerdraw32.env` (PettingZoo, Gymnasium) is built on it;
+its :class:`~pokerdraw32.env.Encoding` also reads a bot's :class:`~pokerdraw32.bots.SeatView`, through
+a hand's core filled from the view (:func:`view_core`), so the functions below are the one statement
+of the encoding for both.
 
 **Actions** (``ACTIONS = 35 + B`` indices; ``B`` = number of bet/raise buckets, default 4):
 

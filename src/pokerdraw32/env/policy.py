@@ -22,7 +22,7 @@ from ..errors import IllegalActionError, PokerDraw32TypeError, PokerDraw32ValueE
 from ..hand import Hand
 from .encoding import DEFAULT_BUCKETS, Encoding
 
-Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Any]
+PolicyFunction = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Any]
 """A policy function: ``policy(obs, mask) -> action index`` (see :class:`PolicyBot`)."""
 
 
@@ -87,7 +87,7 @@ class PolicyBot:
     (['passive', 'RandomBot'], 0)
     """
 
-    def __init__(self, policy: Policy | Any, *, buckets: Sequence[float] = DEFAULT_BUCKETS,
+    def __init__(self, policy: PolicyFunction | Any, *, buckets: Sequence[float] = DEFAULT_BUCKETS,
                  scale: float | None = None, deterministic: bool = True, name: str | None = None) -> None:
         predict = getattr(policy, "predict", None)
         if not callable(predict) and not callable(policy):
