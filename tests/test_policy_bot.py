@@ -502,3 +502,22 @@ def test_the_readme_policy_example(capsys: pytest.CaptureFixture[str]) -> None:
     exec(compile(code, "README.md (policy example)", "exec"), {})
     out = capsys.readouterr().out
     assert out.startswith("calls0 ") and " bb/100 ± " in out
+
+
+def test_a_view_no_hand_gives_is_refused_by_name() -> None:
+    """A hand-made SeatView with a field no hand gives is refused, naming it, before the compiled
+    encoding (which indexes its arrays by those values) reads it."""
+    h = Hand(Rules(), [200, 200, 200], button=0, seed=1)
+    view = SeatView.of(h)
+    enc = Encoding()
+    bad = [({"players": 6}, "6 players"), ({"seat": 3}, "seat 3"), ({"button": -1}, "button -1"),
+           ({"to_act": 7}, "to_act 7"), ({"phase": "draw"}, "phase 'draw'"), ({"rules": None}, "rules NoneType"),
+           ({"hole_cards": (*view.hole_cards, 31)}, "hole_cards"), ({"hole_cards": (40,)}, "hole_cards"),
+           ({"discarded": (None, 9, None)}, "discarded"), ({"stacks": (200, 200)}, "another number of seats"),
+           ({"bets": (1, "2", 0)}, "chips"), ({"pot": -3}, "chips"), ({"stacks": (200, 2.5, 200)}, "chips"),
+           ({"public_events": [1]}, "public_events"),
+           ({"legal": "x"}, "legal 'x'"), ({"legal": SeatView.of(h, 0).legal, "seat": 1}, "legal LegalActions"),
+           ({"public_events": (*view.public_events, "x")}, "public_events are not a hand's log")]
+    for change, message in bad:
+        with pytest.raises(PokerDraw32ValueError, match=message):
+            enc.observation(view._replace(**change))

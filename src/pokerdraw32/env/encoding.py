@@ -23,7 +23,7 @@ import numpy.typing as npt
 from .._kernels import encode as _encode
 from ..actions import Action, EventKind, LegalActions, Phase
 from ..bots import _PHASE_CODE, SeatView, _action, _kinds_mask
-from ..errors import IllegalActionError, PokerDraw32TypeError, PokerDraw32ValueError
+from ..errors import MAX_CHIPS, IllegalActionError, PokerDraw32TypeError, PokerDraw32ValueError
 from ..hand import Hand
 from ..rules import Rules
 
@@ -61,6 +61,53 @@ Source = Hand | SeatView
 :class:`~pokerdraw32.bots.SeatView`."""
 
 
+def _checked(view: SeatView) -> int:
+    """The number of players of ``view``, checked as a view of a hand, as :meth:`SeatView.of` builds it
+    (the compiled encoding indexes its arrays by these values without bounds checks).
+
+    :raises PokerDraw32ValueError: a field that no hand gives (the message names it).
+    """
+    n = view.players
+    if type(n) is not int or not 2 <= n <= 5:
+        raise PokerDraw32ValueError(f"a SeatView of {n!r} players: a hand is dealt to 2 to 5 players [R3.1]")
+    hole = view.hole_cards
+    chips = (*view.stacks, *view.bets, *view.starting_stacks, view.pot)
+    bad = None
+    if not isinstance(view.rules, Rules):
+        bad = f"rules {type(view.rules).__name__}"
+    elif view.seat not in _SEATS[n] or type(view.seat) is not int:
+        bad = f"seat {view.seat!r}"
+    elif view.button not in _SEATS[n] or type(view.button) is not int:
+        bad = f"button {view.button!r}"
+    elif view.to_act is not None and (view.to_act not in _SEATS[n] or type(view.to_act) is not int):
+        bad = f"to_act {view.to_act!r}"
+    elif view.phase not in _PHASE_CODE:
+        bad = f"phase {view.phase!r}"
+    elif type(view.public_events) is not tuple:
+        bad = f"public_events {type(view.public_events).__name__}"
+    elif len(hole) > 5 or not _CODES.issuperset(hole) or len(set(hole)) != len(hole):
+        bad = f"hole_cards {hole!r}"                                  # R3.1: at most five cards of the deck
+    elif view.legal is not None and (type(view.legal) is not LegalActions or view.legal.seat != view.seat):
+        bad = f"legal {view.legal!r}"
+    elif not len(view.stacks) == len(view.bets) == len(view.folded) == len(view.discarded) \
+            == len(view.starting_stacks) == n:
+        bad = "a field with another number of seats"
+    elif not _DRAWN.issuperset(view.discarded):
+        bad = f"discarded {view.discarded!r}"                          # R6.1: 0 to 4 cards
+    elif set(map(type, chips)) != _INT or min(chips) < 0 or max(chips) > MAX_CHIPS:
+        bad = f"chips {chips!r}"                                      # R3.2
+    if bad is not None:
+        raise PokerDraw32ValueError(f"a SeatView with {bad}: not a view of a hand of {n} players (build it with "
+                                    "SeatView.of)")
+    return n
+
+
+_SEATS = [frozenset(range(n)) for n in range(6)]
+_CODES = frozenset(range(32))
+_DRAWN = frozenset({None, 0, 1, 2, 3, 4})
+_INT = {int}
+
+
 class _ViewState:
     """What the encoding and the refusal messages read of a hand, worked out from one seat's
     :class:`~pokerdraw32.bots.SeatView` and its public log (the view holds no betting history)."""
@@ -69,14 +116,18 @@ class _ViewState:
                  "to_match", "view", "votes")
 
     def __init__(self, view: SeatView) -> None:
-        n = view.players
-        if not isinstance(view.rules, Rules) or type(n) is not int or not 2 <= n <= 5 \
-                or type(view.seat) is not int or not 0 <= view.seat < n:
-            raise PokerDraw32ValueError(f"a SeatView of {n!r} players, seat {view.seat!r}: not a view of a hand "
-                                        "(build it with SeatView.of)")
+        n = _checked(view)
         self.view = view
         self.rules = view.rules
         self.stacks = view.stacks
+        events = view.public_events
+        try:
+            self._read(view, n, events)
+        except (AttributeError, TypeError, IndexError) as e:
+            raise PokerDraw32ValueError(f"the SeatView's public_events are not a hand's log ({type(e).__name__}: "
+                                        f"{e}); build the view with SeatView.of") from None
+
+    def _read(self, view: SeatView, n: int, events: tuple[Any, ...]) -> None:
         contrib = [0] * n
         bets = [0] * n
         dead = 0
@@ -86,7 +137,6 @@ class _ViewState:
         actions: list[int] = []                      # the current round's actions, as the log's records
         no_raise = [False] * n
         votes = 0
-        events = view.public_events
         for ev in events:
             code = _READ.get(ev.kind)           # the log's record code, for the events read here
             if code is None:
