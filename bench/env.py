@@ -13,7 +13,10 @@ Subjects, each repeat in a fresh process (``POKERDRAW32_NO_EXTENSIONS=1`` for th
   counted as a decision);
 * ``aec-unwrapped``: the same with ``raw_env(players=n)``, without PettingZoo's wrappers;
 * ``raw``: the same game on :class:`pokerdraw32.hand.Hand` with :class:`pokerdraw32.env.Encoding`
-  alone (mask, actor's observation, apply): what the encoding costs without PettingZoo.
+  alone (mask, actor's observation, apply): what the encoding costs without PettingZoo;
+* ``view``: the same game encoded as a bot sees it (what :class:`pokerdraw32.env.PolicyBot` does
+  before asking its policy): ``SeatView.of(hand)``, then the mask, the observation and the action
+  from the view (:meth:`Encoding.action`), played by ``hand.act``.
 
 A decision is one action of a player (an index applied to the hand).  The figure is the median over
 ``--repeat`` runs of decisions per CPU second (``time.process_time``); it is a measure, never
@@ -35,6 +38,7 @@ def measure(kind: str, players: int, seconds: float) -> float:
     import numpy as np
 
     from pokerdraw32 import Hand
+    from pokerdraw32.bots import SeatView
     from pokerdraw32.env import Encoding, env, raw_env
 
     rng = np.random.default_rng(0)
@@ -63,9 +67,15 @@ def measure(kind: str, players: int, seconds: float) -> float:
             h = Hand(e.rules, [e.stack] * players, seed % players, seed=seed)
             seed += 1
             while not h.is_complete:
-                enc.action_mask(h, mask)
-                enc.observation(h, h.actor, e.stack, obs)
-                enc.apply(h, int(rng.choice(np.flatnonzero(mask))))
+                if kind == "view":
+                    view = SeatView.of(h)
+                    enc.action_mask(view, mask)
+                    enc.observation(view, None, e.stack, obs)
+                    h.act(enc.action(view, int(rng.choice(np.flatnonzero(mask)))))
+                else:
+                    enc.action_mask(h, mask)
+                    enc.observation(h, h.actor, e.stack, obs)
+                    enc.apply(h, int(rng.choice(np.flatnonzero(mask))))
                 decisions += 1
     return decisions / (time.process_time() - start)
 
@@ -84,7 +94,7 @@ def main() -> None:
     print(f"{'subject':<22} {'players':>7} {'decisions/s (median of ' + str(args.repeat) + ')':>30}")
     for players in args.players:
         for build in ("compiled", "pure"):
-            for kind in ("aec", "aec-unwrapped", "raw"):
+            for kind in ("aec", "aec-unwrapped", "raw", "view"):
                 env = dict(os.environ)
                 env.pop("POKERDRAW32_NO_EXTENSIONS", None)
                 if build == "pure":

@@ -6,7 +6,7 @@
 cimport cython
 from pokerdraw32._state_c cimport (HandCore, A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_SPLIT, A_DECLINE,
                                    A_DISCARD, E_FOLD, E_CALL, E_BET, E_RAISE, E_DECLINE, E_ROUND_END,
-                                   PH_DRAW, PH_COMPLETE)
+                                   PH_DRAW, PH_COMPLETE, rules_in_c)
 
 ctypedef long long i64
 
@@ -59,6 +59,10 @@ cpdef int observe(HandCore h, seat, float[:] out, double scale) except -1
 @cython.locals(n=int, phase=int, actor=int, kinds=int, k=int, s=int, base=int, i=Py_ssize_t, j=int, seen=int,
                first=i64, kind=int, complete=bint)
 cdef int _observe(HandCore h, int seat, float[:] out, double scale) noexcept nogil
+@cython.locals(h=HandCore, i=int, j=int, k=Py_ssize_t)
+cpdef HandCore view_core(int seat, int n, int button, rules, int phase, int actor, hole, stacks, bets, contrib,
+                         i64 dead, folded, discarded, bint offer_open, int votes, i64 to_match, i64 bet_count,
+                         actions, int kinds, i64 call, i64 lo, i64 hi)
 @cython.locals(by=i64, target=i64)
 cdef i64 _bucket_to(HandCore h, double fraction) noexcept nogil
 @cython.locals(amount=i64, j=int)

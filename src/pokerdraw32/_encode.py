@@ -7,7 +7,10 @@ file as plain Python; :mod:`pokerdraw32._kernels` picks one (``_kernels.encode``
 hand's core, whose C fields it reads directly.  No numpy: the functions write into any writable
 buffer (``float[:]`` / ``unsigned char[:]`` typed memoryviews when compiled, so a numpy array, an
 ``array.array`` or a ``memoryview``; item assignment in plain Python, so a list works there too),
-with no Python object in their loops.  :mod:`pokerdraw32.env` (PettingZoo, Gymnasium) is built on it.
+with no Python object in their loops.  :mod:`pokerdraw32.env` (PettingZoo, Gymnasium) is built on it;
+its :class:`~pokerdraw32.env.Encoding` also reads a bot's :class:`~pokerdraw32.bots.SeatView`, through
+a hand's core filled from the view (:func:`view_core`), so the functions below are the one statement
+of the encoding for both.
 
 **Actions** (``ACTIONS = 35 + B`` indices; ``B`` = number of bet/raise buckets, default 4):
 
@@ -84,7 +87,7 @@ import operator
 
 from .errors import IllegalActionError, PokerDraw32TypeError, PokerDraw32ValueError
 
-if not cython.compiled:   # compiled, these are C enums of _state.pxd (same values)
+if not cython.compiled:   # compiled, these are C enums of _state.pxd (same values), HandCore cimported
     from ._state import (
         A_BET,
         A_CALL,
@@ -102,6 +105,8 @@ if not cython.compiled:   # compiled, these are C enums of _state.pxd (same valu
         E_ROUND_END,
         PH_COMPLETE,
         PH_DRAW,
+        HandCore,
+        rules_in_c,
     )
 
 if not cython.compiled:   # compiled, cpdef enums of _encode.pxd (same values)
@@ -216,6 +221,63 @@ def _observe(h, seat, out, scale):
                     out[base + SEAT_LAST_AMOUNT] = (h._rec[i + 1] - 1) / scale
         i -= 2
     return 0
+
+
+# -- a seat's view as a hand's core ------------------------------------------------------------
+
+def view_core(seat, n, button, rules, phase, actor, hole, stacks, bets, contrib, dead, folded, discarded,
+              offer_open, votes, to_match, bet_count, actions, kinds, call, lo, hi):
+    """A hand's core holding what the functions of this module read, filled from what seat ``seat``
+    may know (:class:`pokerdraw32.bots.SeatView`; :mod:`pokerdraw32.env.encoding` derives the values
+    from the view and its public log), so that :func:`observe` of ``seat``, :func:`action_mask` and
+    :func:`decode_action` give for the view exactly what they give for the hand at that decision:
+    one statement of the encoding for both sources.  The core only answers those reads; it is not a
+    hand to play (no other seat's cards, no stub, no betting history).
+
+    :param seat: the view's seat; ``hole`` its cards (codes, in the order held).
+    :param n: seats dealt in; ``button``, ``phase`` (0-4) and ``actor`` (the seat to act, -1 none)
+        as the hand's; ``rules`` the table's :class:`~pokerdraw32.rules.Rules` (its structure).
+    :param stacks: with ``bets``, ``contrib`` (chips put in the pot this hand), ``folded`` and
+        ``discarded`` (-1 before the draw): one value a seat.  ``dead``: the dead chips (R10.3).
+    :param offer_open: a Parole offer is open; ``votes`` the bit mask of the seats that chose split.
+    :param to_match: the bet to match and ``bet_count`` the bets and raises of the round (R3.4).
+    :param actions: the players' actions of the current betting round, in order: a flat sequence of
+        ``(record kind, seat, amount + 1 or 0)`` triples (the log's records, :mod:`pokerdraw32._events`).
+    :param kinds: the kinds bit mask (``1 << action code``) of ``seat`` when it is to act, with
+        ``call``, ``lo`` and ``hi`` its call and bet/raise bounds (0 when none): they stand as the
+        core's worked-out answer for this decision point (what ``HandCore._kinds`` caches).
+    :returns: the core.
+    """
+    h = HandCore.__new__(HandCore)
+    h._alloc()
+    h._n = n
+    h._button = button
+    h._structure = rules_in_c(rules)[0]
+    h._phase = phase
+    h._actor = actor
+    h._pend_seat = -1
+    h._hole_n[seat] = len(hole)
+    for j in range(len(hole)):
+        h._hole[5 * seat + j] = hole[j]
+    for i in range(n):
+        h._stacks[i] = stacks[i]
+        h._bets[i] = bets[i]
+        h._contrib[i] = contrib[i]
+        h._folded[i] = folded[i]
+        h._discarded[i] = discarded[i]
+    h._dead = dead
+    h._offer_open = offer_open
+    h._votes = votes
+    h._to_match = to_match
+    h._bet_count = bet_count
+    for k in range(0, len(actions), 3):
+        h._log(actions[k], actions[k + 1], 0, actions[k + 2])
+    h._kinds_mask = kinds
+    h._kinds_key = h._nrec
+    h._call = call
+    h._lo = lo
+    h._hi = hi
+    return h
 
 
 # -- the actions ---------------------------------------------------------------------------------

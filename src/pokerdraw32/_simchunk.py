@@ -283,13 +283,19 @@ def first_button(plan: Plan, first: int) -> int:
 
 def _ask(decide: Decide, h: Hand, seat: int, name: str, check: bool, view: SeatView | None = None) -> object:
     """A bot's decision for the seat to act in ``h`` (from ``view``, its :class:`SeatView`, when
-    given); what a user's bot raises is raised again as :class:`BotError` naming the seat and the bot."""
+    given); what a user's bot raises is raised again as :class:`BotError` naming the seat and the
+    bot, but an :class:`IllegalActionError` (a bot that found its own choice illegal: a
+    :class:`~pokerdraw32.env.PolicyBot` whose policy picked an index outside the mask) stays one,
+    as an illegal action returned (:func:`_act`)."""
     if view is None:
         view = SeatView.of(h)
     if not check:
         return decide(view)
     try:
         return decide(view)
+    except IllegalActionError as e:
+        text = str(e).rsplit(" [", 1)[0] if e.rule is not None else str(e)
+        raise IllegalActionError(f"seat {seat} ({name}): {text}", seat=seat, rule=e.rule) from e
     except Exception as e:
         raise BotError(f"seat {seat} ({name}): the bot raised {type(e).__name__}: {e}", seat=seat) from e
 

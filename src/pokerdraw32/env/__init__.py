@@ -5,8 +5,12 @@
   registered as ``"pokerdraw32/Draw-v0"`` when this package is imported;
 * :class:`DrawVectorEnv`: ``num_envs`` DrawEnv tables stepped by one compiled call without the GIL
   (a ``gymnasium.vector.VectorEnv``, built-in opponents);
-* :class:`Encoding`: the shared action space, legal-action mask and observation as numpy arrays
-  (the layout: :mod:`pokerdraw32._encode`, and README.md, "Research interfaces").
+* :class:`Encoding`: the shared action space, legal-action mask and observation as numpy arrays,
+  from a :class:`~pokerdraw32.hand.Hand` or a bot's :class:`~pokerdraw32.bots.SeatView` (the
+  layout: :mod:`pokerdraw32._encode`, and README.md, "Research interfaces");
+* :class:`PolicyBot`: a trained policy (a function of the observation and mask, or a
+  Stable-Baselines3 model) as a bot, for :func:`pokerdraw32.simulate`, the command line's
+  ``--bots module:attr`` and DrawEnv's opponents.
 
 The engine never imports this package; numpy, gymnasium and pettingzoo are imported here only.
 
@@ -29,10 +33,11 @@ except ImportError as _exc:   # pragma: no cover - depends on the installation
 
 from .aec import env, raw_env
 from .encoding import DEFAULT_BUCKETS, OBS_SIZE, Encoding
+from .policy import PolicyBot
 from .single import DrawEnv
 from .vector import DrawVectorEnv
 
-__all__ = ["DEFAULT_BUCKETS", "OBS_SIZE", "DrawEnv", "DrawVectorEnv", "Encoding", "env", "raw_env"]
+__all__ = ["DEFAULT_BUCKETS", "OBS_SIZE", "DrawEnv", "DrawVectorEnv", "Encoding", "PolicyBot", "env", "raw_env"]
 
 ENV_ID = "pokerdraw32/Draw-v0"
 """The Gymnasium id of :class:`DrawEnv`."""
