@@ -41,6 +41,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--epochs", type=int, default=4, help="PPO's epochs a rollout")
     parser.add_argument("--net", type=int, nargs="+", default=[64, 64], help="hidden layer sizes")
     parser.add_argument("--hands", type=int, default=20_000, help="hands of each measurement (simulate)")
+    parser.add_argument("--estimator", choices=["aivat", "plain"], default="aivat",
+                        help="simulate()'s estimator: aivat (variance-reduced, unbiased; default) or plain")
     parser.add_argument("--seed", type=int, default=0, help="the tables', the network's and the measurement's seed")
     parser.add_argument("--output", default=None, help="save the trained model here (a .zip, MaskablePPO.load)")
     parser.add_argument("--verbose", type=int, default=0, help="SB3's log: 0 none, 1 a table a rollout")
@@ -76,7 +78,7 @@ def fresh_policy(model: Any) -> Any:
 
 
 def measure(model: Any, args: argparse.Namespace) -> dict[str, Any]:
-    """The agent's :class:`~pokerdraw32.simulate.BotResult` against each kind of bot."""
+    """The agent's :class:`~pokerdraw32.simulate.SimulationResult` against each kind of bot."""
     from pokerdraw32 import Rules
     from pokerdraw32.env import PolicyBot
     from pokerdraw32.simulate import simulate
@@ -86,8 +88,9 @@ def measure(model: Any, args: argparse.Namespace) -> dict[str, Any]:
     out = {}
     for opponent in ("rule", "random"):
         result = simulate(players=args.players, hands=args.hands, seed=args.seed + 1, stack=args.stack * bb,
-                          bots=[agent] + [opponent] * (args.players - 1), duplicate=True)
-        out[opponent] = result.per_bot[0]
+                          bots=[agent] + [opponent] * (args.players - 1), duplicate=True,
+                          estimator=args.estimator)
+        out[opponent] = result
     return out
 
 
@@ -100,10 +103,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     results = measure(model, args)
     print(f"MaskablePPO, {args.steps:,} steps on {args.envs} tables against {args.opponents} bots "
           f"({args.players} players, {args.stack} big blinds):")
-    for opponent, r in results.items():
+    for opponent, result in results.items():
+        r = result.per_bot[0]
         interval = "" if r.ci95 is None else f" ± {r.ci95:.1f} (95% interval)"
         print(f"  against {opponent} bots: {r.bb_per_100:+.1f}{interval} bb/100 hands dealt "
-              f"({r.hands:,} hands, duplicate deals)")
+              f"({r.hands:,} hands, duplicate deals, estimator {result.estimator})")
+        if result.plain is not None:
+            p = result.plain[0]
+            plain = "" if p.ci95 is None else f" ± {p.ci95:.1f}"
+            print(f"    (plain estimate of the same hands: {p.bb_per_100:+.1f}{plain})")
     return results
 
 

@@ -59,14 +59,16 @@ def test_maskable_ppo_help_trains_nothing(capsys: pytest.CaptureFixture[str]) ->
 def test_maskable_ppo_trains_and_is_measured_by_simulate(capsys: pytest.CaptureFixture[str],
                                                         tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
-    env = pytest.importorskip("pokerdraw32.env")
-    if not hasattr(env, "PolicyBot"):
-        pytest.skip("pokerdraw32.env has no PolicyBot (issue 24, item 1) in this build")
+    pytest.importorskip("pokerdraw32.env")
     saved = tmp_path / "agent.zip"
     out = load("maskable_ppo").main(["--steps", "1024", "--envs", "8", "--n-steps", "64", "--batch-size", "256",
                                      "--epochs", "1", "--net", "16", "--hands", "100", "--output", str(saved)])
     text = capsys.readouterr().out
     assert "bb/100 hands dealt" in text and "(95% interval)" in text and saved.exists()
+    assert "estimator aivat" in text and "plain estimate of the same hands" in text
     assert set(out) == {"rule", "random"}
     for result in out.values():
-        assert result.label == "MaskablePPO" and result.hands == 100 and result.ci95 is not None
+        assert result.estimator == "aivat" and result.plain is not None
+        agent = result.per_bot[0]
+        assert agent.label == "MaskablePPO" and agent.hands == 100 and agent.ci95 is not None
+        assert agent.chips == result.plain[0].chips
