@@ -31,11 +31,13 @@ expectation over that event given everything before it:
 
 Every feature thus has expectation zero given the hand so far, so *any* linear combination of them
 may be subtracted without bias.  The coefficients are fitted by least squares (ridge-regularised,
-scale-free) **on the other half of the samples** (cross-fitting: hands, or duplicate deals, of even
-index are corrected with the coefficients fitted on the odd ones and the reverse), so they are
-independent of the samples they correct and the estimate stays exactly unbiased.  A chunk keeps
-only sums (per bot and half: count, sum and sum of squares of results, sums of features and of
-their products with the result and with each other), so chunks add up in any order, on any worker.
+scale-free, the penalty chosen by generalised cross-validation among :data:`RIDGES`, features too
+rare in the half left out, no correction at all when none beats the plain variance) **on the other
+half of the samples** (cross-fitting: hands, or duplicate deals, of even index are corrected with
+the coefficients fitted on the odd ones and the reverse), so they are independent of the samples
+they correct and the estimate stays exactly unbiased.  A chunk keeps only sums (per bot and half:
+count, sum and sum of squares of results, sums of features and of their products with the result
+and with each other), so chunks add up in any order, on any worker.
 
 The estimate and its interval are per bot; unlike the plain results (integers summing to zero,
 R9.5) the bots' estimates need not sum exactly to zero.  The reduction is large when the bots'
@@ -97,8 +99,10 @@ _ALL_IN0 = _DEC0 + _DECISION
 _FOLD, _PASSIVE, _AGGRESSIVE = 0, 1, 2
 _CODE = {kind: ACTION_CODES[kind] for kind in ActionKind}
 _AGGRESSIVE_CODES = frozenset({_CODE[ActionKind.BET], _CODE[ActionKind.RAISE]})
-RIDGE = 1e-2
-"""Ridge penalty of the fitted coefficients, relative to each feature's variance (scale-free)."""
+RIDGES = (1e-2, 1e-1, 1.0, 10.0, 100.0)
+"""The ridge penalties tried on each half, relative to each feature's variance (scale-free); the
+one with the least generalised cross-validation error wins, or no correction at all when that is
+better still (few hands for many features: the estimate then falls back to the plain one)."""
 
 
 def _pots(contrib: list[int], stacks: list[int], live: list[int]) -> tuple[list[tuple[int, list[int]]], list[int]]:
@@ -464,23 +468,50 @@ class Estimate:
         return Estimate(-self.mean, self.variance, self.samples, -self.correction, self.correction_variance)
 
 
+MIN_SPREAD = 5.0
+"""A feature takes part in a half's fit only if its variance times the half's samples is at least
+this (an indicator must have been seen about five times): rarer ones get no coefficient."""
+
+
 def _fit(s: AivatStats, b: int, half: int) -> npt.NDArray[np.float64]:
-    """Coefficients fitted on one half: ridge least squares of the results on the features,
-    centred, each feature's penalty ``RIDGE`` times its variance."""
+    """Coefficients fitted on one half: ridge least squares of the results on the centred
+    features, each feature's penalty a multiple of its variance, the multiple (:data:`RIDGES`)
+    chosen by generalised cross-validation (Golub, Heath and Wahba 1979: the residual variance
+    over ``(1 - effective parameters / samples)**2``, from the half's sums alone), zero
+    coefficients when none beats the plain variance.  Features rarer than :data:`MIN_SPREAD` in the
+    half are left out."""
     n = s.count[b, half]
-    if n < 2:
-        return np.zeros(FEATURES)
-    mf = s.f[b, half] / n
-    cov = s.ff[b, half] / n - np.outer(mf, mf)
-    cu = s.uf[b, half] / n - mf * (s.u[b, half] / n)
-    diag = np.diag(cov).copy()
-    active = diag > 1e-12
     beta = np.zeros(FEATURES)
-    if not active.any():
+    if n < 3:
+        return beta
+    mf = s.f[b, half] / n
+    mu = s.u[b, half] / n
+    cov = s.ff[b, half] / n - np.outer(mf, mf)
+    cu = s.uf[b, half] / n - mf * mu
+    var_u = s.uu[b, half] / n - mu * mu
+    diag = np.diag(cov).copy()
+    active = diag * n >= MIN_SPREAD         # a feature seen a few times in this half fits those hands
+    if not active.any():                    # only, and would swing the other half's estimate
         return beta
     c = cov[np.ix_(active, active)]
-    c = c + np.diag(RIDGE * diag[active])
-    beta[active] = np.linalg.solve(c, cu[active])
+    d = diag[active]
+    cv = cu[active]
+    best, chosen = var_u, None                     # no correction: the plain estimate
+    for ridge in RIDGES:
+        try:
+            inverse = np.linalg.inv(c + np.diag(ridge * d))
+        except np.linalg.LinAlgError:
+            continue
+        fitted = inverse @ cv
+        residual = var_u - 2 * fitted @ cv + fitted @ c @ fitted
+        effective = float(np.trace(inverse @ c))
+        if effective >= n - 1:
+            continue
+        score = residual / (1 - effective / n) ** 2
+        if score < best:
+            best, chosen = score, fitted
+    if chosen is not None:
+        beta[active] = chosen
     return beta
 
 
