@@ -136,7 +136,10 @@ class DrawGame(pyspiel.Game):  # type: ignore[misc]
     :ivar stack: every seat's starting stack, in chips (also the observation's chip scale).
     :ivar button: the dealer's seat.
     :ivar buckets: the bet/raise buckets (pot fractions).
+    :ivar bucket_array: the buckets as a ``float64[B]`` array (``buckets_view``: the same as the
+        compiled encoding takes them at the least cost, :func:`pokerdraw32._encode.bucket_view`).
     :ivar round_slots: ``R``, the own-decision slots a betting round has in the information-state tensor.
+    :ivar initial_hand: the hand every state starts from (a clone of it): the blinds posted, nothing dealt.
     :raises PokerDraw32ValueError: not 2 to 5 players (R3.1), a bad amount of chips (R3.2), a stack
         that brings more than ``MAX_CHIPS`` to the table, a bad button or bad buckets.
     :raises RulesError: an unknown preset or structure, or blinds the rules refuse.
@@ -157,6 +160,7 @@ class DrawGame(pyspiel.Game):  # type: ignore[misc]
             raise PokerDraw32ValueError(f"{SHORT_NAME}: button={self.button!r} is not a seat 0..{n - 1} [R4.1]")
         self.buckets = _buckets(p["buckets"])
         self.bucket_array: npt.NDArray[np.float64] = np.array(self.buckets, dtype=np.float64)
+        self.buckets_view: Any = _encode.bucket_view(self.bucket_array)   # what the hot path passes on
         self.actions: int = _encode.action_count(self.buckets)
         fixed = self.rules.structure is Structure.FIXED_LIMIT
         cap = self.rules.cap if fixed else None
@@ -177,6 +181,8 @@ class DrawGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(GAME_TYPE, info, p)
         self.players: int = n
+        # every state starts from a copy of this hand: the blinds posted, the first card to deal
+        self.initial_hand = Hand(self.rules, [self.stack] * n, self.button, seed=0, auto_deal=False)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> DrawGame:
         """The game itself: it is immutable (``state.clone()`` deep-copies the state, not the game)."""
@@ -195,88 +201,94 @@ class DrawGame(pyspiel.Game):  # type: ignore[misc]
         return DrawObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
+def _dealt(word: int) -> list[int]:
+    """The card codes of a card word (count in bits 0-2, then 6 bits a card), in order."""
+    return [word >> (3 + 6 * j) & 63 for j in range(word & 7)]
+
+
+# The hot path, compiled with the encoding (pokerdraw32._encode, pure Python without extensions):
+# the player, the legal actions and chance outcomes, the moves, read from the hand's C fields.
+_player = _encode.spiel_player
+_legal = _encode.spiel_legal
+_outcomes = _encode.deal_outcomes
+_apply = _encode.spiel_apply
+_CHANCE: int = _encode.SPIEL_CHANCE
+_TERMINAL: int = _encode.SPIEL_TERMINAL
+_PAIRS: list[list[tuple[int, float]]] = [[]] + [[(c, 1.0 / k) for c in range(32)] for k in range(1, 33)]
+"""``_PAIRS[count][code]``: the chance outcome ``(code, 1 / count)``, made once (tuples are immutable)."""
+
+
 class DrawState(pyspiel.State):  # type: ignore[misc]
     """A hand in progress, wrapping a :class:`~pokerdraw32.hand.Hand` with explicit deals
     (``auto_deal=False``).  ``state.hand`` is the dealer's record (every card): for debugging and
-    tests, never for a player."""
+    tests, never for a player.
+
+    ``current_player``, ``is_chance_node``, ``is_terminal``, ``legal_actions`` and
+    ``chance_outcomes`` are answered in Python (compiled code reading the hand), without a round
+    trip through pyspiel's C++ ``State``; C++ callers get the same answers through it."""
 
     def __init__(self, game: DrawGame) -> None:
         super().__init__(game)
         self._game = game
-        self.hand = Hand(game.rules, [game.stack] * game.players, game.button, seed=0, auto_deal=False)
-        self._dealing: list[int] = []     # the cards of the pending deal drawn so far
-        # that deal's sources: (stub cards, how many come from the stub, pile cards it may give), or None
-        self._deal: tuple[list[int], int, list[int]] | None = None
+        self.hand: Hand = game.initial_hand.clone()
+        self._dealing = 0     # the card word of the pending deal's cards drawn so far (0: none)
         self._own: list[list[tuple[int, int]]] = [[] for _ in range(game.players)]  # (round, action id)
 
     # -- the OpenSpiel API ------------------------------------------------------------------------
     def current_player(self) -> int:
         """The seat to act, ``PlayerId.CHANCE`` while a card is to be dealt, or ``PlayerId.TERMINAL``."""
+        return _player(self.hand)
+
+    def is_chance_node(self) -> bool:
+        """True while a card is to be dealt."""
+        return _player(self.hand) == _CHANCE
+
+    def is_terminal(self) -> bool:
+        """True once the hand is over."""
+        return _player(self.hand) == _TERMINAL
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the player to act), ascending, as pyspiel's
+        ``State.legal_actions``: the card codes at a chance node, none for another seat or at the
+        end.
+
+        :raises pyspiel.SpielError: ``player`` is a negative id other than the player to act's.
+        """
         h = self.hand
-        if h.is_complete:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if h.pending_deal is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        actor = h.actor
-        assert actor is not None
-        return int(actor)
+        if player is not None:
+            current = _player(h)
+            if player != current and current >= 0:
+                if player < 0:
+                    raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+                return []
+        return _legal(h, self._game.buckets_view, self._dealing)
 
     def _legal_actions(self, player: int) -> list[int]:
-        mask = np.zeros(self._game.actions, dtype=np.uint8)
-        _encode.action_mask(self.hand, mask, self._game.bucket_array)
-        return [int(a) for a in np.flatnonzero(mask)]
+        return _legal(self.hand, self._game.buckets_view, self._dealing)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards the next chance node may deal (card codes, ascending), each with probability
         ``1 / count``: the stub's cards, or, once the stub is used up in this deal, the discard pile
-        without the receiving player's own discards (R6.2)."""
-        cards = self._dealable()
-        p = 1.0 / len(cards)
-        return [(c, p) for c in cards]
+        without the receiving player's own discards (R6.2).
 
-    def _dealable(self) -> list[int]:
-        if self._deal is None:     # the deal's sources, read once a deal: the hand waits for all its cards
-            h = self.hand
-            req = h.pending_deal
-            if req is None:
-                raise PokerDraw32ValueError("not a chance node: no deal is pending")
-            stub = sorted(int(c) for c in h.stub)
-            if req.kind == "hole":
-                self._deal = (stub, len(stub), [])
-            else:     # R6.2: the stub first, then the pile without the receiver's own discards
-                own = {int(c) for c in h.hole[req.seat]} | {int(c) for c in h._own_discards}
-                pile = sorted(int(c) for c in h.pile if c not in own)
-                self._deal = (stub, min(req.count, len(stub)), pile)
-        stub, from_stub, pile = self._deal
-        taken = self._dealing
-        return [c for c in (stub if len(taken) < from_stub else pile) if c not in taken]
+        :raises PokerDraw32ValueError: not a chance node.
+        """
+        return _outcomes(self.hand, self._dealing, _PAIRS)
 
     def _apply_action(self, action: int) -> None:
         h = self.hand
-        req = h.pending_deal
-        if req is not None:
-            if action not in self._dealable():
+        word = _apply(h, self._game.buckets_view, self._dealing, action, self._own)
+        if word < 0:
+            req = h.pending_deal
+            if req is not None:
                 raise PokerDraw32ValueError(f"card {action} may not be dealt to seat {req.seat} now [R6.2]")
-            self._dealing.append(action)
-            if len(self._dealing) == req.count:
-                cards = [DECK[c] for c in self._dealing]
-                self._dealing = []
-                self._deal = None
-                h.deal(cards)
-            return
-        seat = h.actor
-        rnd = _ROUNDS.get(h.phase.value)
-        if seat is None or rnd is None or _encode.apply_action(h, action, self._game.bucket_array) < 0:
             raise _encode.action_error(h, action, self._game.bucket_array)
-        self._own[seat].append((rnd, action))
+        self._dealing = word
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {DECK[action]}"
         return str(_encode.action_name(action, self._game.bucket_array))
-
-    def is_terminal(self) -> bool:
-        return bool(self.hand.is_complete)
 
     def returns(self) -> list[float]:
         """Each seat's chips won (negative: lost) in the hand; zeros until it is over (R9.5)."""
@@ -327,7 +339,7 @@ class DrawState(pyspiel.State):  # type: ignore[misc]
             lines.append(f"seat {s}: {format_cards(h.hole_cards(s)) or '--'} stack {h.stacks[s]} "
                          f"bet {h.bets[s]}{drawn}{status}")
         if self._dealing:
-            lines.append(f"dealing {format_cards([DECK[c] for c in self._dealing])}")
+            lines.append(f"dealing {format_cards([DECK[c] for c in _dealt(self._dealing)])}")
         return "\n".join(lines)
 
 
@@ -370,7 +382,7 @@ class DrawObserver:
         _encode.observe(h, player, obs, float(self._game.stack))
         req = h.pending_deal
         if req is not None and req.seat == player:
-            for c in state._dealing:
+            for c in _dealt(state._dealing):
                 obs[_encode.OBS_CARDS + c] = 1.0
         if self.perfect_recall:
             self.tensor[_encode.OBS_SIZE:] = 0.0
@@ -389,9 +401,9 @@ class DrawObserver:
         dealing = ""
         if req is not None and state._dealing:
             if req.seat == player:
-                dealing = f" | dealing you {format_cards([DECK[c] for c in state._dealing])}"
+                dealing = f" | dealing you {format_cards([DECK[c] for c in _dealt(state._dealing)])}"
             else:
-                dealing = f" | dealing seat {req.seat} {len(state._dealing)} of {req.count}"
+                dealing = f" | dealing seat {req.seat} {state._dealing & 7} of {req.count}"
         if self.perfect_recall:
             log = "; ".join(str(e) for e in h.events_for(player))
             return f"seat {player} cards {cards}{dealing} | {log}"
