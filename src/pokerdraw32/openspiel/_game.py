@@ -53,6 +53,8 @@ information-state string is the seat's cards and the hand's event log as the sea
 
 from __future__ import annotations
 
+import math
+import sys
 from typing import Any
 
 import numpy as np
@@ -61,7 +63,7 @@ import pyspiel
 
 from .._kernels import encode as _encode
 from ..cards import DECK, format_cards
-from ..errors import MAX_CHIPS, PokerDraw32ValueError
+from ..errors import MAX_CHIPS, GameTooLargeError, PokerDraw32ValueError
 from ..hand import Hand
 from ..rules import Rules, Structure
 
@@ -94,6 +96,17 @@ GAME_TYPE = pyspiel.GameType(
 terminal rewards."""
 
 _ROUNDS = {"first-round": 0, "draw": 1, "second-round": 2}
+
+ENUMERATING_MODULES = frozenset({
+    "open_spiel.python.algorithms.get_all_states",   # get_all_states: TabularPolicy, hence the CFR solvers,
+                                                     # XFP, CPPBestResponsePolicy, exploitability()
+    "open_spiel.python.algorithms.cfr",              # CFRSolver, CFRPlusSolver (discounted CFR, CFR-BR on them)
+    "open_spiel.python.algorithms.best_response",    # BestResponsePolicy, CPPBestResponsePolicy
+    "open_spiel.python.algorithms.exploitability",   # nash_conv, exploitability, best_response
+})
+"""The modules of OpenSpiel's Python algorithms that walk every state of the game they are given: a
+state asked for by one of them (``game.new_initial_state()``, directly or through a clone or
+``game.new_initial_states()``) is refused with :class:`~pokerdraw32.errors.GameTooLargeError`."""
 _LAST_KINDS = ("fold", "check", "call", "bet", "raise", "split", "decline")
 
 
@@ -193,8 +206,37 @@ class DrawGame(pyspiel.Game):  # type: ignore[misc]
         return (pyspiel.load_game, (str(self),))
 
     def new_initial_state(self) -> DrawState:
-        """A new hand: the blinds posted (R4), the first hole card to deal (a chance node)."""
+        """A new hand: the blinds posted (R4), the first hole card to deal (a chance node).
+
+        :raises GameTooLargeError: asked for by one of OpenSpiel's tabular algorithms, which walk
+            every state (:data:`ENUMERATING_MODULES`): see :meth:`size_message`.
+        """
+        caller = sys._getframe().f_back     # the Python code that asked, directly or through pyspiel
+        if caller is not None and caller.f_globals.get("__name__") in ENUMERATING_MODULES:
+            raise GameTooLargeError(self.size_message(caller.f_globals["__name__"]))
         return DrawState(self)
+
+    def size_message(self, by: str = "") -> str:
+        """Why the game cannot be enumerated, with its size, and what to use instead (the message
+        of :class:`~pokerdraw32.errors.GameTooLargeError`; ``by``: the module that tried).
+
+        The sizes are lower bounds: the orders in which the hole cards can be dealt (each a
+        different history, before any decision: ``32! / (32 - 5n)!``) and the information sets of
+        the first seat to act at its first decision (its five cards in their order, ``32! / 27!``);
+        the betting, the draw and the replacement cards multiply both.
+        """
+        n = self.players
+        histories = math.perm(32, 5 * n)
+        infosets = math.perm(32, 5)
+        who = f" (asked by {by})" if by else ""
+        return (f"{self} is too large to enumerate{who}: its hole cards alone can be dealt in {histories:.2e} "
+                f"orders, each a different state before any decision, and the first seat to act has "
+                f"{infosets:,} information sets at its first decision (its five cards); the betting, the "
+                "draw and the replacement cards multiply both. Algorithms that walk every state "
+                "(get_all_states, TabularPolicy, CFRSolver, CFRPlusSolver, exploitability, nash_conv, "
+                "BestResponsePolicy) would never finish: use a sampling algorithm, outcome-sampling or "
+                "external-sampling MCCFR (open_spiel.python.algorithms.outcome_sampling_mccfr, "
+                "external_sampling_mccfr) or IS-MCTS (open_spiel.python.algorithms.ismcts)")
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> DrawObserver:
         """The observer of information states (``iig_obs_type.perfect_recall``) or observations."""
