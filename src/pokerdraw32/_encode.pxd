@@ -98,4 +98,4 @@ cpdef list spiel_legal(HandCore h, const double[:] buckets, i64 dealing)
 @cython.locals(phase=int)
 cpdef int spiel_act(HandCore h, index, const double[:] buckets) except -2
 @cython.locals(seat=int, rnd=int)
-cpdef i64 spiel_apply(HandCore h, const double[:] buckets, i64 dealing, i64 action, list own) except -2
+cpdef i64 spiel_apply(HandCore h, const double[:] buckets, i64 dealing, i64 action, own) except -2

@@ -260,6 +260,17 @@ _PAIRS: list[list[tuple[int, float]]] = [[]] + [[(c, 1.0 / k) for c in range(32)
 """``_PAIRS[count][code]``: the chance outcome ``(code, 1 / count)``, made once (tuples are immutable)."""
 
 
+class _Decisions(list[list[tuple[int, int]]]):
+    """Each seat's own decisions, ``(round, action id)`` in order: a list of lists whose deep copy
+    (every ``state.clone()`` deep-copies the state's attributes) copies the lists and shares the
+    tuples, which are immutable: a tenth of ``copy.deepcopy``'s time."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Decisions:
+        return _Decisions([list(seat) for seat in self])
+
+
 class DrawState(pyspiel.State):  # type: ignore[misc]
     """A hand in progress, wrapping a :class:`~pokerdraw32.hand.Hand` with explicit deals
     (``auto_deal=False``).  ``state.hand`` is the dealer's record (every card): for debugging and
@@ -274,7 +285,7 @@ class DrawState(pyspiel.State):  # type: ignore[misc]
         self._game = game
         self.hand: Hand = game.initial_hand.clone()
         self._dealing = 0     # the card word of the pending deal's cards drawn so far (0: none)
-        self._own: list[list[tuple[int, int]]] = [[] for _ in range(game.players)]  # (round, action id)
+        self._own = _Decisions([] for _ in range(game.players))    # each seat's (round, action id)
 
     # -- the OpenSpiel API ------------------------------------------------------------------------
     def current_player(self) -> int:
