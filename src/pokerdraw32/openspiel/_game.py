@@ -49,6 +49,22 @@ one-hot over the action ids (``R = cap + 1`` in fixed-limit with a cap, else 8; 
 folds, all-ins, cards drawn, each seat's last action in the round, shown hands); the
 information-state string is the seat's cards and the hand's event log as the seat may see it
 (:meth:`pokerdraw32.hand.Hand.events_for`: perfect recall, no card of another player).
+
+**Speed.**  A move is one call of compiled code on the hand's C fields (:func:`pokerdraw32._encode.spiel_apply`;
+the player, legal actions and chance outcomes likewise), and the methods Python calls most
+(``current_player``, ``is_chance_node``, ``is_terminal``, ``legal_actions``, ``chance_outcomes``)
+are answered in Python without pyspiel's C++ round trip; ``apply_action`` stays pyspiel's (it keeps
+the history).  ``python bench/openspiel.py --versus`` compares random play with OpenSpiel's C++
+``universal_poker``.
+
+**Tabular algorithms** walk every state, and this game has more than ``32! / (32 - 5n)!`` (the
+orders of the hole cards): a state asked for by one of OpenSpiel's Python modules that do so
+(:data:`ENUMERATING_MODULES`: ``get_all_states``, hence ``TabularPolicy`` and the CFR solvers;
+``cfr``; ``best_response``; ``exploitability``) is refused at once with
+:class:`~pokerdraw32.errors.GameTooLargeError`, which names the sampling algorithms to use
+(outcome- or external-sampling MCCFR, IS-MCTS).  OpenSpiel's C++ algorithms (``pyspiel.CFRSolver``,
+``pyspiel.exploitability``, ...) cannot be told apart from its C++ sampling algorithms: they reach
+the game through the same calls, and are not refused (they never return; Ctrl-C stops them).
 """
 
 from __future__ import annotations
