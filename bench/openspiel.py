@@ -1,11 +1,19 @@
-"""Speed of the OpenSpiel game python_pokerdraw32 (issue 12 item 5), compiled and pure.
+"""Speed of the OpenSpiel game python_pokerdraw32 (issue 12 item 5, issue 24 item 4), compiled and pure.
 
-    python bench/openspiel.py                  # random play: 2 and 5 players, no-limit, 200-chip stacks
+    python bench/openspiel.py                  # all: versus universal_poker, random play, MCCFR
+    python bench/openspiel.py --versus --repeat 7        # the comparison with universal_poker only
     python bench/openspiel.py --seconds 5 --repeat 5
     python bench/openspiel.py --repeat 1 --ismcts 400    # and IS-MCTS against a random bot, 400 hands
 
 Subjects, each repeat in a fresh process (``POKERDRAW32_NO_EXTENSIONS=1`` for the pure one):
 
+* ``versus``: the random-play loop below on heads-up ``python_pokerdraw32`` (no-limit, 200-chip
+  stacks, blinds 1/2: the defaults) and, in the same run with the same loop, on OpenSpiel's own C++
+  ``universal_poker`` in a comparable configuration (:data:`UNIVERSAL_POKER`: 2 players, 2 rounds,
+  32 cards, 2 hole cards then 3 board cards, no-limit, 200-chip stacks, blinds 1/2, the
+  fold/call/pot/all-in abstraction); the three subjects (universal_poker, ours compiled, ours pure)
+  alternate within each repeat, and the ratio of decisions per CPU second (ours / universal_poker)
+  is taken in each repeat, its median reported;
 * ``random``: ``game.new_initial_state()`` then, to the end of the hand, a chance outcome drawn from
   ``chance_outcomes()`` at chance nodes and a uniformly random id of ``legal_actions()`` at decision
   nodes, through pyspiel's ``apply_action``; reported as decisions (player actions) per second, with
@@ -33,15 +41,43 @@ import sys
 import time
 from typing import Any
 
+UNIVERSAL_POKER = {"numPlayers": 2, "numRounds": 2, "numSuits": 4, "numRanks": 8, "numHoleCards": 2,
+                   "numBoardCards": "0 3", "betting": "nolimit", "stack": "200 200", "blind": "1 2",
+                   "firstPlayer": "1 1", "bettingAbstraction": "fcpa"}
+"""The reference: OpenSpiel's C++ ``universal_poker`` with a 32-card deck, heads-up no-limit, 200-chip
+stacks, blinds 1/2 (``pyspiel.load_game("universal_poker", UNIVERSAL_POKER)``)."""
+
+
+def random_play(game: Any, seconds: float) -> dict[str, float]:
+    """Random play of ``game`` for ``seconds`` of CPU time: a new hand, then to its end a chance
+    outcome drawn from ``chance_outcomes()`` at chance nodes and a uniformly random id of
+    ``legal_actions()`` at decision nodes, through ``apply_action``; per CPU second."""
+    rng = random.Random(0)
+    hands = decisions = moves = 0
+    start = time.process_time()
+    deadline = start + seconds
+    while time.process_time() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])   # uniform: each has 1/count
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+            moves += 1
+        hands += 1
+    elapsed = time.process_time() - start
+    return {"decisions": decisions / elapsed, "moves": moves / elapsed, "hands": hands / elapsed}
+
 
 def measure(kind: str, players: int, seconds: float) -> dict[str, float]:
     import pyspiel
 
     import pokerdraw32.openspiel  # noqa: F401
 
-    start = time.process_time()
-    deadline = start + seconds
     if kind == "mccfr":
+        start = time.process_time()
+        deadline = start + seconds
         import numpy as np
         from open_spiel.python.algorithms import outcome_sampling_mccfr
 
@@ -55,21 +91,9 @@ def measure(kind: str, players: int, seconds: float) -> dict[str, float]:
         return {"iterations": iterations / (time.process_time() - start)}
     if kind == "ismcts":   # `players` is the number of hands here
         return ismcts_against_random(pyspiel, players, int(seconds))
-    game = pyspiel.load_game(f"python_pokerdraw32(players={players})")
-    rng = random.Random(0)
-    hands = decisions = moves = 0
-    while time.process_time() < deadline:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(rng.choice(state.chance_outcomes())[0])   # uniform: each has 1/count
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                decisions += 1
-            moves += 1
-        hands += 1
-    elapsed = time.process_time() - start
-    return {"decisions": decisions / elapsed, "moves": moves / elapsed, "hands": hands / elapsed}
+    if kind == "universal_poker":
+        return random_play(pyspiel.load_game("universal_poker", UNIVERSAL_POKER), seconds)
+    return random_play(pyspiel.load_game(f"python_pokerdraw32(players={players})"), seconds)
 
 
 def ismcts_against_random(pyspiel: Any, hands: int, simulations: int) -> dict[str, float]:
@@ -103,11 +127,45 @@ def ismcts_against_random(pyspiel: Any, hands: int, simulations: int) -> dict[st
             "decisions": decisions / (time.process_time() - start)}
 
 
+def child(kind: str, players: int, seconds: float, build: str = "compiled") -> dict[str, float]:
+    """``measure(kind, players, seconds)`` in a fresh process of the ``build`` (``"pure"``:
+    ``POKERDRAW32_NO_EXTENSIONS=1``)."""
+    env = {k: v for k, v in os.environ.items() if k != "POKERDRAW32_NO_EXTENSIONS"}
+    if build == "pure":
+        env["POKERDRAW32_NO_EXTENSIONS"] = "1"
+    command = [sys.executable, __file__, "--child", kind, str(players), str(seconds)]
+    result: dict[str, float] = json.loads(subprocess.run(command, env=env, check=True, capture_output=True,
+                                                         text=True).stdout)
+    return result
+
+
+def versus(seconds: float, repeat: int) -> None:
+    """Heads-up random play of python_pokerdraw32 (compiled, pure) against universal_poker, the three
+    alternating within each repeat; medians, and the median of each repeat's ratio."""
+    subjects = [("universal_poker", "compiled"), ("random", "compiled"), ("random", "pure")]
+    runs: dict[tuple[str, str], list[dict[str, float]]] = {s: [] for s in subjects}
+    for _ in range(repeat):
+        for kind, build in subjects:
+            runs[kind, build].append(child(kind, 2, seconds, build))
+    reference = [r["decisions"] for r in runs["universal_poker", "compiled"]]
+    print(f"heads-up random play, decisions per CPU second, medians of {repeat} interleaved runs of {seconds:g} s")
+    for kind, build in subjects:
+        name = "universal_poker (C++)" if kind == "universal_poker" else f"python_pokerdraw32 {build}"
+        figures = "  ".join(f"{statistics.median(r[key] for r in runs[kind, build]):>9,.0f} {key}/s"
+                            for key in ("decisions", "moves", "hands"))
+        line = f"  {name:<30} {figures}"
+        if kind != "universal_poker":
+            ratios = [r["decisions"] / ref for r, ref in zip(runs[kind, build], reference, strict=True)]
+            line += f"   ratio {statistics.median(ratios):.2f} (runs {min(ratios):.2f}-{max(ratios):.2f})"
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 5])
+    parser.add_argument("--versus", action="store_true", help="only the comparison with universal_poker")
     parser.add_argument("--ismcts", type=int, default=0, metavar="HANDS", help="also: ISMCTS against random")
     parser.add_argument("--simulations", type=int, default=50)
     parser.add_argument("--child", nargs=3, metavar=("KIND", "PLAYERS", "SECONDS"), help=argparse.SUPPRESS)
@@ -116,23 +174,18 @@ def main() -> None:
         kind, players, seconds = args.child
         print(json.dumps(measure(kind, int(players), float(seconds))))
         return
+    versus(args.seconds, args.repeat)
+    if args.versus:
+        return
     print(f"{'subject':<16} {'players':>7}   medians of {args.repeat} runs, per CPU second")
     subjects = [("random", p) for p in args.players] + [("mccfr", 2)]
     for kind, players in subjects:
         for build in ("compiled", "pure"):
-            env = dict(os.environ)
-            env.pop("POKERDRAW32_NO_EXTENSIONS", None)
-            if build == "pure":
-                env["POKERDRAW32_NO_EXTENSIONS"] = "1"
-            command = [sys.executable, __file__, "--child", kind, str(players), str(args.seconds)]
-            runs = [json.loads(subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout)
-                    for _ in range(args.repeat)]
+            runs = [child(kind, players, args.seconds, build) for _ in range(args.repeat)]
             figures = "  ".join(f"{statistics.median(r[key] for r in runs):>10,.0f} {key}/s" for key in runs[0])
             print(f"{kind + ' ' + build:<16} {players:>7}   {figures}")
     if args.ismcts:
-        command = [sys.executable, __file__, "--child", "ismcts", str(args.ismcts), str(args.simulations)]
-        env = {k: v for k, v in os.environ.items() if k != "POKERDRAW32_NO_EXTENSIONS"}
-        r = json.loads(subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout)
+        r = child("ismcts", args.ismcts, args.simulations)
         print(f"ismcts compiled   {args.ismcts} hands, {args.simulations} simulations: {r['chips']:+.2f} ± "
               f"{r['stderr']:.2f} chips a hand against random, {r['decisions']:.1f} decisions/s")
 

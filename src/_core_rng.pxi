@@ -212,3 +212,19 @@ cdef class Rng:
     def __reduce__(self):
         """Pickle and copy support: the class, a cheap seed, then the state."""
         return (type(self), (0,), self.getstate())
+
+    def __copy__(self):
+        """``copy.copy``: a generator of the same class in the same state (what :meth:`__reduce__`
+        gives, without the pickle protocol's round trip: a hand's clone copies its generator)."""
+        cdef Rng new
+        if type(self) is not Rng:    # a subclass: made as __reduce__ makes it
+            new = type(self)(0)
+            new.__setstate__(self.getstate())
+            return new
+        new = Rng.__new__(Rng)
+        new._s[0], new._s[1], new._s[2], new._s[3] = self._s[0], self._s[1], self._s[2], self._s[3]
+        return new
+
+    def __deepcopy__(self, memo):
+        """``copy.deepcopy``: as :meth:`__copy__` (the state is four integers)."""
+        return self.__copy__()

@@ -185,6 +185,27 @@ def test_copies_carry_the_state(kernels: ModuleType, clone) -> None:  # type: ig
     assert twin.getstate() != rng.getstate()  # independent
 
 
+@pytest.mark.parametrize("clone", [copy.copy, copy.deepcopy])
+def test_copies_of_a_subclass(kernels: ModuleType, clone) -> None:  # type: ignore[no-untyped-def]
+    """A subclass's copy is of the subclass, made as its pickle is (``type(rng)(0)``, then the
+    state): Rng.__copy__ takes a shortcut for Rng itself only."""
+    class Counted(kernels.Rng):  # type: ignore[name-defined,misc]
+        made = 0
+
+        def __init__(self, seed: int | None = None) -> None:
+            super().__init__(seed)
+            Counted.made += 1
+
+    rng = Counted(9)
+    rng.next_u64()
+    twin = clone(rng)
+    assert type(twin) is Counted and Counted.made == 2
+    assert [twin.next_u64() for _ in range(3)] == [rng.next_u64() for _ in range(3)]
+    memo: dict[int, object] = {}
+    pair = copy.deepcopy([rng, rng], memo)
+    assert pair[0] is pair[1] and pair[0] is not rng       # one copy of a generator met twice
+
+
 def test_unseeded(kernels: ModuleType) -> None:
     a, b = kernels.Rng(), kernels.Rng(None)
     assert any(a.getstate()) and any(b.getstate())

@@ -1,8 +1,15 @@
-"""OpenSpiel's algorithms on python_pokerdraw32 (issue 12 item 5), small: outcome-sampling MCCFR gives
-a policy on heads-up fixed-limit with small stacks, and an information-set MCTS bot (resampling
-with resample_from_infostate, i.e. Hand.determinize) plays hands against a random bot."""
+"""OpenSpiel's algorithms on python_pokerdraw32 (issue 12 item 5), small: outcome-sampling and
+external-sampling MCCFR give a policy on heads-up fixed-limit with small stacks, and an
+information-set MCTS bot (resampling with resample_from_infostate, i.e. Hand.determinize) plays hands
+against a random bot.  The tabular algorithms, which walk every state, are refused at once with
+GameTooLargeError (issue 24 item 4)."""
 
 from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -13,6 +20,7 @@ ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
 mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 
 import pokerdraw32.openspiel  # noqa: E402, F401  (registers the game)
+from pokerdraw32.errors import GameTooLargeError, PokerDraw32ValueError  # noqa: E402
 
 SMALL = "python_pokerdraw32(players=2,structure=fixed-limit,stack=6)"
 
@@ -73,3 +81,90 @@ def test_ismcts_bot_plays_against_a_random_bot() -> None:
         assert sum(returns) == 0 and abs(returns[seat]) <= 6
         total += returns[seat]
     assert -24 <= total <= 24
+
+
+def test_external_sampling_mccfr_gives_a_policy() -> None:
+    es_mccfr = pytest.importorskip("open_spiel.python.algorithms.external_sampling_mccfr")
+    game = pyspiel.load_game(SMALL)
+    np.random.seed(5)
+    solver = es_mccfr.ExternalSamplingSolver(game)        # the simple average (the default)
+    for _ in range(3):
+        solver.iteration()
+    assert sum(bool(np.any(row[0] != 0)) for row in solver._infostates.values()) > 20
+    rng = np.random.RandomState(6)
+    policy = solver.average_policy()
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        probs = policy.action_probabilities(state)
+        assert sorted(probs) == state.legal_actions() and abs(sum(probs.values()) - 1) < 1e-9
+        state.apply_action(int(rng.choice(list(probs), p=list(probs.values()))))
+    assert sum(state.returns()) == 0
+
+
+@contextmanager
+def within(seconds: int) -> Iterator[None]:
+    """Fail (rather than hang the suite) if the block runs longer than ``seconds`` (POSIX alarm)."""
+    if not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def timeout(signum: int, frame: object) -> None:
+        raise AssertionError(f"still running after {seconds} s: not refused")
+
+    previous = signal.signal(signal.SIGALRM, timeout)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _tabular_entry_points() -> dict[str, Callable[[object], object]]:
+    from open_spiel.python import policy
+    from open_spiel.python.algorithms import best_response, cfr, exploitability, get_all_states
+
+    def uniform(game: object) -> object:
+        return policy.UniformRandomPolicy(game)
+
+    return {
+        "get_all_states": lambda game: get_all_states.get_all_states(game),
+        "TabularPolicy": lambda game: policy.TabularPolicy(game),
+        "CFRSolver": lambda game: cfr.CFRSolver(game),
+        "CFRPlusSolver": lambda game: cfr.CFRPlusSolver(game),
+        "exploitability": lambda game: exploitability.exploitability(game, uniform(game)),
+        "nash_conv": lambda game: exploitability.nash_conv(game, uniform(game)),
+        "BestResponsePolicy": lambda game: best_response.BestResponsePolicy(game, 0, uniform(game)),
+        "CPPBestResponsePolicy": lambda game: best_response.CPPBestResponsePolicy(game, 1, uniform(game)),
+    }
+
+
+@pytest.mark.parametrize("name", ["get_all_states", "TabularPolicy", "CFRSolver", "CFRPlusSolver", "exploitability",
+                                  "nash_conv", "BestResponsePolicy", "CPPBestResponsePolicy"])
+@pytest.mark.parametrize("params", ["", "(structure=fixed-limit,stack=6)", "(players=5,structure=pot-limit)"])
+def test_tabular_algorithms_are_refused_at_once(name: str, params: str) -> None:
+    """Each would walk every state and never return (even heads-up fixed-limit with 6-chip stacks,
+    where MCCFR runs); the game refuses the first state it asks for (from Python directly, or
+    through pyspiel's new_initial_states), within a second, naming the game's size and the sampling
+    algorithms to use.  The game stays usable."""
+    game = pyspiel.load_game(f"python_pokerdraw32{params}")
+    run = _tabular_entry_points()[name]
+    if name == "exploitability" and game.num_players() > 2:
+        with pytest.raises(ValueError, match="Game must be a 2-player game"):   # OpenSpiel's own check, first
+            run(game)
+        return
+    start = time.monotonic()
+    with within(10), pytest.raises(GameTooLargeError) as caught:
+        run(game)
+    assert time.monotonic() - start < 1.0
+    assert isinstance(caught.value, PokerDraw32ValueError) and isinstance(caught.value, ValueError)
+    text = str(caught.value)
+    assert text.startswith(f"{game} is too large to enumerate (asked by open_spiel.python.algorithms.")
+    holes = "2.34e+14" if game.num_players() == 2 else "5.22e+31"    # 32!/22!, 32!/7!: hole-card orders
+    assert f"dealt in {holes} orders" in text and "24,165,120 information sets" in text
+    assert "outcome-sampling or external-sampling MCCFR" in text and "IS-MCTS" in text
+    state = game.new_initial_state()                        # from anywhere else: as ever
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 32

@@ -585,6 +585,21 @@ class Rng:
         """Pickle and copy support: the class, a cheap seed, then the state."""
         return (type(self), (0,), self.getstate())
 
+    def __copy__(self) -> Rng:
+        """``copy.copy``: a generator of the same class in the same state (what :meth:`__reduce__`
+        gives, without the pickle protocol's round trip: a hand's clone copies its generator)."""
+        if type(self) is not Rng:    # a subclass: made as __reduce__ makes it
+            made = type(self)(0)
+            made.__setstate__(self.getstate())
+            return made
+        new = Rng.__new__(Rng)
+        new._s0, new._s1, new._s2, new._s3 = self._s0, self._s1, self._s2, self._s3
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rng:
+        """``copy.deepcopy``: as :meth:`__copy__` (the state is four integers)."""
+        return self.__copy__()
+
 
 # --------------------------------------------------------------------------------------
 # Kernel 3: pots (R9.1, R9.2, R9.4, R8.3)

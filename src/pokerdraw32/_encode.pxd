@@ -6,7 +6,7 @@
 cimport cython
 from pokerdraw32._state_c cimport (HandCore, A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_SPLIT, A_DECLINE,
                                    A_DISCARD, E_FOLD, E_CALL, E_BET, E_RAISE, E_DECLINE, E_ROUND_END,
-                                   PH_DRAW, PH_COMPLETE, rules_in_c)
+                                   PH_FIRST, PH_DRAW, PH_SECOND, PH_COMPLETE, rules_in_c)
 
 ctypedef long long i64
 
@@ -70,10 +70,13 @@ cdef bint _bucket_legal(HandCore h, const double[:] buckets, int b) noexcept nog
 cdef int _check_hand(HandCore h) except -1
 @cython.locals(nb=Py_ssize_t, b=Py_ssize_t)
 cdef int _check_buckets(const double[:] buckets) except -1
+cpdef object bucket_view(const double[:] buckets)
 @cython.locals(nb=int, size=int)
 cpdef int action_mask(HandCore h, unsigned char[:] out, const double[:] buckets) except -1
-@cython.locals(size=int, i=int, p=int, kinds=int, count=int, full=int, m=int, b=int)
+@cython.locals(size=int, i=int, bits=i64, legal=int, count=int)
 cdef int _fill_mask(HandCore h, unsigned char[:] out, const double[:] buckets, int nb) noexcept nogil
+@cython.locals(p=int, kinds=int, one=i64, bits=i64, full=int, m=int, b=int)
+cdef i64 _legal_bits(HandCore h, const double[:] buckets, int nb) noexcept nogil
 @cython.locals(held=i64, k=int, pos=int, w=i64, c=int, j=int)
 cdef i64 _discard_word(HandCore h, int p, int m) noexcept nogil
 @cython.locals(nb=int, number=i64)
@@ -82,3 +85,21 @@ cpdef i64 decode_action(HandCore h, index, const double[:] buckets) except -2
 cdef i64 _decode(HandCore h, int index, const double[:] buckets, int nb) noexcept nogil
 @cython.locals(decision=i64, p=int, code=int, cards=i64)
 cpdef i64 apply_action(HandCore h, index, const double[:] buckets) except -2
+
+cpdef enum:
+    SPIEL_CHANCE = -1
+    SPIEL_TERMINAL = -4
+
+cpdef int spiel_player(HandCore h) except -5
+@cython.locals(seat=int, one=i64, k=int, taken=i64, mask=i64, i=int, j=int)
+cdef i64 _dealable(HandCore h, i64 dealing) noexcept nogil
+@cython.locals(mask=i64, count=int, c=int, row=list)
+cpdef list deal_outcomes(HandCore h, i64 dealing, list table)
+@cython.locals(k=int, w=i64)
+cpdef i64 deal_card(HandCore h, i64 dealing, i64 code) except -2
+@cython.locals(nb=int, mask=i64, bits=i64, c=int, i=int)
+cpdef list spiel_legal(HandCore h, const double[:] buckets, i64 dealing)
+@cython.locals(phase=int)
+cpdef int spiel_act(HandCore h, index, const double[:] buckets) except -2
+@cython.locals(seat=int, rnd=int)
+cpdef i64 spiel_apply(HandCore h, const double[:] buckets, i64 dealing, i64 action, own) except -2

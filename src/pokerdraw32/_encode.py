@@ -105,6 +105,8 @@ if not cython.compiled:   # compiled, these are C enums of _state.pxd (same valu
         E_ROUND_END,
         PH_COMPLETE,
         PH_DRAW,
+        PH_FIRST,
+        PH_SECOND,
         HandCore,
         rules_in_c,
     )
@@ -329,6 +331,18 @@ def _check_buckets(buckets):
     return nb
 
 
+def bucket_view(buckets):
+    """The bet/raise buckets (pot fractions: a float64 buffer such as a numpy array or an
+    ``array('d')``) checked and as the functions here take them at the least cost: compiled, a
+    typed memoryview, which they take without asking the buffer again (a numpy array costs a
+    buffer request a call); plain Python, ``buckets`` itself.
+
+    :raises PokerDraw32ValueError: not 1 to 16 buckets, or a fraction above 1000 or NaN.
+    """
+    _check_buckets(buckets)
+    return buckets
+
+
 def action_mask(h, out, buckets):
     """Write the legal-action mask of the player to act in ``h`` into ``out`` (at least
     ``action_count(buckets)`` uint8 entries, 1 legal, 0 not; those are all written).
@@ -352,38 +366,45 @@ def action_mask(h, out, buckets):
 def _fill_mask(h, out, buckets, nb):
     """:func:`action_mask` with its arguments checked (``nb`` buckets): no Python object."""
     size = BET0 + nb + DISCARDS
+    bits = _legal_bits(h, buckets, nb)
+    count = 0
     for i in range(size):
-        out[i] = 0
+        legal = bits >> i & 1
+        out[i] = legal
+        count += legal
+    return count
+
+
+@cython.boundscheck(False)   # the public functions check the buckets first
+@cython.wraparound(False)
+def _legal_bits(h, buckets, nb):
+    """The legal-action mask of the player to act as bits (bit ``i``: index ``i``; ``35 + nb`` of
+    them, fewer than 64), 0 when nobody is to act: no Python object."""
     p = h._actor
     if p < 0 or h._pend_seat >= 0 or h._phase == PH_COMPLETE:
         return 0
     kinds = h._kinds(p)
-    count = 0
+    one = 1
+    bits = 0
     if h._phase == PH_DRAW:
         full = (1 << h._hole_n[p]) - 1
         for m in range(DISCARDS):
             if m & full == m and m != 31:
-                out[BET0 + nb + m] = 1
-                count += 1
-        return count
+                bits |= one << (BET0 + nb + m)
+        return bits
     if kinds >> A_FOLD & 1:
-        out[FOLD] = 1
-        count += 1
+        bits |= one << FOLD
     if kinds & (1 << A_CHECK | 1 << A_CALL):
-        out[CHECK_CALL] = 1
-        count += 1
+        bits |= one << CHECK_CALL
     if kinds >> A_SPLIT & 1:
-        out[SPLIT] = 1
-        count += 1
+        bits |= one << SPLIT
     if kinds >> A_DECLINE & 1:
-        out[DECLINE] = 1
-        count += 1
+        bits |= one << DECLINE
     if kinds & (1 << A_BET | 1 << A_RAISE):
         for b in range(nb):
             if _bucket_legal(h, buckets, b):
-                out[BET0 + b] = 1
-                count += 1
-    return count
+                bits |= one << (BET0 + b)
+    return bits
 
 
 def _discard_word(h, p, m):
@@ -481,6 +502,150 @@ def apply_action(h, index, buckets):
         raise AssertionError(f"action index {index} decoded to {decision:#x}, which the hand refuses")
     h._apply(p, code, amount, cards)
     return decision
+
+
+# -- card by card: the nodes of the OpenSpiel game (pokerdraw32.openspiel) ----------------------
+# A hand with auto_deal=False whose deals are made one card at a time, each card a chance node; the
+# cards drawn so far in the pending deal are a card word (count in bits 0-2, then 6 bits a card).
+
+if not cython.compiled:   # compiled, cpdef enums of _encode.pxd (same values)
+    SPIEL_CHANCE = -1      # pyspiel.PlayerId.CHANCE
+    SPIEL_TERMINAL = -4    # pyspiel.PlayerId.TERMINAL
+
+
+def spiel_player(h):
+    """The OpenSpiel player of ``h``: :data:`SPIEL_TERMINAL` (-4) once the hand is complete,
+    :data:`SPIEL_CHANCE` (-1) while a deal is pending, else the seat to act."""
+    _check_hand(h)
+    if h._phase == PH_COMPLETE:
+        return SPIEL_TERMINAL
+    if h._pend_seat >= 0:
+        return SPIEL_CHANCE
+    return h._actor
+
+
+def _dealable(h, dealing):
+    """The cards the next card of the pending deal may be, as a card mask (0: no deal pending),
+    ``dealing`` the card word of the deal's cards drawn so far: the stub's cards (R5.1, R6.2),
+    or, once the stub is used up in this deal, the discard pile without the receiver's own cards
+    and discards (R6.2); never a card drawn already."""
+    seat = h._pend_seat
+    if seat < 0:
+        return 0
+    one = 1
+    k = dealing & 7
+    taken = 0
+    for j in range(k):
+        taken |= one << (dealing >> (3 + 6 * j) & 63)
+    mask = 0
+    if h._pend_hole or k < min(h._pend_count, h._stub_n):
+        for i in range(h._stub_n):
+            mask |= one << h._stub[i]
+    else:
+        for i in range(h._pile_n):
+            mask |= one << h._pile[i]
+        for j in range(h._hole_n[seat]):
+            mask &= ~(one << h._hole[5 * seat + j])
+        for j in range(h._own_n):
+            mask &= ~(one << h._own[j])
+    return mask & ~taken
+
+
+def deal_outcomes(h, dealing, table):
+    """The chance outcomes of the next card of the pending deal (``dealing``: the card word of its
+    cards drawn so far): ``[(code, 1 / count)]``, codes ascending, each pair taken from ``table``
+    (``table[count][code]`` is ``(code, 1.0 / count)``, made once by the caller).
+
+    :raises PokerDraw32ValueError: no deal is pending (not a chance node).
+    """
+    _check_hand(h)
+    mask = _dealable(h, dealing)
+    if mask == 0:
+        raise PokerDraw32ValueError("not a chance node: no deal is pending")
+    count = 0
+    for c in range(32):
+        count += mask >> c & 1
+    row = table[count]
+    return [row[c] for c in range(32) if mask >> c & 1]
+
+
+def deal_card(h, dealing, code):
+    """Draw card ``code`` as the next card of the pending deal (``dealing``: the card word of its
+    cards drawn so far).  The deal's last card makes the deal in the hand (the checks and effects
+    of :meth:`pokerdraw32.hand.Hand.deal` with these cards in this order, R5.1, R6.2), and the
+    hand moves on.
+
+    :returns: the new card word; 0 once the deal is made; -1 (nothing changed) when ``code`` may
+        not come now or no deal is pending.
+    """
+    _check_hand(h)
+    if not 0 <= code < 32 or not _dealable(h, dealing) >> code & 1:
+        return -1
+    k = dealing & 7
+    w = (dealing | code << (3 + 6 * k)) + 1
+    if k + 1 < h._pend_count:
+        return w
+    h._deal_word(w)
+    h._run_dealer()
+    h._drop_when_complete()
+    return 0
+
+
+def spiel_legal(h, buckets, dealing):
+    """The OpenSpiel legal actions of ``h``: at a chance node the card codes the next card may be
+    (ascending; ``dealing`` as for :func:`deal_outcomes`), else the indices of the legal-action
+    mask of the player to act (ascending); none once the hand is complete.
+
+    :raises PokerDraw32ValueError: not 1 to 16 buckets.
+    """
+    _check_hand(h)
+    nb = _check_buckets(buckets)
+    if h._phase == PH_COMPLETE:
+        return []
+    if h._pend_seat >= 0:
+        mask = _dealable(h, dealing)
+        return [c for c in range(32) if mask >> c & 1]
+    bits = _legal_bits(h, buckets, nb)
+    return [i for i in range(BET0 + nb + DISCARDS) if bits >> i & 1]
+
+
+def spiel_act(h, index, buckets):
+    """Apply action ``index`` of the player to act (:func:`apply_action`).
+
+    :returns: the betting round it was taken in (0 the first, 1 the draw, 2 the second), or -1,
+        the hand unchanged, when ``index`` is not in the legal-action mask.
+    :raises PokerDraw32ValueError: not 1 to 16 buckets.
+    """
+    _check_hand(h)
+    phase = h._phase
+    if h._pend_seat >= 0 or not PH_FIRST <= phase <= PH_SECOND:
+        return -1
+    if apply_action(h, index, buckets) < 0:
+        return -1
+    return phase - PH_FIRST
+
+
+def spiel_apply(h, buckets, dealing, action, own):
+    """Apply OpenSpiel action ``action`` to ``h``: at a chance node the next card of the pending
+    deal (:func:`deal_card`, ``dealing`` the card word of its cards drawn so far), else action
+    ``action`` of the player to act (:func:`spiel_act`), recorded as ``(round, action)`` at the end
+    of ``own[seat]``.
+
+    :returns: the card word of the pending deal's cards drawn after the move (0 after a player's
+        action and once a deal is made), or -1, nothing changed, when ``action`` is not legal now.
+    :raises PokerDraw32ValueError: not 1 to 16 buckets.
+    """
+    _check_hand(h)
+    if h._phase == PH_COMPLETE:
+        return -1
+    if h._pend_seat >= 0:
+        return deal_card(h, dealing, action)
+    seat = h._actor
+    rnd = spiel_act(h, action, buckets)
+    if rnd < 0:
+        return -1
+    own[seat].append((rnd, action))
+    return 0
 
 
 # -- names and refusals (Python objects: never in a loop over tables) --------------------------

@@ -226,6 +226,9 @@ cdef class HandCore:
     cdef int _deal_all_holes(self) except -1 nogil
     @cython.locals(w=i64, k=int, have=int, rest=int, j=int, n=int, seat=int, c=i64, reshuffled=bint)
     cdef int _deal_from_stub(self) except -1 nogil
+    @cython.locals(seat=int, count=int, stub=i64, pile=i64, own=i64, from_stub=i64, taken=int, rest=i64, c=i64,
+                   i=int, j=int, need_stub=int, reshuffled=bint)
+    cdef int _deal_word(self, i64 w) except -1
     @cython.locals(j=int, m=i64)
     cdef int _give_hole(self, int seat, i64 w) except -1 nogil
     @cython.locals(mask=i64, count=int)

@@ -711,43 +711,70 @@ class HandCore:
         if len(given) != count:
             raise DealError(f"seat {seat} must receive {count} cards, got {len(given)}: "
                             f"{format_cards(given)!r}", seat=seat)
-        codes = [int(c) for c in given]
-        stub = set(self._stub_list())
-        if self._pend_hole:
-            for c in codes:
-                if c not in stub:
-                    raise DealError(f"card {DECK[c]} for seat {seat} is already in play", seat=seat)
-            self._rr_n = 0     # the stub is no longer untouched: later deals take its top cards
-            self._give_hole(seat, pack_cards(codes))
-        else:
-            pile = {self._pile[i] for i in range(self._pile_n)}
-            own = {self._hole[5 * seat + j] for j in range(self._hole_n[seat])}
-            own.update(self._own[j] for j in range(self._own_n))
-            from_stub = [c for c in codes if c in stub]
-            for c in codes:
-                if c in stub:
-                    continue
-                if c in own:
-                    raise DealError(f"card {DECK[c]} is one of seat {seat}'s own discards or cards; a player "
-                                    "never receives their own discards", seat=seat, rule="R6.2")
-                if c not in pile:
-                    raise DealError(f"card {DECK[c]} for seat {seat} is not available (already in play or "
-                                    "dead)", seat=seat, rule="R6.2")
-            need_stub = min(count, self._stub_n)
-            if len(from_stub) != need_stub:
-                raise DealError(f"seat {seat}: the stub still has {self._stub_n} cards; {need_stub} of the "
-                                f"{count} replacements must come from it before the discard pile",
-                                seat=seat, rule="R6.2")
-            reshuffled = len(from_stub) < len(codes)
-            self._stub_remove(sum([bit(c) for c in from_stub]))
-            if reshuffled:
-                self._reshuffle()
-                self._stub_remove(sum([bit(c) for c in codes if c not in stub]))
-            self._give_draw(seat, pack_cards(codes), reshuffled)
+        self._deal_word(pack_cards([int(c) for c in given]))
         ev = self._event_at(self._nrec - 2)
         self._run_dealer()
         self._drop_when_complete()
         return ev
+
+    def _deal_word(self, w):
+        """Make the pending deal with the explicit cards of card word ``w`` (as many as the deal
+        needs, distinct: :meth:`deal` parsed them; the OpenSpiel game deals card by card and gives
+        the word whole), checked: hole cards must be free (R5.1); replacement cards come from the
+        stub while it lasts, then from the discard pile, never from the receiver's own discards
+        (R6.2).  The caller runs the dealer on.
+
+        :raises DealError: a card that is not available; the hand is unchanged.
+        """
+        seat = self._pend_seat
+        count = w & 7
+        stub = 0
+        for i in range(self._stub_n):
+            stub |= bit(self._stub[i])
+        if self._pend_hole:
+            for j in range(count):
+                c = w >> (3 + 6 * j) & 63
+                if not stub & bit(c):
+                    raise DealError(f"card {DECK[c]} for seat {seat} is already in play", seat=seat)
+            self._rr_n = 0     # the stub is no longer untouched: later deals take its top cards
+            self._give_hole(seat, w)
+            return 0
+        pile = 0
+        for i in range(self._pile_n):
+            pile |= bit(self._pile[i])
+        own = 0
+        for j in range(self._hole_n[seat]):
+            own |= bit(self._hole[5 * seat + j])
+        for j in range(self._own_n):
+            own |= bit(self._own[j])
+        from_stub = 0
+        taken = 0    # how many come from the stub
+        rest = 0
+        for j in range(count):
+            c = w >> (3 + 6 * j) & 63
+            if stub & bit(c):
+                from_stub |= bit(c)
+                taken += 1
+                continue
+            if own & bit(c):
+                raise DealError(f"card {DECK[c]} is one of seat {seat}'s own discards or cards; a player "
+                                "never receives their own discards", seat=seat, rule="R6.2")
+            if not pile & bit(c):
+                raise DealError(f"card {DECK[c]} for seat {seat} is not available (already in play or "
+                                "dead)", seat=seat, rule="R6.2")
+            rest |= bit(c)
+        need_stub = min(count, self._stub_n)
+        if taken != need_stub:
+            raise DealError(f"seat {seat}: the stub still has {self._stub_n} cards; {need_stub} of the "
+                            f"{count} replacements must come from it before the discard pile",
+                            seat=seat, rule="R6.2")
+        reshuffled = rest != 0
+        self._stub_remove(from_stub)
+        if reshuffled:
+            self._reshuffle()
+            self._stub_remove(rest)
+        self._give_draw(seat, w, reshuffled)
+        return 0
 
     def _give_hole(self, seat, w):
         """Deal seat ``seat`` the five hole cards of card word ``w`` from the stub (R5.1)."""

@@ -20,6 +20,8 @@ also from the built-in exception a Python programmer would expect, so both kinds
                +-- HistoryError             a hand history (pokerdraw32.history)
                +-- SnapshotError            a snapshot to restore (pokerdraw32.snapshot)
                +-- TableError               a table session (pokerdraw32.table)
+               +-- GameTooLargeError        a game asked to enumerate all its states
+                                              (pokerdraw32.openspiel and tabular solvers)
 
 The domain errors (``InvalidCardError`` ... ``TableError``) report every problem with
 their object, a wrong type included: ``Hand(Rules(), ["x", 100], 0)`` raises
@@ -41,6 +43,7 @@ import reprlib
 __all__ = [
     "MAX_CHIPS",
     "DealError",
+    "GameTooLargeError",
     "IllegalActionError",
     "InvalidCardError",
     "PokerDraw32Error",
@@ -108,6 +111,13 @@ class IllegalActionError(_SeatRuleError):
 class DealError(_SeatRuleError):
     """Cards given for a deal are not available: already in play, duplicated, outside the
     deck, the wrong number, or a player's own discards (R6.2); the hand is unchanged."""
+
+
+class GameTooLargeError(PokerDraw32ValueError):
+    """An algorithm that walks every state of a game was run on one far too large for it: the
+    OpenSpiel game ``python_pokerdraw32`` refuses OpenSpiel's tabular algorithms
+    (:mod:`pokerdraw32.openspiel`); the message gives the game's size and the sampling
+    algorithms to use instead."""
 
 class _ShortRepr(reprlib.Repr):
     """reprlib with a depth limit (a list nested 900 deep must not exhaust the stack) and

@@ -5,7 +5,9 @@ Importing this package registers the Python game ``python_pokerdraw32`` with
 parameters, ``pyspiel.load_game("python_pokerdraw32(players=3,structure=fixed-limit)")``.  One
 OpenSpiel game is one hand; see :mod:`pokerdraw32.openspiel._game` for the parameters, the chance
 nodes, the action ids and the tensors.  The engine never imports this package; ``pyspiel`` is
-imported here only.
+imported here only.  OpenSpiel's tabular algorithms, which walk every state, are refused at once
+with :class:`~pokerdraw32.errors.GameTooLargeError` (see :data:`ENUMERATING_MODULES`); sampling
+algorithms (MCCFR, IS-MCTS) run.
 
 >>> import pyspiel, pokerdraw32.openspiel
 >>> game = pyspiel.load_game("python_pokerdraw32(players=2,structure=fixed-limit,stack=20)")
@@ -23,6 +25,8 @@ except ImportError as _exc:   # pragma: no cover - depends on the installation
     raise ImportError(f"pokerdraw32.openspiel needs the [openspiel] extra (open_spiel, numpy): "
                       f"pip install 'pokerdraw32[openspiel]' ({_exc})") from _exc
 
-from ._game import GAME_TYPE, SHORT_NAME, DrawGame, DrawObserver, DrawState
+from ..errors import GameTooLargeError
+from ._game import ENUMERATING_MODULES, GAME_TYPE, SHORT_NAME, DrawGame, DrawObserver, DrawState
 
-__all__ = ["GAME_TYPE", "SHORT_NAME", "DrawGame", "DrawObserver", "DrawState"]
+__all__ = ["ENUMERATING_MODULES", "GAME_TYPE", "SHORT_NAME", "DrawGame", "DrawObserver", "DrawState",
+           "GameTooLargeError"]

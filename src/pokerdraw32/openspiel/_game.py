@@ -49,10 +49,28 @@ one-hot over the action ids (``R = cap + 1`` in fixed-limit with a cap, else 8; 
 folds, all-ins, cards drawn, each seat's last action in the round, shown hands); the
 information-state string is the seat's cards and the hand's event log as the seat may see it
 (:meth:`pokerdraw32.hand.Hand.events_for`: perfect recall, no card of another player).
+
+**Speed.**  A move is one call of compiled code on the hand's C fields (:func:`pokerdraw32._encode.spiel_apply`;
+the player, legal actions and chance outcomes likewise), and the methods Python calls most
+(``current_player``, ``is_chance_node``, ``is_terminal``, ``legal_actions``, ``chance_outcomes``)
+are answered in Python without pyspiel's C++ round trip; ``apply_action`` stays pyspiel's (it keeps
+the history).  ``python bench/openspiel.py --versus`` compares random play with OpenSpiel's C++
+``universal_poker``.
+
+**Tabular algorithms** walk every state, and this game has more than ``32! / (32 - 5n)!`` (the
+orders of the hole cards): a state asked for by one of OpenSpiel's Python modules that do so
+(:data:`ENUMERATING_MODULES`: ``get_all_states``, hence ``TabularPolicy`` and the CFR solvers;
+``cfr``; ``best_response``; ``exploitability``) is refused at once with
+:class:`~pokerdraw32.errors.GameTooLargeError`, which names the sampling algorithms to use
+(outcome- or external-sampling MCCFR, IS-MCTS).  OpenSpiel's C++ algorithms (``pyspiel.CFRSolver``,
+``pyspiel.exploitability``, ...) cannot be told apart from its C++ sampling algorithms: they reach
+the game through the same calls, and are not refused (they never return; Ctrl-C stops them).
 """
 
 from __future__ import annotations
 
+import math
+import sys
 from typing import Any
 
 import numpy as np
@@ -61,7 +79,7 @@ import pyspiel
 
 from .._kernels import encode as _encode
 from ..cards import DECK, format_cards
-from ..errors import MAX_CHIPS, PokerDraw32ValueError
+from ..errors import MAX_CHIPS, GameTooLargeError, PokerDraw32ValueError
 from ..hand import Hand
 from ..rules import Rules, Structure
 
@@ -94,6 +112,17 @@ GAME_TYPE = pyspiel.GameType(
 terminal rewards."""
 
 _ROUNDS = {"first-round": 0, "draw": 1, "second-round": 2}
+
+ENUMERATING_MODULES = frozenset({
+    "open_spiel.python.algorithms.get_all_states",   # get_all_states: TabularPolicy, hence the CFR solvers,
+                                                     # XFP, CPPBestResponsePolicy, exploitability()
+    "open_spiel.python.algorithms.cfr",              # CFRSolver, CFRPlusSolver (discounted CFR, CFR-BR on them)
+    "open_spiel.python.algorithms.best_response",    # BestResponsePolicy, CPPBestResponsePolicy
+    "open_spiel.python.algorithms.exploitability",   # nash_conv, exploitability, best_response
+})
+"""The modules of OpenSpiel's Python algorithms that walk every state of the game they are given: a
+state asked for by one of them (``game.new_initial_state()``, directly or through a clone or
+``game.new_initial_states()``) is refused with :class:`~pokerdraw32.errors.GameTooLargeError`."""
 _LAST_KINDS = ("fold", "check", "call", "bet", "raise", "split", "decline")
 
 
@@ -136,7 +165,10 @@ class DrawGame(pyspiel.Game):  # type: ignore[misc]
     :ivar stack: every seat's starting stack, in chips (also the observation's chip scale).
     :ivar button: the dealer's seat.
     :ivar buckets: the bet/raise buckets (pot fractions).
+    :ivar bucket_array: the buckets as a ``float64[B]`` array (``buckets_view``: the same as the
+        compiled encoding takes them at the least cost, :func:`pokerdraw32._encode.bucket_view`).
     :ivar round_slots: ``R``, the own-decision slots a betting round has in the information-state tensor.
+    :ivar initial_hand: the hand every state starts from (a clone of it): the blinds posted, nothing dealt.
     :raises PokerDraw32ValueError: not 2 to 5 players (R3.1), a bad amount of chips (R3.2), a stack
         that brings more than ``MAX_CHIPS`` to the table, a bad button or bad buckets.
     :raises RulesError: an unknown preset or structure, or blinds the rules refuse.
@@ -157,6 +189,7 @@ class DrawGame(pyspiel.Game):  # type: ignore[misc]
             raise PokerDraw32ValueError(f"{SHORT_NAME}: button={self.button!r} is not a seat 0..{n - 1} [R4.1]")
         self.buckets = _buckets(p["buckets"])
         self.bucket_array: npt.NDArray[np.float64] = np.array(self.buckets, dtype=np.float64)
+        self.buckets_view: Any = _encode.bucket_view(self.bucket_array)   # what the hot path passes on
         self.actions: int = _encode.action_count(self.buckets)
         fixed = self.rules.structure is Structure.FIXED_LIMIT
         cap = self.rules.cap if fixed else None
@@ -177,6 +210,8 @@ class DrawGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(GAME_TYPE, info, p)
         self.players: int = n
+        # every state starts from a copy of this hand: the blinds posted, the first card to deal
+        self.initial_hand = Hand(self.rules, [self.stack] * n, self.button, seed=0, auto_deal=False)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> DrawGame:
         """The game itself: it is immutable (``state.clone()`` deep-copies the state, not the game)."""
@@ -187,96 +222,142 @@ class DrawGame(pyspiel.Game):  # type: ignore[misc]
         return (pyspiel.load_game, (str(self),))
 
     def new_initial_state(self) -> DrawState:
-        """A new hand: the blinds posted (R4), the first hole card to deal (a chance node)."""
+        """A new hand: the blinds posted (R4), the first hole card to deal (a chance node).
+
+        :raises GameTooLargeError: asked for by one of OpenSpiel's tabular algorithms, which walk
+            every state (:data:`ENUMERATING_MODULES`): see :meth:`size_message`.
+        """
+        caller = sys._getframe().f_back     # the Python code that asked, directly or through pyspiel
+        if caller is not None and caller.f_globals.get("__name__") in ENUMERATING_MODULES:
+            raise GameTooLargeError(self.size_message(caller.f_globals["__name__"]))
         return DrawState(self)
+
+    def size_message(self, by: str = "") -> str:
+        """Why the game cannot be enumerated, with its size, and what to use instead (the message
+        of :class:`~pokerdraw32.errors.GameTooLargeError`; ``by``: the module that tried).
+
+        The sizes are lower bounds: the orders in which the hole cards can be dealt (each a
+        different history, before any decision: ``32! / (32 - 5n)!``) and the information sets of
+        the first seat to act at its first decision (its five cards in their order, ``32! / 27!``);
+        the betting, the draw and the replacement cards multiply both.
+        """
+        n = self.players
+        histories = math.perm(32, 5 * n)
+        infosets = math.perm(32, 5)
+        who = f" (asked by {by})" if by else ""
+        return (f"{self} is too large to enumerate{who}: its hole cards alone can be dealt in {histories:.2e} "
+                f"orders, each a different state before any decision, and the first seat to act has "
+                f"{infosets:,} information sets at its first decision (its five cards); the betting, the "
+                "draw and the replacement cards multiply both. Algorithms that walk every state "
+                "(get_all_states, TabularPolicy, CFRSolver, CFRPlusSolver, exploitability, nash_conv, "
+                "BestResponsePolicy) would never finish: use a sampling algorithm, outcome-sampling or "
+                "external-sampling MCCFR (open_spiel.python.algorithms.outcome_sampling_mccfr, "
+                "external_sampling_mccfr) or IS-MCTS (open_spiel.python.algorithms.ismcts)")
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> DrawObserver:
         """The observer of information states (``iig_obs_type.perfect_recall``) or observations."""
         return DrawObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
+def _dealt(word: int) -> list[int]:
+    """The card codes of a card word (count in bits 0-2, then 6 bits a card), in order."""
+    return [word >> (3 + 6 * j) & 63 for j in range(word & 7)]
+
+
+# The hot path, compiled with the encoding (pokerdraw32._encode, pure Python without extensions):
+# the player, the legal actions and chance outcomes, the moves, read from the hand's C fields.
+_player = _encode.spiel_player
+_legal = _encode.spiel_legal
+_outcomes = _encode.deal_outcomes
+_apply = _encode.spiel_apply
+_CHANCE: int = _encode.SPIEL_CHANCE
+_TERMINAL: int = _encode.SPIEL_TERMINAL
+_PAIRS: list[list[tuple[int, float]]] = [[]] + [[(c, 1.0 / k) for c in range(32)] for k in range(1, 33)]
+"""``_PAIRS[count][code]``: the chance outcome ``(code, 1 / count)``, made once (tuples are immutable)."""
+
+
+class _Decisions(list[list[tuple[int, int]]]):
+    """Each seat's own decisions, ``(round, action id)`` in order: a list of lists whose deep copy
+    (every ``state.clone()`` deep-copies the state's attributes) copies the lists and shares the
+    tuples, which are immutable: a tenth of ``copy.deepcopy``'s time."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Decisions:
+        return _Decisions([list(seat) for seat in self])
+
+
 class DrawState(pyspiel.State):  # type: ignore[misc]
     """A hand in progress, wrapping a :class:`~pokerdraw32.hand.Hand` with explicit deals
     (``auto_deal=False``).  ``state.hand`` is the dealer's record (every card): for debugging and
-    tests, never for a player."""
+    tests, never for a player.
+
+    ``current_player``, ``is_chance_node``, ``is_terminal``, ``legal_actions`` and
+    ``chance_outcomes`` are answered in Python (compiled code reading the hand), without a round
+    trip through pyspiel's C++ ``State``; C++ callers get the same answers through it."""
 
     def __init__(self, game: DrawGame) -> None:
         super().__init__(game)
         self._game = game
-        self.hand = Hand(game.rules, [game.stack] * game.players, game.button, seed=0, auto_deal=False)
-        self._dealing: list[int] = []     # the cards of the pending deal drawn so far
-        # that deal's sources: (stub cards, how many come from the stub, pile cards it may give), or None
-        self._deal: tuple[list[int], int, list[int]] | None = None
-        self._own: list[list[tuple[int, int]]] = [[] for _ in range(game.players)]  # (round, action id)
+        self.hand: Hand = game.initial_hand.clone()
+        self._dealing = 0     # the card word of the pending deal's cards drawn so far (0: none)
+        self._own = _Decisions([] for _ in range(game.players))    # each seat's (round, action id)
 
     # -- the OpenSpiel API ------------------------------------------------------------------------
     def current_player(self) -> int:
         """The seat to act, ``PlayerId.CHANCE`` while a card is to be dealt, or ``PlayerId.TERMINAL``."""
+        return _player(self.hand)
+
+    def is_chance_node(self) -> bool:
+        """True while a card is to be dealt."""
+        return _player(self.hand) == _CHANCE
+
+    def is_terminal(self) -> bool:
+        """True once the hand is over."""
+        return _player(self.hand) == _TERMINAL
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the player to act), ascending, as pyspiel's
+        ``State.legal_actions``: the card codes at a chance node, none for another seat or at the
+        end.
+
+        :raises pyspiel.SpielError: ``player`` is a negative id other than the player to act's.
+        """
         h = self.hand
-        if h.is_complete:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if h.pending_deal is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        actor = h.actor
-        assert actor is not None
-        return int(actor)
+        if player is not None:
+            current = _player(h)
+            if player != current and current >= 0:
+                if player < 0:
+                    raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+                return []
+        return _legal(h, self._game.buckets_view, self._dealing)
 
     def _legal_actions(self, player: int) -> list[int]:
-        mask = np.zeros(self._game.actions, dtype=np.uint8)
-        _encode.action_mask(self.hand, mask, self._game.bucket_array)
-        return [int(a) for a in np.flatnonzero(mask)]
+        return _legal(self.hand, self._game.buckets_view, self._dealing)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards the next chance node may deal (card codes, ascending), each with probability
         ``1 / count``: the stub's cards, or, once the stub is used up in this deal, the discard pile
-        without the receiving player's own discards (R6.2)."""
-        cards = self._dealable()
-        p = 1.0 / len(cards)
-        return [(c, p) for c in cards]
+        without the receiving player's own discards (R6.2).
 
-    def _dealable(self) -> list[int]:
-        if self._deal is None:     # the deal's sources, read once a deal: the hand waits for all its cards
-            h = self.hand
-            req = h.pending_deal
-            if req is None:
-                raise PokerDraw32ValueError("not a chance node: no deal is pending")
-            stub = sorted(int(c) for c in h.stub)
-            if req.kind == "hole":
-                self._deal = (stub, len(stub), [])
-            else:     # R6.2: the stub first, then the pile without the receiver's own discards
-                own = {int(c) for c in h.hole[req.seat]} | {int(c) for c in h._own_discards}
-                pile = sorted(int(c) for c in h.pile if c not in own)
-                self._deal = (stub, min(req.count, len(stub)), pile)
-        stub, from_stub, pile = self._deal
-        taken = self._dealing
-        return [c for c in (stub if len(taken) < from_stub else pile) if c not in taken]
+        :raises PokerDraw32ValueError: not a chance node.
+        """
+        return _outcomes(self.hand, self._dealing, _PAIRS)
 
     def _apply_action(self, action: int) -> None:
         h = self.hand
-        req = h.pending_deal
-        if req is not None:
-            if action not in self._dealable():
+        word = _apply(h, self._game.buckets_view, self._dealing, action, self._own)
+        if word < 0:
+            req = h.pending_deal
+            if req is not None:
                 raise PokerDraw32ValueError(f"card {action} may not be dealt to seat {req.seat} now [R6.2]")
-            self._dealing.append(action)
-            if len(self._dealing) == req.count:
-                cards = [DECK[c] for c in self._dealing]
-                self._dealing = []
-                self._deal = None
-                h.deal(cards)
-            return
-        seat = h.actor
-        rnd = _ROUNDS.get(h.phase.value)
-        if seat is None or rnd is None or _encode.apply_action(h, action, self._game.bucket_array) < 0:
             raise _encode.action_error(h, action, self._game.bucket_array)
-        self._own[seat].append((rnd, action))
+        self._dealing = word
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {DECK[action]}"
         return str(_encode.action_name(action, self._game.bucket_array))
-
-    def is_terminal(self) -> bool:
-        return bool(self.hand.is_complete)
 
     def returns(self) -> list[float]:
         """Each seat's chips won (negative: lost) in the hand; zeros until it is over (R9.5)."""
@@ -327,7 +408,7 @@ class DrawState(pyspiel.State):  # type: ignore[misc]
             lines.append(f"seat {s}: {format_cards(h.hole_cards(s)) or '--'} stack {h.stacks[s]} "
                          f"bet {h.bets[s]}{drawn}{status}")
         if self._dealing:
-            lines.append(f"dealing {format_cards([DECK[c] for c in self._dealing])}")
+            lines.append(f"dealing {format_cards([DECK[c] for c in _dealt(self._dealing)])}")
         return "\n".join(lines)
 
 
@@ -370,7 +451,7 @@ class DrawObserver:
         _encode.observe(h, player, obs, float(self._game.stack))
         req = h.pending_deal
         if req is not None and req.seat == player:
-            for c in state._dealing:
+            for c in _dealt(state._dealing):
                 obs[_encode.OBS_CARDS + c] = 1.0
         if self.perfect_recall:
             self.tensor[_encode.OBS_SIZE:] = 0.0
@@ -389,9 +470,9 @@ class DrawObserver:
         dealing = ""
         if req is not None and state._dealing:
             if req.seat == player:
-                dealing = f" | dealing you {format_cards([DECK[c] for c in state._dealing])}"
+                dealing = f" | dealing you {format_cards([DECK[c] for c in _dealt(state._dealing)])}"
             else:
-                dealing = f" | dealing seat {req.seat} {len(state._dealing)} of {req.count}"
+                dealing = f" | dealing seat {req.seat} {state._dealing & 7} of {req.count}"
         if self.perfect_recall:
             log = "; ".join(str(e) for e in h.events_for(player))
             return f"seat {player} cards {cards}{dealing} | {log}"
