@@ -20,6 +20,7 @@ from pokerdraw32.cluster import ClusterError, DaskMissingError, connect
 from pokerdraw32.simulate import simulate
 
 MODES = [{"mode": "reset"}, {"mode": "reset", "duplicate": True}, {"mode": "session"}]
+AIVAT = {"mode": "reset", "estimator": "aivat", "samples": 8, "hands": 1200}   # the [aivat] extra's numpy
 HANDS = ["Ah Ad 7c 8s 9d", "Kh Qh Jh Th 8s", "Ks Kd 9c 8h 7s", "As Ks Qs Js Ts", "7s 7c 7d 8h 8d"]
 DISCARDS = [["7c 8s 9d", ""], ["8s", "Jh Th 8s"], ["9c 8h 7s"], [""], ["8h 8d", "7d"]]
 
@@ -60,13 +61,16 @@ def test_the_workers_run_this_pokerdraw32(client: Any) -> None:
     assert all(tuple(w) == here for w in found.values()), (found, here)
 
 
-@pytest.mark.parametrize("kwargs", MODES, ids=["reset", "duplicate", "session"])
+@pytest.mark.parametrize("kwargs", [*MODES, AIVAT], ids=["reset", "duplicate", "session", "aivat"])
 def test_simulate_on_the_cluster_equals_one_thread_and_two_workers(client: Any, kwargs: dict[str, Any]) -> None:
+    if kwargs.get("estimator") == "aivat":
+        pytest.importorskip("numpy")
     args: dict[str, Any] = {"players": 3, "hands": 3000, "seed": 20261201, "chunk": 500, **kwargs}
     one = simulate(**args)
     two = simulate(**args, workers=2)
     dask = simulate(**args, executor=client.get_executor())
-    assert one.complete and one.hands_played == 3000 and len(one.chunks) == 6
+    assert one.complete and one.hands_played == args["hands"]
+    assert len(one.chunks) == -(-args["hands"] // 501)          # chunks of 500 hands rounded up to 3 players
     assert comparable(dask) == comparable(one) == comparable(two)
     text = json.dumps(comparable(one), sort_keys=True)
     assert json.dumps(comparable(two), sort_keys=True) == text
