@@ -42,7 +42,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--net", type=int, nargs="+", default=[64, 64], help="hidden layer sizes")
     parser.add_argument("--hands", type=int, default=20_000, help="hands of each measurement (simulate)")
     parser.add_argument("--estimator", choices=["aivat", "plain"], default="aivat",
-                        help="simulate()'s estimator: aivat (variance-reduced, unbiased; default) or plain")
+                        help="simulate()'s estimator: aivat (variance-reduced, unbiased) or plain")
     parser.add_argument("--seed", type=int, default=0, help="the tables', the network's and the measurement's seed")
     parser.add_argument("--output", default=None, help="save the trained model here (a .zip, MaskablePPO.load)")
     parser.add_argument("--verbose", type=int, default=0, help="SB3's log: 0 none, 1 a table a rollout")
@@ -101,7 +101,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         model.save(args.output)
         print(f"model saved to {args.output}")
     results = measure(model, args)
-    print(f"MaskablePPO, {args.steps:,} steps on {args.envs} tables against {args.opponents} bots "
+    print(f"MaskablePPO, {model.num_timesteps:,} steps (--steps {args.steps:,}, rounded up to whole rollouts) on "
+          f"{args.envs} tables against {args.opponents} bots "
           f"({args.players} players, {args.stack} big blinds):")
     for opponent, result in results.items():
         r = result.per_bot[0]

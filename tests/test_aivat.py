@@ -238,7 +238,7 @@ def test_reproducible_and_same_on_workers() -> None:
         return json.dumps(d, sort_keys=True)
 
     assert same(one) == same(again) == same(two)
-    plain = simulate(**{**kwargs, "estimator": "plain"})   # type: ignore[arg-type]
+    plain = simulate(**{**kwargs, "estimator": "plain", "samples": None})   # type: ignore[arg-type]
     assert [b.chips for b in plain.per_bot] == [b.chips for b in one.per_bot]   # the estimator changes no card
 
 
@@ -257,6 +257,8 @@ def test_errors() -> None:
     for bad in (0, -3, 1.5, True, 100_001):
         with pytest.raises(PokerDraw32ValueError, match="samples="):
             simulate(players=2, hands=10, estimator="aivat", samples=bad)   # type: ignore[arg-type]
+    with pytest.raises(PokerDraw32ValueError, match="samples=16 is for estimator='aivat'"):
+        simulate(players=2, hands=10, samples=16)
 
 
 def test_cli_json_and_text() -> None:
@@ -267,6 +269,11 @@ def test_cli_json_and_text() -> None:
     assert d["estimator"] == "aivat" and len(d["plain"]) == 2 and d["aivat"]["samples"] == 8
     assert len(d["aivat"]["correction_z"]) == 2
     text = subprocess.run(base, capture_output=True, text=True, check=True).stdout
-    assert "estimator aivat" in text and "width ratio" in text
+    assert "estimator aivat" in text and "plain/aivat" in text and "luck removed" in text
     bad = subprocess.run([*base, "--mode", "session"], capture_output=True, text=True)
     assert bad.returncode == 2 and "aivat needs --mode reset" in bad.stderr
+    bad = subprocess.run([*base, "--sit-out", "0.1"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "no --sit-out" in bad.stderr
+    plain = [a for a in base if a not in ("--estimator", "aivat")]
+    bad = subprocess.run(plain, capture_output=True, text=True)
+    assert bad.returncode == 2 and "--samples: only with --estimator aivat" in bad.stderr

@@ -194,3 +194,27 @@ def test_eval_without_suit_tiebreak_names_no_suit() -> None:
     data = json.loads(run("eval", "--json", "--no-suit-tiebreak", *hands)[1])
     assert not any(re.search(r"heart|diamond|club|spade", d["description"]) for d in data)
     assert run("eval", "Kh Ks Jd Jc 9h")[1].endswith("two pair, kings and jacks, nine of hearts kicker\n")
+
+
+def test_readme_simulate_sample_output_is_what_the_command_prints() -> None:
+    """README's sample of ``pokerdraw32 simulate`` (Measuring bots): every line but the speed line is
+    what the command prints (the same on any machine, compiled or pure; compiled here, for time)."""
+    from pathlib import Path
+
+    import pokerdraw32
+
+    readme = Path(__file__).resolve().parent.parent / "README.md"
+    if not readme.exists():
+        pytest.skip("README.md is not next to tests/")
+    if pokerdraw32.IMPLEMENTATION != "cython":
+        pytest.skip("100,000 hands: the compiled session (the pure one gives the same lines, more slowly)")
+    text = readme.read_text(encoding="utf-8")
+    command = "$ pokerdraw32 simulate --players 3 --hands 100000 --seed 7 --bots rule,random,random\n"
+    start = text.index(command) + len(command)
+    shown = text[start:text.index("\n...\n", start)].splitlines()
+    code, out, _ = run("simulate", "--players", "3", "--hands", "100000", "--seed", "7", "--bots",
+                       "rule,random,random", "--no-progress", "--workers", "2")
+    assert code == 0
+    printed = out.splitlines()[:len(shown)]
+    speed = re.compile(r"on \S+ \S+ \(cython kernels\): [\d,]+ hands/s \([\d.]+ s\)$")
+    assert [speed.sub("", line) for line in printed] == [speed.sub("", line) for line in shown]

@@ -57,4 +57,12 @@ def test_readme_doctests() -> None:
     if not README.exists():
         pytest.skip("README.md is not next to tests/ (tests run outside the repository)")
     text = README.read_text(encoding="utf-8")
-    run([doctest.DocTestParser().get_doctest(text, {}, "README.md", str(README), 0)])
+    test = doctest.DocTestParser().get_doctest(text, {}, "README.md", str(README), 0)
+    try:
+        import numpy  # noqa: F401
+    except ImportError:   # the AIVAT example (Measuring bots) needs the [aivat] extra's numpy: left out
+        first = next(e.lineno for e in test.examples if 'estimator="aivat"' in e.source)
+        offset = sum(len(line) for line in text.splitlines(keepends=True)[:first])
+        end = text.count("\n", 0, text.index("```", offset))
+        test.examples = [e for e in test.examples if not first <= e.lineno < end]
+    run([test])

@@ -220,8 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="plain: each bot's mean result (default); aivat: a variance-reduced, unbiased estimate "
                           "(control variates for the deal, the draw and the built-in bots' decisions; --mode reset; "
                           "needs numpy: pokerdraw32[aivat]); the plain figures are printed too")
-    sim.add_argument("--samples", type=_int_in(1, 100_000, "1 to 100,000 outcomes"), default=128, metavar="K",
-                     help="--estimator aivat: outcomes each sampled expectation takes (default %(default)s)")
+    sim.add_argument("--samples", type=_int_in(1, 100_000, "1 to 100,000 outcomes"), default=None, metavar="K",
+                     help="--estimator aivat: outcomes each sampled expectation takes (default 128)")
     sim.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     sim.add_argument("--csv", default=None, metavar="FILE",
                      help="write one row per chunk and bot (chips, sum of squares, showdowns) to FILE")
@@ -416,12 +416,15 @@ def _check_simulate(args: argparse.Namespace) -> None:
     if args.duplicate and args.mode == "session":
         args.usage_error("argument --duplicate: duplicate deals need --mode reset (each replay of a deal starts from "
                          "the same stacks)")
+    if args.estimator == "aivat" and (args.mode == "session" or args.sit_out):
+        args.usage_error("argument --estimator: aivat needs --mode reset (independent hands from the same stacks), "
+                         "so no --sit-out either")
+    if args.samples is not None and args.estimator != "aivat":
+        args.usage_error("argument --samples: only with --estimator aivat (the plain estimator samples nothing)")
     if args.sit_out and args.mode != "session":
         args.usage_error("argument --sit-out: sitting out is part of a table session: add --mode session (R10.3)")
     if args.scheduler is not None and args.workers is not None:
         args.usage_error("argument --workers: not with --scheduler (the cluster's workers play the chunks)")
-    if args.estimator == "aivat" and args.mode == "session":
-        args.usage_error("argument --estimator: aivat needs --mode reset (independent hands from the same stacks)")
 
 
 class _QuietStream:
@@ -467,6 +470,10 @@ def _simulate_report(res: SimulationResult, rules: Rules, out: TextIO) -> None:
             f"{chunks} chunks of up to {res.chunk} hands")
     out.write(f"mode {mode}{', duplicate deals' if res.duplicate else ''}; {size} on {run} ({IMPLEMENTATION} "
               f"kernels): {res.hands_per_second:,.0f} hands/s ({res.seconds:.2f} s)\n\n")
+    if res.plain is not None:
+        out.write("estimator aivat (variance-reduced, unbiased; see pokerdraw32.aivat): bb/100 and its 95% interval "
+                  "below are the AIVAT estimates;\nchips, won and showdowns are the hands' real counts; the plain "
+                  "estimate of the same hands follows the table\n\n")
     out.write("bot  name        hands      chips    bb/100    95% interval           won  showdowns  won at sd\n")
     for b in res.per_bot:
         ci = "" if b.ci95 is None else f"[{b.low:+9.1f}, {b.high:+9.1f}]"
@@ -478,14 +485,16 @@ def _simulate_report(res: SimulationResult, rules: Rules, out: TextIO) -> None:
     unit = "deals" if res.duplicate else "hands"
     out.write(f"(95% intervals: normal approximation over {samples} {unit}"
               f"{'; session hands are not independent: indicative only' if res.mode == 'session' else ''})\n")
-    if res.plain is not None and res.corrections is not None:
-        out.write("\nestimator aivat: the bb/100 and intervals above are variance-reduced (unbiased; see "
-                  "pokerdraw32.aivat); the plain estimate of the same hands:\n")
-        out.write("bot  name          bb/100    95% interval          width ratio   luck removed\n")
-        for b, p, c in zip(res.per_bot, res.plain, res.corrections, strict=True):
+    if res.plain is not None and res.corrections is not None and res.correction_z is not None:
+        out.write("\nthe plain estimate of the same hands (mean result), the interval's width plain / aivat, and the "
+                  "luck AIVAT removed\n(plain - aivat, bb/100) with its z-score (within about +-3: the corrections "
+                  "average zero, as they must):\n")
+        out.write("bot  name       plain bb/100    95% interval           plain/aivat   luck removed       z\n")
+        for b, p, c, z in zip(res.per_bot, res.plain, res.corrections, res.correction_z, strict=True):
             ci = "" if p.ci95 is None else f"[{p.low:+9.1f}, {p.high:+9.1f}]"
             ratio = f"{p.ci95 / b.ci95:.2f}x" if p.ci95 and b.ci95 else ""
-            out.write(f"{p.bot:>3}  {p.name:<9} {p.bb_per_100:>+10.1f}  {ci:<22} {ratio:>8}   {c:>+10.1f}\n")
+            out.write(f"{p.bot:>3}  {p.name:<9} {p.bb_per_100:>+13.1f}    {ci:<22} {ratio:>11}   {c:>+12.1f}"
+                      f"  {z:>+6.2f}\n")
     if res.mode == "session":
         assert res.final_stacks is not None and res.bought_in is not None and res.rebuys is not None
         out.write(f"\nsessions: {sum(res.rebuys)} re-buys; ledger {res.ledger_entries} entries, "

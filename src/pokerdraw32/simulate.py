@@ -249,7 +249,7 @@ def simulate(
     on_hand: Callable[[Hand], None] | None = None,
     history: TextIO | None = None,
     estimator: Literal["plain", "aivat"] = "plain",
-    samples: int = 128,
+    samples: int | None = None,
 ) -> SimulationResult:
     """Play ``hands`` hands with ``players`` bots and measure each bot's win rate.
 
@@ -306,10 +306,11 @@ def simulate(
         and showdowns stay the real counts) and :attr:`SimulationResult.plain` the plain results.
         Every hand is played in Python (the compiled session cannot report the decisions), so a run
         of built-in bots is slower than with ``"plain"``; workers are processes.
-    :param samples: ``estimator="aivat"``: outcomes each sampled expectation takes (default 128,
-        1 to 100,000; more: less noise in the corrections, more time).
+    :param samples: ``estimator="aivat"`` only: outcomes each sampled expectation takes (default
+        128, 1 to 100,000; more: less noise in the corrections, more time).
     :raises PokerDraw32ValueError: bad players, hands, stack, bots, mode, sit_out, workers,
         chunk, estimator or samples; ``duplicate`` or ``estimator="aivat"`` with ``mode="session"``;
+        ``samples`` without ``estimator="aivat"``;
         ``sit_out`` with ``mode="reset"``; ``on_hand`` with workers or an executor.
     :raises ImportError: ``estimator="aivat"`` without numpy (``pip install 'pokerdraw32[aivat]'``).
     :raises PokerDraw32TypeError: ``rules`` is not a :class:`~pokerdraw32.rules.Rules`, a callback
@@ -365,7 +366,10 @@ def simulate(
             from .aivat import check_samples
         except ImportError as e:
             raise ImportError(f"estimator='aivat' needs numpy: pip install 'pokerdraw32[aivat]' ({e})") from e
-        samples = check_samples(samples)
+        samples = check_samples(128 if samples is None else samples)
+    elif samples is not None:
+        raise PokerDraw32ValueError(f"samples={samples!r} is for estimator='aivat' (the plain estimator samples "
+                                    "nothing)")
     count = integer(chunk)
     if count is None or not 1 <= count <= MAX_HANDS:
         raise PokerDraw32ValueError(f"chunk={chunk!r} must be a positive number of hands")
@@ -390,7 +394,7 @@ def simulate(
         seed = count
 
     plan = Plan(players, rules, stack, tuple(specs), mode, duplicate, float(sit_out), history is not None, on_hand,
-                estimator, samples if estimator == "aivat" else 0)
+                estimator, samples if estimator == "aivat" and samples is not None else 0)
     unit = plan.unit
     hands = -(-hands // unit) * unit
     chunk = -(-chunk // players) * players                  # every seat on the button alike in a chunk
@@ -555,7 +559,9 @@ def write_csv(result: SimulationResult, stream: TextIO) -> int:
     """Write ``result`` as CSV rows (columns :data:`CSV_FIELDS`, a header first): for each finished
     chunk one row per bot (``scope`` ``chunk``: its seed, first hand, hands, chips won, sum of
     squared sample results, samples, hands won, showdowns and showdowns won), then one row per
-    bot for the run (``scope`` ``total``, with ``bb_per_100`` and ``ci95``).  Chunk rows can be
+    bot for the run (``scope`` ``total``, with ``bb_per_100`` and ``ci95``; with
+    ``estimator="aivat"`` these are the plain figures, and one more row per bot, ``scope``
+    ``aivat``, has the estimate's ``bb_per_100``, ``ci95`` and samples).  Chunk rows can be
     re-added in any grouping: the interval of a group of chunks is
     ``Z95 * sqrt(k * s2) / hands * 100 / big_blind`` with ``k`` its samples and
     ``s2 = (k * squares - chips**2) / (k * (k - 1))``.
@@ -572,10 +578,15 @@ def write_csv(result: SimulationResult, stream: TextIO) -> int:
                              c.squares[b], c.hands // unit, c.hands_won[b], c.showdowns[b], c.showdowns_won[b], "",
                              ""])
             rows += 1
-    for r in result.per_bot:
+    for r in result.plain if result.plain is not None else result.per_bot:
         squares = sum(c.squares[r.bot] for c in result.chunks)
         writer.writerow(["total", "", result.seed, 0, r.hands, r.bot, r.name, r.label, r.chips, squares, r.samples,
                          r.hands_won, r.showdowns, r.showdowns_won, repr(r.bb_per_100),
                          "" if r.ci95 is None else repr(r.ci95)])
         rows += 1
+    if result.plain is not None:             # estimator="aivat": its estimates, after the plain totals
+        for r in result.per_bot:
+            writer.writerow(["aivat", "", result.seed, 0, r.hands, r.bot, r.name, r.label, "", "", r.samples,
+                             "", "", "", repr(r.bb_per_100), "" if r.ci95 is None else repr(r.ci95)])
+            rows += 1
     return rows
