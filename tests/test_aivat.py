@@ -277,3 +277,35 @@ def test_cli_json_and_text() -> None:
     plain = [a for a in base if a not in ("--estimator", "aivat")]
     bad = subprocess.run(plain, capture_output=True, text=True)
     assert bad.returncode == 2 and "--samples: only with --estimator aivat" in bad.stderr
+
+
+def test_draw_features_read_the_chips_before_the_showdown() -> None:
+    """A draw that leads straight to the showdown completes the hand; its features must still see
+    the stacks of the draw, not those paid out by the very cards they weigh: here both players are
+    all-in on the blinds and split the pot (R2.4 off), and the 'nobody can bet' copy of W and v is
+    filled as it is for every other outcome (found by the adversarial review)."""
+    from pokerdraw32.aivat import _ALL_IN0, _DRAW0
+
+    rules = Rules(suit_tiebreak=False)
+    h = Hand(rules, [1, 1], button=0, seed=473)
+    features = HandFeatures(h, np.random.default_rng(0), 8)
+    bots = [RuleBot(1), RuleBot(2)]
+    while h.actor is not None:
+        seat = h.actor
+        view = SeatView.of(h)
+        features.before(seat, view, "rule")
+        action = bots[seat].decide(view)
+        h.act(action, seat)
+        features.after(action)
+    assert h.result is not None and any(len(p.winners) == 2 for p in h.result.pots)   # the split
+    f = features.features
+    assert np.any(f[:, _DRAW0:_DRAW0 + 2] != 0)
+    assert np.array_equal(f[:, _ALL_IN0:_ALL_IN0 + 2], f[:, _DRAW0:_DRAW0 + 2])
+
+
+def test_chunks_keep_no_sums() -> None:
+    """The chunks' sums (a 344 x 344 matrix a bot and half) are added up as the chunks finish and
+    not kept in the result: a run of many chunks stays small (found by the adversarial review)."""
+    r = simulate(players=3, hands=300, seed=1, bots="random", estimator="aivat", samples=1, chunk=30)
+    assert len(r.chunks) == 10 and all(c.aivat is None for c in r.chunks)
+    assert all(b.ci95 is not None for b in r.per_bot)

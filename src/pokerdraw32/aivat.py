@@ -220,6 +220,7 @@ class HandFeatures:
         self.tiebreak = bool(hand.rules.suit_tiebreak)
         self.features = np.zeros((n, FEATURES))
         self._segments: list[list[int]] | None = None
+        self._before_draw: tuple[list[int], list[int], list[int]] = ([], [], [])
         self._drawers: list[tuple[int, int, list[tuple[int, int]]]] = []
         self._pending: tuple[Any, ...] | None = None
         self._dealt()
@@ -261,8 +262,10 @@ class HandFeatures:
         (``"rule"``, ``"random"``) or None."""
         h = self.hand
         if h.phase is Phase.DRAW:
-            if self._segments is None:
+            if self._segments is None:          # the draw starts: no chip moves until it ends
                 self._segments = [sorted(h.stub)]
+                live = [s for s in range(self.n) if not h.folded[s]]
+                self._before_draw = (list(h.contrib), list(h.stacks), live)
             share = self._share_now() if policy == "random" else None
             self._pending = ("draw", seat, list(h.stub), set(h.hole[seat]), len(h.events), policy, share)
         elif policy is not None:
@@ -390,10 +393,11 @@ class HandFeatures:
                     at[segment] += 1
             rows[1:, seat] = hand
         values = _evaluate(rows, self.tiebreak)
-        live = [s for s in range(n) if not h.folded[s]]
-        contrib, stacks = list(h.contrib), list(h.stacks)
+        # the chips as they were in the draw: when it leads straight to the showdown the hand is
+        # complete by now, its stacks paid out according to the very cards these features weigh
+        contrib, stacks, live = self._before_draw
         block = _DRAW0 if len(live) == 2 else _DRAW0 + SHOWDOWN_FEATURES
-        settled = sum(1 for s in live if h.stacks[s] > 0) <= 1     # no more betting: the cards decide
+        settled = sum(1 for s in live if stacks[s] > 0) <= 1     # no more betting: the cards decide
         d = showdown_features(values, live, contrib, stacks, self.scale)
         self.features[:, block:block + SHOWDOWN_FEATURES] = d
         if settled:

@@ -411,8 +411,17 @@ def simulate(
     pending: dict[int, str] = {}
     written = [0]
     done_hands = [0]
+    sums: dict[int, Any] = {}      # estimator="aivat": finished chunks' sums not yet added in chunk order
+    added: list[Any] = [0, None]   # [chunks added, their sum]: one chunk's sums at a time, never all of them
 
     def on_done(i: int, result: ChunkResult) -> None:
+        if result.aivat is not None:         # added up in chunk order as soon as each one can go
+            sums[i] = result.aivat
+            result.aivat = None
+            while added[0] in sums:
+                stats = sums.pop(added[0])
+                added[1] = stats if added[1] is None else added[1] + stats
+                added[0] += 1
         if history is not None:              # in chunk order, as soon as each one can go
             pending[i] = result.history or ""
             result.history = None
@@ -436,7 +445,7 @@ def simulate(
     finished = [r for r in done[:kept] if r is not None]
     for r in finished:
         r.history = None
-    result = _combine(plan, seed, hands, chunk, finished, not outcome.interrupted, seconds)
+    result = _combine(plan, seed, hands, chunk, finished, not outcome.interrupted, seconds, added[1])
     result.workers, result.executor = outcome.workers, outcome.executor
     if outcome.interrupted:
         raise SimulationInterrupted(result)
@@ -480,8 +489,9 @@ def _check_picklable(specs: list[Any]) -> None:
 
 
 def _combine(plan: Plan, seed: int, requested: int, chunk: int, chunks: list[ChunkResult], complete: bool,
-             seconds: float) -> SimulationResult:
-    """The run's result from its finished chunks, added up in chunk order (exact integers)."""
+             seconds: float, aivat: Any = None) -> SimulationResult:
+    """The run's result from its finished chunks, added up in chunk order (exact integers);
+    ``aivat``: with ``estimator="aivat"``, the sums of those chunks, added in chunk order."""
     n, bb = plan.players, plan.rules.big_blind
     labels, names = names_of(plan.specs)
     hands = sum(c.hands for c in chunks)
@@ -516,24 +526,21 @@ def _combine(plan: Plan, seed: int, requested: int, chunk: int, chunks: list[Chu
     if sum(chips) != 0:
         raise AssertionError(f"chips not conserved: the bots' results sum to {sum(chips)} [R9.5]")
     if plan.estimator == "aivat":
-        _aivat(result, plan, chunks)
+        _aivat(result, plan, aivat)
     return result
 
 
-def _aivat(result: SimulationResult, plan: Plan, chunks: list[ChunkResult]) -> None:
-    """Put the AIVAT estimates of the chunks' sums, added up in chunk order, in ``per_bot``."""
+def _aivat(result: SimulationResult, plan: Plan, stats: Any) -> None:
+    """Put the AIVAT estimates of the run's sums (the chunks', added up in chunk order) in ``per_bot``."""
     from .aivat import estimate
 
     result.estimator = "aivat"
     result.plain = result.per_bot
     result.aivat_samples = plan.samples
-    if not chunks:
+    if stats is None:
         result.corrections = [0.0] * plan.players
         result.correction_z = [0.0] * plan.players
         return
-    stats = chunks[0].aivat
-    for c in chunks[1:]:
-        stats = stats + c.aivat
     unit, bb = plan.unit, plan.rules.big_blind
     per_bot, corrections, z = [], [], []
     for plain, e in zip(result.plain, estimate(stats), strict=True):
