@@ -125,7 +125,16 @@ def within(seconds: int) -> Iterator[None]:
 
 def _tabular_entry_points() -> dict[str, Callable[[object], object]]:
     from open_spiel.python import policy
-    from open_spiel.python.algorithms import best_response, cfr, exploitability, get_all_states
+    from open_spiel.python.algorithms import (
+        best_response,
+        cfr,
+        exploitability,
+        gambit,
+        get_all_states,
+        mmd_dilated,
+        policy_aggregator,
+        sequence_form_utils,
+    )
 
     def uniform(game: object) -> object:
         return policy.UniformRandomPolicy(game)
@@ -139,11 +148,18 @@ def _tabular_entry_points() -> dict[str, Callable[[object], object]]:
         "nash_conv": lambda game: exploitability.nash_conv(game, uniform(game)),
         "BestResponsePolicy": lambda game: best_response.BestResponsePolicy(game, 0, uniform(game)),
         "CPPBestResponsePolicy": lambda game: best_response.CPPBestResponsePolicy(game, 1, uniform(game)),
+        "export_gambit": lambda game: gambit.export_gambit(game),
+        "sequence_form": lambda game: sequence_form_utils.construct_vars(game),
+        "MMDDilatedEnt": lambda game: mmd_dilated.MMDDilatedEnt(game, 1.0),
+        "PolicyAggregator": lambda game: policy_aggregator.PolicyAggregator(game).aggregate(
+            list(range(game.num_players())), [[uniform(game)]] * game.num_players(),
+            [[1.0]] * game.num_players()),
     }
 
 
 @pytest.mark.parametrize("name", ["get_all_states", "TabularPolicy", "CFRSolver", "CFRPlusSolver", "exploitability",
-                                  "nash_conv", "BestResponsePolicy", "CPPBestResponsePolicy"])
+                                  "nash_conv", "BestResponsePolicy", "CPPBestResponsePolicy", "export_gambit",
+                                  "sequence_form", "MMDDilatedEnt", "PolicyAggregator"])
 @pytest.mark.parametrize("params", ["", "(structure=fixed-limit,stack=6)", "(players=5,structure=pot-limit)"])
 def test_tabular_algorithms_are_refused_at_once(name: str, params: str) -> None:
     """Each would walk every state and never return (even heads-up fixed-limit with 6-chip stacks,
@@ -154,6 +170,10 @@ def test_tabular_algorithms_are_refused_at_once(name: str, params: str) -> None:
     run = _tabular_entry_points()[name]
     if name == "exploitability" and game.num_players() > 2:
         with pytest.raises(ValueError, match="Game must be a 2-player game"):   # OpenSpiel's own check, first
+            run(game)
+        return
+    if name == "MMDDilatedEnt" and game.num_players() > 2:
+        with pytest.raises(AssertionError):                                    # OpenSpiel's own check, first
             run(game)
         return
     start = time.monotonic()

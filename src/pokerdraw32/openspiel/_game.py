@@ -60,7 +60,8 @@ the history).  ``python bench/openspiel.py --versus`` compares random play with 
 **Tabular algorithms** walk every state, and this game has more than ``32! / (32 - 5n)!`` (the
 orders of the hole cards): a state asked for by one of OpenSpiel's Python modules that do so
 (:data:`ENUMERATING_MODULES`: ``get_all_states``, hence ``TabularPolicy`` and the CFR solvers;
-``cfr``; ``best_response``; ``exploitability``) is refused at once with
+``cfr``; ``best_response``; ``exploitability``; ``gambit``; the sequence form and ``mmd_dilated``;
+``policy_aggregator``) is refused at once with
 :class:`~pokerdraw32.errors.GameTooLargeError`, which names the sampling algorithms to use
 (outcome- or external-sampling MCCFR, IS-MCTS).  OpenSpiel's C++ algorithms (``pyspiel.CFRSolver``,
 ``pyspiel.exploitability``, ...) cannot be told apart from its C++ sampling algorithms: they reach
@@ -119,6 +120,12 @@ ENUMERATING_MODULES = frozenset({
     "open_spiel.python.algorithms.cfr",              # CFRSolver, CFRPlusSolver (discounted CFR, CFR-BR on them)
     "open_spiel.python.algorithms.best_response",    # BestResponsePolicy, CPPBestResponsePolicy
     "open_spiel.python.algorithms.exploitability",   # nash_conv, exploitability, best_response
+    "open_spiel.python.algorithms.gambit",           # export_gambit: the whole tree as a Gambit file
+    "open_spiel.python.algorithms.sequence_form_utils",   # the sequence form: MMD, sequence-form LPs
+    "open_spiel.python.algorithms.sequence_form_lp",
+    "open_spiel.python.algorithms.mmd_dilated",      # MMDDilatedEnt
+    "open_spiel.python.algorithms.policy_aggregator",   # PolicyAggregator (PSRO's meta-strategies)
+    "open_spiel.python.algorithms.policy_aggregator_joint",
 })
 """The modules of OpenSpiel's Python algorithms that walk every state of the game they are given: a
 state asked for by one of them (``game.new_initial_state()``, directly or through a clone or
