@@ -131,7 +131,10 @@ async def _play(server: ServerProcess, clients: list[BotClient], rng: random.Ran
                 tasks.append(asyncio.create_task(newcomer.run(stop), name=newcomer.name))
                 await _until(newcomer.joined.is_set, 30, f"{newcomer.name} joined", clients)
             await _until(lambda at=at: min(c.hands for c in active if c in first) >= at, 40, f"{at} hands", clients)
-            await _until(lambda: all(c.live for c in active), 20, "every client back at its seat", clients)
+            # back at its seat since the last kill: `live` alone may still be the state from before it,
+            # when a loaded machine lets the next kill come before the client noticed the last one
+            await _until(lambda: all(c.live and c.resumes >= kills_seen[c.name] for c in active), 20,
+                         "every client back at its seat", clients)
             await asyncio.sleep(rng.uniform(0.0, 0.4))
             if len(kills) % 2:
                 # at once after a client sent an action: the kill lands before, during or after
