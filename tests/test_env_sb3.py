@@ -204,3 +204,11 @@ def test_observations_are_new_arrays() -> None:
     assert np.array_equal(first, kept) and obs is not first and obs.shape == (3, OBS_SIZE)
     obs2, rewards2, dones2, _ = envs.step(envs.action_masks().argmax(axis=1))
     assert obs2 is not obs and rewards2 is not rewards and dones2 is not dones
+
+
+def test_a_closed_environment_steps_no_more() -> None:
+    env = MaskableDrawVecEnv(2, players=2, opponents="random", seed=3)
+    env.reset()
+    env.close()
+    with pytest.raises(PokerDraw32ValueError, match="closed"):
+        env.step(env.action_masks().argmax(axis=1))

@@ -10,6 +10,7 @@ are not."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import io
 import json
 import math
@@ -517,7 +518,18 @@ def test_a_view_no_hand_gives_is_refused_by_name() -> None:
            ({"bets": (1, "2", 0)}, "chips"), ({"pot": -3}, "chips"), ({"stacks": (200, 2.5, 200)}, "chips"),
            ({"public_events": [1]}, "public_events"),
            ({"legal": "x"}, "legal 'x'"), ({"legal": SeatView.of(h, 0).legal, "seat": 1}, "legal LegalActions"),
-           ({"public_events": (*view.public_events, "x")}, "public_events are not a hand's log")]
+           ({"public_events": (*view.public_events, "x")}, r"public_events\[5\] str"),
+           ({"folded": ("yes", False, False)}, "folded"), ({"hole_cards": (True, *view.hole_cards[1:])}, "hole_cards")]
+    event = view.public_events[0]
+    for field, value in (("amount", 10**30), ("amount", -3), ("amount", 2.5), ("seat", -1), ("seat", 40)):
+        bad.append(({"public_events": (dataclasses.replace(event, **{field: value}), *view.public_events[1:])},
+                    rf"public_events\[0\] {field} {value!r}"))
+    legal = SeatView.of(h).legal
+    assert legal is not None
+    for change in ({"max_to": 10**30}, {"min_to": 9, "max_to": 8}, {"call_amount": -7},
+                   {"kinds": frozenset({"call"})}):
+        bad.append(({"legal": dataclasses.replace(legal, **change)}, "legal "))   # the compiled encoding's
+        # OverflowError, the pure one's silence, a negative observation or a bare KeyError before
     for change, message in bad:
         with pytest.raises(PokerDraw32ValueError, match=message):
             enc.observation(view._replace(**change))

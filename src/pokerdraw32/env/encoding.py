@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._kernels import encode as _encode
-from ..actions import Action, EventKind, LegalActions, Phase
+from ..actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
 from ..bots import _PHASE_CODE, SeatView, _action, _kinds_mask
 from ..errors import MAX_CHIPS, IllegalActionError, PokerDraw32TypeError, PokerDraw32ValueError
 from ..hand import Hand
@@ -96,10 +96,49 @@ def _checked(view: SeatView) -> int:
         bad = f"discarded {view.discarded!r}"                          # R6.1: 0 to 4 cards
     elif set(map(type, chips)) != _INT or min(chips) < 0 or max(chips) > MAX_CHIPS:
         bad = f"chips {chips!r}"                                      # R3.2
+    elif any(isinstance(c, bool) or not isinstance(c, int) for c in hole):
+        bad = f"hole_cards {hole!r}"
+    elif any(type(f) is not bool for f in view.folded):
+        bad = f"folded {view.folded!r}"
+    elif view.legal is not None:
+        bad = _bad_legal(view.legal, view.phase)
+    if bad is None:
+        bad = _bad_events(view.public_events, n)
     if bad is not None:
         raise PokerDraw32ValueError(f"a SeatView with {bad}: not a view of a hand of {n} players (build it with "
                                     "SeatView.of)")
     return n
+
+
+def _chip_count(value: object) -> bool:
+    """An int (not a bool) from 0 to MAX_CHIPS (R3.2)."""
+    return type(value) is int and 0 <= value <= MAX_CHIPS
+
+
+def _bad_legal(legal: LegalActions, phase: Phase) -> str | None:
+    """What is wrong with a view's legal actions (as SeatView.of gives them), or None."""
+    if phase is Phase.COMPLETE or legal.phase is not phase:
+        return f"legal actions in phase {phase!r}"
+    if not isinstance(legal.kinds, frozenset) or not all(isinstance(k, ActionKind) for k in legal.kinds):
+        return f"legal kinds {legal.kinds!r}"
+    if not _chip_count(legal.call_amount):
+        return f"legal call_amount {legal.call_amount!r}"
+    bounds = (legal.min_to, legal.max_to)
+    if bounds != (None, None) and (not all(map(_chip_count, bounds)) or legal.min_to > legal.max_to):   # type: ignore[operator]
+        return f"legal bounds min_to={legal.min_to!r}, max_to={legal.max_to!r}"
+    return None
+
+
+def _bad_events(events: tuple[Any, ...], n: int) -> str | None:
+    """What is wrong with a view's public log (seats and amounts as a hand's log has them), or None."""
+    for i, ev in enumerate(events):
+        if not isinstance(ev, Event):
+            return f"public_events[{i}] {type(ev).__name__}"
+        if ev.seat is not None and (type(ev.seat) is not int or not 0 <= ev.seat < n):
+            return f"public_events[{i}] seat {ev.seat!r}"
+        if ev.amount is not None and not _chip_count(ev.amount):
+            return f"public_events[{i}] amount {ev.amount!r}"
+    return None
 
 
 _SEATS = [frozenset(range(n)) for n in range(6)]

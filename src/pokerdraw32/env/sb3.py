@@ -134,8 +134,11 @@ class MaskableDrawVecEnv(VecEnv):  # type: ignore[misc]  # stable_baselines3 is 
         the class; the arrays are new every step).
 
         :raises IllegalActionError: a table's action is outside its mask; no table moved.
-        :raises PokerDraw32ValueError: no reset yet, no actions, or not ``num_envs`` integers.
+        :raises PokerDraw32ValueError: no reset yet, no actions, not ``num_envs`` integers, or the
+            environment was closed.
         """
+        if getattr(self, "_closed", False):
+            raise PokerDraw32ValueError("this MaskableDrawVecEnv was closed: it steps no more")
         if self._actions is None:
             raise PokerDraw32ValueError("step_wait() without step_async(actions) since the last reset or step")
         actions, self._actions = self._actions, None
