@@ -24,6 +24,7 @@ from .errors import (
     PokerDraw32TypeError,
     PokerDraw32ValueError,
     RulesError,
+    TableError,
 )
 from .evaluation import HandCategory, HandRank, evaluate
 
@@ -40,9 +41,9 @@ if TYPE_CHECKING:
     from .rulebook import rule_text
     from .rules import CLASSIC, PRESETS, TWO_BLIND, Rules, SecondRoundFirst, Structure
     from .snapshot import SnapshotError
-    from .table import Table, TableError
+    from .table import Table
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 # Imported on first use (PEP 562), to keep `import pokerdraw32` fast: actions and rules
 # (dataclasses, enums, inspect, re), the hand and its compiled core, batches, hand histories (TOML),
@@ -63,7 +64,7 @@ _LAZY = {
     "BatchInterrupted": "odds_batch", "draw_odds_many": "odds_batch", "equity_many": "odds_batch",
     "rule_text": "rulebook",
     "SnapshotError": "snapshot",
-    "Table": "table", "TableError": "table",
+    "Table": "table",
 }
 # Submodules that `import pokerdraw32` used to import, so `pokerdraw32.hand` and the like still work
 # without importing them first.

@@ -27,7 +27,7 @@ else:
 from _thread import allocate_lock
 from array import array
 
-from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, integer
+from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, TableError, integer
 
 if not cython.compiled:   # compiled, _play.pxd cimports value_of and Rng from _core
     from ._core_py import evaluate_mask
@@ -470,7 +470,6 @@ def _decide(hand, p, policy, kinds, packed, g, rng):
 
 def _refuse_rebuy(seat, stack):
     """The re-buy of ``stack`` chips at ``seat`` would put more than MAX_CHIPS on the table (R3.2)."""
-    from .table import TableError
     raise TableError(f"seat {seat}: {stack} more chips would put more than {MAX_CHIPS} chips on the table",
                      seat=seat, rule="R3.2")
 

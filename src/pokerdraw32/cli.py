@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any, TextIO
 
-from . import __version__
+from ._version import __version__
 from ._kernels import IMPLEMENTATION, Rng
 from .actions import Action, ActionKind, Event, EventKind, Phase
 from .bots import Bot, RandomBot, RuleBot

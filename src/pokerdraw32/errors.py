@@ -51,6 +51,7 @@ __all__ = [
     "PokerDraw32TypeError",
     "PokerDraw32ValueError",
     "RulesError",
+    "TableError",
     "integer",
     "shown",
 ]
@@ -130,6 +131,19 @@ class _ShortRepr(reprlib.Repr):
 _SHORT = _ShortRepr()
 _SHORT.maxlevel = 3
 _SHORT.maxstring = _SHORT.maxother = 60
+
+
+class TableError(PokerDraw32ValueError):
+    """A table operation that the rules or the table's state forbid; the table is unchanged.
+
+    :ivar seat: the table seat concerned, when there is one.
+    :ivar rule: the RULES.md rule id, when one applies (appended to the message).
+    """
+
+    def __init__(self, message: str, *, seat: int | None = None, rule: str | None = None) -> None:
+        super().__init__(f"{message} [{rule}]" if rule else message)
+        self.seat = seat
+        self.rule = rule
 
 
 def shown(value: object) -> str:

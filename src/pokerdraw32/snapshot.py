@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import __version__
+from ._version import __version__
 from ._events import posted_extras
 from ._kernels import Rng
 from .actions import Event, EventKind, Phase

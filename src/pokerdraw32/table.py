@@ -70,7 +70,8 @@ from ._events import events_for as _events_for
 from ._kernels import Rng
 from .actions import Action, Event, Phase
 from .cards import CardsLike
-from .errors import MAX_CHIPS, IllegalActionError, PokerDraw32Error, PokerDraw32ValueError, RulesError, integer, shown
+from .errors import (MAX_CHIPS, IllegalActionError, PokerDraw32Error, PokerDraw32ValueError, RulesError, TableError,
+                     integer, shown)
 from .hand import Hand
 from .rules import Rules, Structure
 from .snapshot import _Reader, read_rules
@@ -83,19 +84,6 @@ __all__ = ["Deadline", "LedgerEntry", "SeatState", "Table", "TableError"]
 _BLIND_NAMES = ("small", "big", "over")
 TABLE_FORMAT = "pokerdraw32/table"
 TABLE_VERSION = 1
-
-
-class TableError(PokerDraw32ValueError):
-    """A table operation that the rules or the table's state forbid; the table is unchanged.
-
-    :ivar seat: the table seat concerned, when there is one.
-    :ivar rule: the RULES.md rule id, when one applies (appended to the message).
-    """
-
-    def __init__(self, message: str, *, seat: int | None = None, rule: str | None = None) -> None:
-        super().__init__(f"{message} [{rule}]" if rule else message)
-        self.seat = seat
-        self.rule = rule
 
 
 @dataclass
