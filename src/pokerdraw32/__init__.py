@@ -14,6 +14,7 @@ from __future__ import annotations
 # Imported with the package: the kernels (their choice, R11's Rng), the errors, cards and hand
 # evaluation, the first thing most programs use. Everything else is imported on first use (below).
 from ._kernels import IMPLEMENTATION, Rng
+from ._version import __version__
 from .cards import DECK, Card, Rank, Suit, cards_to_mask, format_cards, mask_to_cards, parse_card, parse_cards
 from .errors import (
     DealError,
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
     from .snapshot import SnapshotError
     from .table import Table
 
-from ._version import __version__
 
 # Imported on first use (PEP 562), to keep `import pokerdraw32` fast: actions and rules
 # (dataclasses, enums, inspect, re), the hand and its compiled core, batches, hand histories (TOML),

@@ -42,9 +42,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._version import __version__
 from ._events import posted_extras
 from ._kernels import Rng
+from ._version import __version__
 from .actions import Event, EventKind, Phase
 from .cards import DECK, parse_card
 from .errors import MAX_CHIPS, PokerDraw32Error, PokerDraw32ValueError, shown

@@ -70,8 +70,15 @@ from ._events import events_for as _events_for
 from ._kernels import Rng
 from .actions import Action, Event, Phase
 from .cards import CardsLike
-from .errors import (MAX_CHIPS, IllegalActionError, PokerDraw32Error, PokerDraw32ValueError, RulesError, TableError,
-                     integer, shown)
+from .errors import (
+    MAX_CHIPS,
+    IllegalActionError,
+    PokerDraw32Error,
+    RulesError,
+    TableError,
+    integer,
+    shown,
+)
 from .hand import Hand
 from .rules import Rules, Structure
 from .snapshot import _Reader, read_rules
