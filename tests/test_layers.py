@@ -30,7 +30,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("core", {"_state", "_refusal", "_state_view", "_play", "_encode", "_vector"}),
     ("selector", {"_kernels"}),
     ("facades", {"evaluation", "batch", "hand", "snapshot", "phh", "history", "table", "odds", "odds_batch",
-                 "bots", "parallel", "cluster", "_simchunk", "aivat", "simulate", "plot"}),
+                 "bots", "parallel", "cluster", "_simchunk", "aivat", "simulate", "plot",
+                 "_table_base", "_seats", "_blinds", "_clock", "_ledger", "_table_snapshot"}),
     ("package", {"__init__"}),
     ("interfaces", {"cli", "__main__", "env", "openspiel", "server", "cfr"}),
 ]
