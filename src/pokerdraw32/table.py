@@ -91,6 +91,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Deadline", "LedgerEntry", "SeatState", "Table", "TableError"]
 
+for _public in (Deadline, LedgerEntry, SeatState):   # defined in the private modules, documented here
+    _public.__module__ = __name__
+
 
 class Table(_TableSeats, _TableBlinds, _TableClock):
     """A table session (see the module docstring for the exact rules).
