@@ -20,8 +20,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any, TextIO
 
-from ._version import __version__
 from ._kernels import IMPLEMENTATION, Rng
+from ._version import __version__
 from .actions import Action, ActionKind, Event, EventKind, Phase
 from .bots import Bot, RandomBot, RuleBot
 from .cards import Card, format_cards

@@ -328,7 +328,7 @@ class Hand(HandState):
         Holds every card and the stub order: the dealer's record, never for players.  See
         :mod:`pokerdraw32.snapshot` for the format.
         """
-        from .snapshot import snapshot
+        from ._hand_snapshot import snapshot
         return snapshot(self)
 
     @classmethod
@@ -343,8 +343,8 @@ class Hand(HandState):
             not the deck once each (R1.1), chips that do not add up (R9.5), a field or event the
             replay does not give, or a :meth:`determinize` copy's snapshot.
         """
-        from .snapshot import restore
-        return restore(data)
+        from ._hand_snapshot import restore
+        return restore(data, Hand)
 
     def clone(self) -> Hand:
         """An independent copy that continues identically (same stub, pile and generator state):

@@ -67,14 +67,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ._events import events_for as _events_for
+from ._hand_snapshot import _Reader, read_rules
 from ._kernels import Rng
 from .actions import Action, Event, Phase
 from .cards import CardsLike
-from .errors import (MAX_CHIPS, IllegalActionError, PokerDraw32Error, PokerDraw32ValueError, RulesError, TableError,
-                     integer, shown)
+from .errors import MAX_CHIPS, IllegalActionError, PokerDraw32Error, RulesError, TableError, integer, shown
 from .hand import Hand
 from .rules import Rules, Structure
-from .snapshot import _Reader, read_rules
 
 if TYPE_CHECKING:
     from .history import HandHistory
