@@ -9,13 +9,14 @@ is given by the caller), so :meth:`Hand.snapshot <pokerdraw32.hand.Hand.snapshot
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ._events import posted_extras
 from ._kernels import Rng
 from ._version import __version__
 from .actions import Action, ActionKind, Event, EventKind, Phase
-from .cards import DECK, parse_card
+from .cards import DECK, FULL_MASK, parse_card
 from .errors import MAX_CHIPS, DealError, IllegalActionError, PokerDraw32Error, RulesError, SnapshotError, shown
 from .results import DealRequest, HandResult, Pot
 from .rules import Rules
@@ -305,15 +306,25 @@ def _verify_by_replay(hand: _Saved, data: dict[str, Any], hand_class: type[Hand]
     for name in ("stub", "pile", "muck"):
         if sorted(mine[name]) != sorted(theirs[name]):
             raise SnapshotError(f"snapshot field {name!r} does not match the event log: other cards")
+    problems: list[str] = []
     if masks:
-        # R6.2, R11.1: the reshuffles come from the generator; replay them from its earlier states
-        first = _reshuffle_chain(hand, masks)
+        # R6.2, R11.1: the reshuffles come from the generator; replay them from its earlier states (the
+        # first of which the deck's shuffle at the hand's start must leave)
+        def accept(state: tuple[int, int, int, int]) -> bool:
+            problem = _deck_problem(hand, masks, state)
+            if problem is not None:
+                problems.append(problem)
+            return problem is None
+
+        first = _reshuffle_chain(hand, masks, accept)
         if first is None:
+            if problems:   # the reshuffles are the generator's, not the deck before them: say what is not
+                raise SnapshotError(min(problems, key=lambda text: "field 'rng'" in text))
             raise SnapshotError("snapshot field 'rng': the reshuffled cards and the generator's state are not "
                                 "what the generator gives [R6.2, R11.1]")
         twin = _replay(hand, first, None, hand_class)
     else:
-        # what the log does not determine: the stub order, the generator
+        # what the log does not determine: the stub order, the generator (checked below)
         twin.stub = list(hand.stub)
         twin.rng = hand.rng
     twin.auto_deal = hand.auto_deal
@@ -321,6 +332,10 @@ def _verify_by_replay(hand: _Saved, data: dict[str, Any], hand_class: type[Hand]
         raise SnapshotError("snapshot field 'auto_deal': a hand that deals itself never waits for a deal "
                             f"({twin.pending_deal})")
     _check_round_robin(twin, hand._round_robin)
+    if not masks:
+        problem = _deck_problem(hand, masks, hand.rng.getstate())
+        if problem is not None:
+            raise SnapshotError(problem)
     twin._round_robin = hand._round_robin
     whole = snapshot(twin)
     engine = data.get("engine")
@@ -440,10 +455,12 @@ _MAX_CHAIN_NODES = 200
 """Candidate states tried in all when looking for the generator's states before the reshuffles."""
 
 
-def _reshuffle_chain(hand: _Saved, masks: list[tuple[int, int, int]]) -> tuple[int, int, int, int] | None:
+def _reshuffle_chain(hand: _Saved, masks: list[tuple[int, int, int]],
+                     accept: Callable[[tuple[int, int, int, int]], bool]) -> tuple[int, int, int, int] | None:
     """The generator's state before the hand's first reshuffle, such that each reshuffle, drawn
     from the state the one before left, shuffles its pile into the cards the snapshot shows and
-    the last leaves the snapshot's state; ``None`` when there is none.
+    the last leaves the snapshot's state, and that ``accept`` accepts (the deck shuffled at the
+    hand's start must leave it: :func:`_deck_problem`); ``None`` when there is none.
 
     Several states a few steps apart can shuffle the same pile into the same final state (the
     draws a shuffle rejects differ), so each is tried, and it must give the order the hand shows:
@@ -479,7 +496,7 @@ def _reshuffle_chain(hand: _Saved, masks: list[tuple[int, int, int]]) -> tuple[i
                 left = set(last_stub)
                 if [c for c in fresh if c in left] != last_stub:
                     continue
-            found = state if j == 0 else search(j - 1, state)
+            found = (state if accept(state) else None) if j == 0 else search(j - 1, state)
             if found is not None:
                 return found
         return None
@@ -487,20 +504,87 @@ def _reshuffle_chain(hand: _Saved, masks: list[tuple[int, int, int]]) -> tuple[i
     return search(len(masks) - 1, hand.rng.getstate())
 
 
-def _states_before_shuffle(after: tuple[int, int, int, int], mask: int) -> list[tuple[tuple[int, int, int, int],
-                                                                                     list[int]]]:
+def _states_before_shuffle(after: tuple[int, int, int, int], mask: int) -> Iterator[tuple[tuple[int, int, int, int],
+                                                                                         list[int]]]:
     """The generator states from which shuffling the cards of ``mask`` leaves ``after`` (at most
-    :data:`_MAX_SHUFFLE_STEPS` steps back), nearest first, each with the order it gives."""
-    out = []
+    :data:`_MAX_SHUFFLE_STEPS` steps back), nearest first, each with the order it gives (lazily:
+    a caller that finds what it looks for stops there).  A shuffle of ``k`` cards takes at least
+    ``k - 1`` draws, so the nearer states are not tried."""
     state = after
     probe = Rng(1)
-    for _ in range(_MAX_SHUFFLE_STEPS + 1):
-        probe.setstate(state)
-        fresh = probe.shuffled(mask)
-        if probe.getstate() == after:
-            out.append((state, fresh))
+    fewest = mask.bit_count() - 1
+    for steps in range(_MAX_SHUFFLE_STEPS + 1):
+        if steps >= fewest:
+            probe.setstate(state)
+            fresh = probe.shuffled(mask)
+            if probe.getstate() == after:
+                yield state, fresh
         state = _step_back(state)
-    return out
+
+
+_NOT_CHECKABLE = ("; a hand dealt from a stacked deck (deck=) cannot be checked so, and is not restored")
+
+
+def _deck_problem(hand: _Saved, masks: list[tuple[int, int, int]], after: tuple[int, int, int, int]) -> str | None:
+    """R11.1: the deck the hand shuffled at its start is the generator's, and every card order the hand
+    still deals from follows from it.
+
+    The generator is used by nothing else during a hand: ``after`` (its state after that shuffle: the
+    state before the first reshuffle, or the snapshot's when there was none) is stepped back to the
+    states from which a shuffle of the 32 cards leaves it, and one of them must give the order the
+    hand shows.  A hand that deals itself (``auto_deal``) dealt that order exactly (the hole cards
+    one at a time from the button's left, R5.1, then the replacements from the top, R6.2), so the
+    hole cards, every replacement taken from the stub and the stub left must be that deck, in that
+    order.  A hand dealt by hand (``auto_deal=False``) was given the cards its dealer chose; its stub
+    (:meth:`~pokerdraw32.hand.Hand.deal` without cards deals from it) must be that deck less the cards
+    dealt, in the deck's order, and a round-robin deal's cards the deck's first ones.  A stacked deck
+    (``deck=``) was not shuffled by the generator: its snapshot is refused, since its stub cannot be
+    told from an edited one.  (Reshuffled piles are checked by :func:`_reshuffle_chain`.)
+
+    :returns: ``None``, or what is wrong (for :class:`SnapshotError`), naming ``rng`` (no such state),
+        ``events`` (the cards a hand that deals itself dealt), ``round_robin`` or ``stub``."""
+    n, events = hand.n, hand.events
+    holes = [[int(c) for c in ev.cards] for ev in events if ev.kind is EventKind.DEAL_HOLE]
+    stub = [] if masks else list(hand.stub)        # after a reshuffle the stub is the pile's (checked)
+    if hand.auto_deal:
+        dealt = [-1] * (5 * n)
+        for k, cards in enumerate(holes[:n]):
+            for j, c in enumerate(cards[:5]):
+                dealt[k + n * j] = c
+        end = masks[0][1] if masks else len(events)
+        for ev in events[:end]:
+            if ev.kind is EventKind.DEAL_DRAW:
+                dealt.extend(int(c) for c in ev.cards)
+        if masks:
+            dealt.extend(int(c) for c in events[end + 1].cards[:masks[0][2]])
+        order = dealt + stub
+    else:
+        rr = hand._round_robin
+        dealt = [rr[k][j] for j in range(5) for k in range(n)] if rr else []
+        left = set(stub)
+    near = False                  # a deck that gives the cards dealt, but another stub
+    found = False
+    for _state, deck in _states_before_shuffle(after, FULL_MASK):
+        found = True
+        if hand.auto_deal:
+            if deck == order:
+                return None
+            near = near or deck[:len(dealt)] == dealt
+        elif deck[:len(dealt)] == dealt:
+            if [c for c in deck if c in left] == stub:
+                return None
+            near = True
+    if not found:
+        return ("snapshot field 'rng' is not a state the generator leaves by shuffling the deck at the hand's start "
+                "(and the reshuffles since) [R11.1]" + _NOT_CHECKABLE)
+    if near:
+        return ("snapshot field 'stub' is not in the order the generator's state ('rng') gives (the deck it shuffled "
+                "at the hand's start, less the cards dealt) [R11.1]" + _NOT_CHECKABLE)
+    if hand.auto_deal:
+        return ("snapshot field 'events': the cards dealt are not the deck the generator's state ('rng') gives, in "
+                "the order dealt [R5.1, R6.2, R11.1]" + _NOT_CHECKABLE)
+    return ("snapshot field 'round_robin': the cards set aside for the hole cards are not the first of the deck the "
+            "generator's state ('rng') gives [R5.1, R11.1]" + _NOT_CHECKABLE)
 
 
 def _check_round_robin(h: Hand, rr: list[list[int]]) -> None:

@@ -20,8 +20,16 @@ cards the log does not determine (the stub order, the generator's state) are tak
 snapshot, except after a reshuffle (R6.2): the generator is stepped back from its saved state to
 its state before each reshuffle, and the reshuffles are replayed from there, so the cards dealt
 from the reshuffled pile (by a hand that deals itself), the stub left and the saved generator
-state must all be what the generator gives (R11.1).  The snapshot of the result must equal the
-input exactly, field by field and event by event (the blinds and posts included; only
+state must all be what the generator gives (R11.1).  The deck the hand shuffled at its start is
+checked the same way (the generator's state after that shuffle is stepped back to the state
+before it): a hand that deals itself must have dealt that deck's cards in its order (the hole
+cards, R5.1, then the replacements, R6.2) and kept the rest as its stub in that order; a hand
+dealt by hand (``auto_deal=False``: its dealer chose the cards) must keep as its stub that deck
+less the cards dealt, in the deck's order (:meth:`~pokerdraw32.hand.Hand.deal` without cards deals
+from it).  So an edited stub, pile or generator state, which would deal other cards than the
+saved hand would, is refused.  A hand dealt from a stacked deck (``deck=``) cannot be checked so:
+its snapshot is refused too (nothing in it tells its stub from an edited one).  The snapshot of
+the result must equal the input exactly, field by field and event by event (the blinds and posts included; only
 ``engine``, the writer's version, is free).  So a snapshot restores to a state the engine
 could have reached, or it is refused: an edited field or an illegal log raises
 :class:`SnapshotError`, naming the first field or event that disagrees.  A

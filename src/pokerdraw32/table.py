@@ -318,7 +318,9 @@ class Table:
         """Move the button, post the blinds, entry bets and missed blinds, and deal (R4, R10).
 
         :param deck: a stacked deck for this hand (all 32 cards, first dealt first; for tests and
-            replays); by default the table's generator shuffles.
+            replays); by default the table's generator shuffles.  While such a hand runs, the
+            table's :meth:`snapshot` is not restored (:meth:`Hand.restore
+            <pokerdraw32.hand.Hand.restore>` refuses a stub the generator did not shuffle).
 
         :returns: the new :class:`~pokerdraw32.hand.Hand` (also :attr:`hand`).
         :raises TableError: a hand is running, or fewer than two players can be dealt in.
@@ -840,6 +842,9 @@ class Table:
             t.rng = t.hand.rng                  # the hand deals from the table's generator
             t._settled = False
             h = t.hand
+            if not h.auto_deal:
+                raise TableError("table snapshot: field 'hand': auto_deal is false, but a table's hands deal "
+                                 "themselves from the table's generator [R11.1]")
             if h.is_complete:
                 raise TableError("table snapshot: the running hand is already over")
             if h.rules != rules:
