@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("selector", {"_kernels"}),
     ("facades", {"evaluation", "batch", "hand", "snapshot", "phh", "history", "table", "odds", "odds_batch",
                  "bots", "parallel", "cluster", "_simchunk", "aivat", "simulate", "plot",
-                 "_table_base", "_seats", "_blinds", "_clock", "_ledger", "_table_snapshot"}),
+                 "_table_base", "_seats", "_blinds", "_clock", "_ledger", "_table_snapshot", "_hand_snapshot"}),
     ("package", {"__init__"}),
     ("interfaces", {"cli", "__main__", "env", "openspiel", "server", "cfr"}),
 ]
@@ -239,3 +239,11 @@ def test_every_module_imports_downward_only() -> None:
 def test_no_module_over_1000_lines(module: str) -> None:
     lines = MODULES[module].read_text(encoding="utf-8").count("\n")
     assert lines <= 1000, f"{MODULES[module].relative_to(PACKAGE.parent)} has {lines} lines: split it by concern"
+
+
+def test_the_hand_and_its_snapshots_import_downward() -> None:
+    """Issue 25: the hand never imports the snapshot facade, nor the snapshot format's module the
+    hand (it is given the class that replays a log): the snapshot facade sits above both."""
+    assert ("hand", "snapshot") not in EDGES and ("_hand_snapshot", "hand") not in EDGES
+    assert ("snapshot", "hand") in EDGES and ("hand", "_hand_snapshot") in EDGES
+    assert not [group for group in _cycles() if {"hand", "snapshot"} <= set(group)]

@@ -25,6 +25,7 @@ from .errors import (
     PokerDraw32TypeError,
     PokerDraw32ValueError,
     RulesError,
+    SnapshotError,
     TableError,
 )
 from .evaluation import HandCategory, HandRank, evaluate
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
     from .odds_batch import BatchInterrupted, draw_odds_many, equity_many
     from .rulebook import rule_text
     from .rules import CLASSIC, PRESETS, TWO_BLIND, Rules, SecondRoundFirst, Structure
-    from .snapshot import SnapshotError
     from .table import Table
 
 
@@ -63,7 +63,6 @@ _LAZY = {
     "draw_odds": "odds", "equity": "odds",
     "BatchInterrupted": "odds_batch", "draw_odds_many": "odds_batch", "equity_many": "odds_batch",
     "rule_text": "rulebook",
-    "SnapshotError": "snapshot",
     "Table": "table",
 }
 # Submodules that `import pokerdraw32` used to import, so `pokerdraw32.hand` and the like still work

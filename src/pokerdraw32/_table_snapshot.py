@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from ._blinds import _blind_amounts
 from ._clock import Deadline, _seconds
+from ._hand_snapshot import _Reader, read_rules
 from ._ledger import LedgerEntry
 from ._seats import SeatState
 from ._table_base import _good_name
 from .errors import MAX_CHIPS, PokerDraw32Error, TableError, shown
 from .hand import Hand
-from .snapshot import _Reader, read_rules
 
 if TYPE_CHECKING:
     from .table import Table
@@ -170,6 +170,9 @@ def restore_table(cls: type[Table], data: dict[str, Any], clock: Callable[[], fl
         t.rng = t.hand.rng                  # the hand deals from the table's generator
         t._settled = False
         h = t.hand
+        if not h.auto_deal:
+            raise TableError("table snapshot: field 'hand': auto_deal is false, but a table's hands deal "
+                             "themselves from the table's generator [R11.1]")
         if h.is_complete:
             raise TableError("table snapshot: the running hand is already over")
         if h.rules != rules:

@@ -176,7 +176,9 @@ class Hand(HandState):
     :param seed: seed of the hand's generator (0 <= seed < 2**64); ``None`` draws from the OS.
     :param rng: a generator to use instead of ``seed`` (it is consumed by the hand).
     :param deck: a stacked deck: the stub order to deal from (all 32 cards, first dealt first)
-        instead of a shuffled one; reshuffles (R6.2) still use the generator.
+        instead of a shuffled one; reshuffles (R6.2) still use the generator.  Such a hand's
+        :meth:`snapshot` is not restored (:meth:`restore` checks that the stub is the generator's
+        shuffle, and a stacked one cannot be told from an edited one).
     :param auto_deal: deal automatically from the stub (default).  ``False``: every deal waits
         for :meth:`deal`.
     :param posts: extra chips posted before the deal, beyond the blinds, as ``{seat: (live, dead)}``:
@@ -328,7 +330,7 @@ class Hand(HandState):
         Holds every card and the stub order: the dealer's record, never for players.  See
         :mod:`pokerdraw32.snapshot` for the format.
         """
-        from .snapshot import snapshot
+        from ._hand_snapshot import snapshot
         return snapshot(self)
 
     @classmethod
@@ -341,10 +343,13 @@ class Hand(HandState):
 
         :raises SnapshotError: another format or version, or a bad field (named); cards that are
             not the deck once each (R1.1), chips that do not add up (R9.5), a field or event the
-            replay does not give, or a :meth:`determinize` copy's snapshot.
+            replay does not give, a stub (or cards dealt by a hand that deals itself, or a generator
+            state) that is not what the generator's shuffle of the deck gives (R11.1: an edited
+            stub order, or a hand dealt from a stacked ``deck=``), or a :meth:`determinize` copy's
+            snapshot.
         """
-        from .snapshot import restore
-        return restore(data)
+        from ._hand_snapshot import restore
+        return restore(data, Hand)
 
     def clone(self) -> Hand:
         """An independent copy that continues identically (same stub, pile and generator state):

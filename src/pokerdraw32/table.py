@@ -184,7 +184,9 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
         """Move the button, post the blinds, entry bets and missed blinds, and deal (R4, R10).
 
         :param deck: a stacked deck for this hand (all 32 cards, first dealt first; for tests and
-            replays); by default the table's generator shuffles.
+            replays); by default the table's generator shuffles.  While such a hand runs, the
+            table's :meth:`snapshot` is not restored (:meth:`Hand.restore
+            <pokerdraw32.hand.Hand.restore>` refuses a stub the generator did not shuffle).
 
         :returns: the new :class:`~pokerdraw32.hand.Hand` (also :attr:`hand`).
         :raises TableError: a hand is running, or fewer than two players can be dealt in.
