@@ -30,6 +30,26 @@ def _native_format(fmt: str) -> str:
     return fmt if len(fmt) == 1 else ""
 
 
+def _format_text(view: memoryview) -> str:
+    """The buffer's struct format as text (``memoryview.format``); one that is not UTF-8 (no
+    exporter we know writes one) as ``(not UTF-8)``, as the compiled twin shows it."""
+    try:
+        return view.format
+    except UnicodeDecodeError:
+        return "(not UTF-8)"
+
+
+def _buffer(obj: object, what: str) -> memoryview:
+    """``memoryview(obj)``; an object without the buffer protocol, or an exporter's refusal (numpy:
+    a datetime dtype, ...), raised as a PokerDraw32TypeError that names the argument ``what``."""
+    try:
+        return memoryview(obj)  # type: ignore[arg-type]
+    except TypeError:   # no buffer protocol (the compiled twin asks PyObject_CheckBuffer first)
+        raise PokerDraw32TypeError(f"{what}, not {type(obj).__name__}") from None
+    except (ValueError, BufferError) as exc:
+        raise PokerDraw32TypeError(f"{what}: {type(obj).__name__} does not export one ({exc})") from exc
+
+
 def _row_problem(i: int, row: int | list[int]) -> str:
     """The message for a bad row: its 5 codes (a list) or its mask (an int)."""
     if isinstance(row, int):
@@ -47,12 +67,13 @@ def _row_problem(i: int, row: int | list[int]) -> str:
 
 
 def _check_out(target: memoryview, n: int) -> None:
-    code = _native_format(target.format)
+    fmt = _format_text(target)
+    code = _native_format(fmt)
     if target.readonly:
         raise PokerDraw32TypeError("out must be a writable buffer, not a read-only one")
     if not (code in ("I", "L") and target.itemsize == 4):
         raise PokerDraw32TypeError(
-            f"out must hold uint32, not format {target.format!r} with itemsize {target.itemsize}"
+            f"out must hold uint32, not format {fmt!r} with itemsize {target.itemsize}"
         )
     if target.ndim != 1 or target.shape[0] != n:  # type: ignore[index]
         raise PokerDraw32ValueError(f"out must be 1-D with {n} items, got shape {target.shape}")
@@ -88,7 +109,8 @@ def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> An
     :returns: ``out`` if given; else a numpy ``uint32`` array if ``hands`` is a numpy
         array; else an ``array.array('I')``. Item ``i`` is the packed value of row ``i``
         (see :func:`evaluate_mask`).
-    :raises TypeError: ``hands`` or ``out`` is not a buffer, holds the wrong item type,
+    :raises TypeError: ``hands`` or ``out`` is not a buffer (or its exporter refuses to
+        give one: numpy, for a datetime array), holds the wrong item type,
         or ``out`` is read-only.
     :raises ValueError: a wrong shape or size, or a bad row: a card code above 31, a
         card twice, or a mask without exactly 5 bits. The message names the first bad
@@ -102,14 +124,12 @@ def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> An
     ...
     pokerdraw32.errors.PokerDraw32ValueError: row 0: card code 40 is not 0..31
     """
-    try:
-        view = memoryview(hands)
-    except TypeError:
-        raise PokerDraw32TypeError(
-            f"hands must be a buffer of uint8 card codes or uint32 masks, not {type(hands).__name__}"
-        ) from None
+    if suit_tiebreak is not True:   # its truth read first, as the compiled twin's bint argument
+        suit_tiebreak = bool(suit_tiebreak)
+    view = _buffer(hands, "hands must be a buffer of uint8 card codes or uint32 masks")
     with view:
-        code = _native_format(view.format)
+        fmt = _format_text(view)
+        code = _native_format(fmt)
         shape = view.shape or ()
         if code == "B" and view.itemsize == 1:
             codes = True
@@ -132,17 +152,14 @@ def evaluate_many(hands: Any, out: Any = None, suit_tiebreak: bool = True) -> An
             n = len(data)
         else:
             raise PokerDraw32TypeError(
-                f"hands must hold uint8 card codes or uint32 masks, not format {view.format!r} "
+                f"hands must hold uint8 card codes or uint32 masks, not format {fmt!r} "
                 f"with itemsize {view.itemsize}"
             )
     if out is None:
         np = sys.modules.get("numpy")
         result: Any = np.empty(n, dtype=np.uint32) if np is not None and isinstance(hands, np.ndarray) else None
     else:
-        try:
-            target = memoryview(out)
-        except TypeError:
-            raise PokerDraw32TypeError(f"out must be a writable buffer of uint32, not {type(out).__name__}") from None
+        target = _buffer(out, "out must be a writable buffer of uint32")
         with target:
             _check_out(target, n)
         result = out
@@ -180,7 +197,7 @@ def deal_many(rng: Rng, n: int, out: Any = None) -> Any:
         itemsize 1, e.g. a numpy ``uint8`` array of shape ``(n, 32)``); it is returned.
     :returns: ``out`` if given, else a new ``bytearray`` of ``32 * n`` card codes.
     :raises TypeError: ``rng`` is not an :class:`Rng`, ``n`` is not an int, or ``out``
-        is not a writable buffer of bytes.
+        is not a writable buffer of bytes (or its exporter refuses to give one).
     :raises ValueError: ``n`` is out of range, or ``out`` has the wrong size or is not
         C-contiguous.
 
@@ -200,10 +217,7 @@ def deal_many(rng: Rng, n: int, out: Any = None) -> Any:
         raise PokerDraw32ValueError(f"n must be in 0 <= n <= 2**40, got {n}")
     target = None
     if out is not None:
-        try:
-            target = memoryview(out)
-        except TypeError:
-            raise PokerDraw32TypeError(f"out must be a writable buffer of bytes, not {type(out).__name__}") from None
+        target = _buffer(out, "out must be a writable buffer of bytes")
         with target:
             if target.readonly:
                 raise PokerDraw32TypeError("out must be a writable buffer, not a read-only one")
@@ -215,12 +229,14 @@ def deal_many(rng: Rng, n: int, out: Any = None) -> Any:
                 raise PokerDraw32ValueError("out must be C-contiguous")
     decks = bytearray(32 * n)
     start = list(range(32))
+    shuffle = Rng.shuffle   # the generator's own, as compiled: a subclass's override is not called
     for deck in range(0, 32 * n, 32):
         cards = start[:]
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         decks[deck : deck + 32] = bytes(cards)
     if out is None:
         return decks
-    with memoryview(out) as target:
-        target.cast("B")[:] = decks
+    if n:   # no bytes to write: an out with a 0 in its shape, which memoryview.cast refuses
+        with memoryview(out) as target:
+            target.cast("B")[:] = decks
     return out
