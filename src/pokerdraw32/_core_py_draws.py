@@ -110,6 +110,8 @@ def draw_outcomes(hand: int, discard: int, excluded: int, suit_tiebreak: bool = 
     ...
     pokerdraw32.errors.PokerDraw32ValueError: discard mask 0x88808001 has 5 cards; at most 4 may be discarded (R6.1)
     """
+    if suit_tiebreak is not True:   # its truth read first, as the compiled twin's bint argument
+        suit_tiebreak = bool(suit_tiebreak)
     kept, k, unseen = _draw_args(hand, discard, excluded)
     return comb(unseen.bit_count(), k), _draw_counts(kept, k, unseen, suit_tiebreak)
 
@@ -139,6 +141,8 @@ def draw_summary(
     >>> total, categories
     (27, (8, 12, 0, 0, 3, 0, 3, 0, 1))
     """
+    if suit_tiebreak is not True:   # its truth read first, as the compiled twin's bint argument
+        suit_tiebreak = bool(suit_tiebreak)
     kept, k, unseen = _draw_args(hand, discard, excluded)
     scores = _score_table(suit_tiebreak)
     categories = [0] * 9
@@ -168,6 +172,8 @@ def strength_score(value: int, suit_tiebreak: bool = True) -> int:
     >>> strength_score(evaluate_codes([20, 12, 8, 4, 1]))   # Qs Ts 9s 8s 7c: 255 such hands
     255
     """
+    if suit_tiebreak is not True:   # its truth read first, as the compiled twin's bint argument
+        suit_tiebreak = bool(suit_tiebreak)
     if not _is_int(value):
         raise PokerDraw32TypeError(f"value must be an int, not {type(value).__name__}")
     value = _plain(value)

@@ -68,6 +68,8 @@ def evaluate_mask(mask: int, suit_tiebreak: bool = True) -> int:
     ...
     pokerdraw32.errors.PokerDraw32ValueError: hand mask 0x7 has 3 cards, expected 5
     """
+    if suit_tiebreak is not True:   # its truth read first, as the compiled twin's bint argument
+        suit_tiebreak = bool(suit_tiebreak)
     if type(mask) is int:
         value = _BY_MASK.get(mask)
         if value is not None:
@@ -102,6 +104,8 @@ def evaluate_codes(codes: Iterable[int], suit_tiebreak: bool = True) -> int:
     ...
     pokerdraw32.errors.PokerDraw32ValueError: duplicate card code 4
     """
+    if suit_tiebreak is not True:   # its truth read first, as the compiled twin's bint argument
+        suit_tiebreak = bool(suit_tiebreak)
     if (type(codes) is tuple or type(codes) is list) and len(codes) == 5:
         a, b, c, d, e = codes
         if type(a) is type(b) is type(c) is type(d) is type(e) is int:     # no bools, no floats
