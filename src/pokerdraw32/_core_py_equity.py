@@ -155,6 +155,10 @@ def equity_trials(
     >>> equity_trials(Rng(1), 1000, hand, 0, 0, 4, 1, 0)
     (0, 1000, 0, 0, 0, 0)
     """
+    if reshuffle_folded is not False:   # their truth read first, as the compiled twin's bint arguments
+        reshuffle_folded = bool(reshuffle_folded)
+    if suit_tiebreak is not True:
+        suit_tiebreak = bool(suit_tiebreak)
     if not isinstance(rng, Rng):
         raise PokerDraw32TypeError(f"rng must be an Rng, not {type(rng).__name__}")
     if not _is_int(trials):
@@ -163,6 +167,7 @@ def equity_trials(
     if trials < 0 or trials > _MAX_TRIALS:
         raise PokerDraw32ValueError(f"trials must be in 0 <= trials <= 2**40, got {trials}")
     _, k, unseen = _draw_args(hand, discard, excluded)
+    hand, discard = _plain(hand), _plain(discard)   # checked ints: an int subclass by its value, as compiled
     for name, value in (("opponents", opponents), ("policy", policy), ("position", position), ("folded", folded)):
         if not _is_int(value):
             raise PokerDraw32TypeError(f"{name} must be an int, not {type(value).__name__}")
@@ -193,8 +198,9 @@ def equity_trials(
     # draw order: -1 is the hero, 0.. the opponents in turn
     drawers = [-1 if seat == position else (seat if seat < position else seat - 1) for seat in range(opponents + 1)]
     counts = [0] * 6
+    next_u64 = Rng.next_u64   # the generator's own, as compiled: a subclass's override is not called
     for _ in range(trials):
-        s0, s1, s2, s3 = _seeded(rng.next_u64())
+        s0, s1, s2, s3 = _seeded(next_u64(rng))
         stub = start[:]
         n = len(stub)
         pile = 0
