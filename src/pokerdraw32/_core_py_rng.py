@@ -46,6 +46,12 @@ class Rng:
     derived in the parent thread with :meth:`spawn` (reproducible from the parent's seed)
     or seeded independently.
 
+    A subclass may override methods: the other methods, :func:`deal_many` and
+    :func:`equity_trials` still draw from the state as this class does, in both
+    implementations (an overridden :meth:`shuffle` or :meth:`next_u64` changes neither
+    :meth:`shuffled` nor :meth:`below`); :meth:`spawn` seeds the child with :meth:`next_u64`,
+    overridden or not.
+
     >>> rng = Rng(7)
     >>> [rng.below(6) for _ in range(5)]
     [5, 2, 0, 0, 3]
@@ -117,8 +123,8 @@ class Rng:
         if n == 1:
             return 0
         shift = 64 - (n - 1).bit_length()
-        while True:
-            r = self.next_u64() >> shift
+        while True:   # Rng's own next_u64, as compiled: a subclass's override is not called
+            r = Rng.next_u64(self) >> shift
             if r < n:
                 return r
 
@@ -166,7 +172,7 @@ class Rng:
         """
         mask = _check_deck_mask(mask, "deck mask")
         cards = [code for code in range(32) if mask >> code & 1]
-        self.shuffle(cards)
+        Rng.shuffle(self, cards)   # Rng's own, as compiled: a subclass's override is not called
         return cards
 
     def getstate(self) -> tuple[int, int, int, int]:
