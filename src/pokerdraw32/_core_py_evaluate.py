@@ -68,12 +68,13 @@ def evaluate_mask(mask: int, suit_tiebreak: bool = True) -> int:
     ...
     pokerdraw32.errors.PokerDraw32ValueError: hand mask 0x7 has 3 cards, expected 5
     """
-    if suit_tiebreak is not True:   # its truth read first, as the compiled twin's bint argument
-        suit_tiebreak = bool(suit_tiebreak)
     if type(mask) is int:
         value = _BY_MASK.get(mask)
-        if value is not None:
+        if value is not None:   # (no Python code ran before suit_tiebreak's truth is read here)
             return value if suit_tiebreak else value & ~3
+    if suit_tiebreak is not True:   # its truth read before any check, as the compiled twin's bint argument
+        suit_tiebreak = bool(suit_tiebreak)
+    if type(mask) is int:
         if mask < 0 or mask > _DECK:
             raise PokerDraw32ValueError(f"hand mask {mask:#x} has bits outside the 32-card deck")
     else:
@@ -104,8 +105,6 @@ def evaluate_codes(codes: Iterable[int], suit_tiebreak: bool = True) -> int:
     ...
     pokerdraw32.errors.PokerDraw32ValueError: duplicate card code 4
     """
-    if suit_tiebreak is not True:   # its truth read first, as the compiled twin's bint argument
-        suit_tiebreak = bool(suit_tiebreak)
     if (type(codes) is tuple or type(codes) is list) and len(codes) == 5:
         a, b, c, d, e = codes
         if type(a) is type(b) is type(c) is type(d) is type(e) is int:     # no bools, no floats
@@ -114,8 +113,10 @@ def evaluate_codes(codes: Iterable[int], suit_tiebreak: bool = True) -> int:
                 value = _BY_MASK[bit[a] | bit[b] | bit[c] | bit[d] | bit[e]]
             except KeyError:
                 pass
-            else:
+            else:   # (no Python code ran before suit_tiebreak's truth is read here)
                 return value if suit_tiebreak else value & ~3
+    if suit_tiebreak is not True:   # its truth read before any check, as the compiled twin's bint argument
+        suit_tiebreak = bool(suit_tiebreak)
     items = _tuple_of(codes, "codes")
     if len(items) != 5:
         raise PokerDraw32ValueError(f"expected 5 card codes, got {len(items)}")
