@@ -26,7 +26,8 @@ CORE_PYX = PACKAGE.parent / "_core.pyx"
 LAYERS: list[tuple[str, set[str]]] = [
     ("foundation", {"errors", "_version", "_cython_shim"}),
     ("vocabulary", {"cards", "rules", "actions", "results", "_events", "rulebook"}),
-    ("kernels", {"_core", "_core_py"}),
+    ("kernels", {"_core", "_core_py", "_core_py_checks", "_core_py_evaluate", "_core_py_rng", "_core_py_pots",
+                 "_core_py_draws", "_core_py_batch", "_core_py_equity"}),
     ("core", {"_state", "_refusal", "_state_view", "_play", "_encode", "_vector"}),
     ("selector", {"_kernels"}),
     ("facades", {"evaluation", "batch", "hand", "snapshot", "phh", "history", "table", "odds", "odds_batch",
