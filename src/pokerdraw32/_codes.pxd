@@ -28,9 +28,10 @@ cdef list _RULES_MEMO
 cdef extern from *:
     """
     #include "structmember.h"
-    /* The offset of a writable object slot in its instances, from the slot's member descriptor
+    /* (CYTHON_UNUSED: every module that cimports this file gets these helpers, and only _codes uses them.)
+       The offset of a writable object slot in its instances, from the slot's member descriptor
        (a frozen dataclass with __slots__: the event and legal-action classes), or -1. */
-    static Py_ssize_t pd32_slot_offset(PyObject *descr) {
+    static CYTHON_UNUSED Py_ssize_t pd32_slot_offset(PyObject *descr) {
         PyMemberDef *member;
         if (Py_TYPE(descr) != &PyMemberDescr_Type) return -1;
         member = ((PyMemberDescrObject *)descr)->d_member;
@@ -38,11 +39,11 @@ cdef extern from *:
         return member->offset;
     }
     /* A new, empty instance of a type (its slots NULL), as object.__new__ makes it. */
-    static PyObject *pd32_new(PyObject *type) {
+    static CYTHON_UNUSED PyObject *pd32_new(PyObject *type) {
         return ((PyTypeObject *)type)->tp_alloc((PyTypeObject *)type, 0);
     }
     /* Write a slot of an object (a new reference to value; the old one, if any, released). */
-    static void pd32_set_slot(PyObject *obj, Py_ssize_t offset, PyObject *value) {
+    static CYTHON_UNUSED void pd32_set_slot(PyObject *obj, Py_ssize_t offset, PyObject *value) {
         PyObject **slot = (PyObject **)((char *)obj + offset);
         PyObject *old = *slot;
         Py_INCREF(value);
