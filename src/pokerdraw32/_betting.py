@@ -362,6 +362,7 @@ class BettingCore(DealCore):
                 seen |= bit(c)
         return True
 
+    # ------------------------------------------------------------------ applying actions
     def _apply(self, p, code, amount, cards):
         """Apply action ``code`` of seat ``p``, legal (``_allowed``): ``amount`` the total round bet of
         a bet or raise (else 0), ``cards`` the card word of a discard (else 0)."""
