@@ -17,14 +17,16 @@ from conftest import compiled_module
 
 # What `import pokerdraw32` and a first `evaluate()` may load, besides the kernels (_core or _core_py).
 EVALUATE_NEEDS = {"pokerdraw32", "pokerdraw32._kernels", "pokerdraw32.errors", "pokerdraw32._version",
-                  "pokerdraw32.cards", "pokerdraw32.evaluation"}
+                  "pokerdraw32.cards", "pokerdraw32.evaluation", "pokerdraw32._describe"}
 # The pure kernels: pokerdraw32._core_py and the modules it re-exports (one per kernel, as _core.pyx's includes).
 PURE_KERNELS = {"pokerdraw32._core_py", *(f"pokerdraw32._core_py_{part}" for part in
                                          ("checks", "evaluate", "rng", "pots", "draws", "batch", "equity"))}
 # Never loaded by them: the hand, its actions and rules (dataclasses, inspect), the compiled hand's core...
 HEAVY = ["pokerdraw32.hand", "pokerdraw32.actions", "pokerdraw32.rules", "pokerdraw32.results",
-         "pokerdraw32.batch", "pokerdraw32.odds", "pokerdraw32._state_c", "pokerdraw32._state_view_c",
-         "pokerdraw32._play_c", "pokerdraw32._encode_c", "pokerdraw32._vector_c", "pokerdraw32._state",
+         "pokerdraw32.batch", "pokerdraw32.odds", "pokerdraw32._codes_c", "pokerdraw32._deal_c",
+         "pokerdraw32._betting_c", "pokerdraw32._state_c", "pokerdraw32._state_view_c", "pokerdraw32._play_c",
+         "pokerdraw32._encode_c", "pokerdraw32._vector_c", "pokerdraw32._codes", "pokerdraw32._deal",
+         "pokerdraw32._betting", "pokerdraw32._state",
          "pokerdraw32._state_view", "dataclasses", "inspect", "fractions", "statistics"]
 
 LOADED = """

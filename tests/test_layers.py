@@ -25,10 +25,10 @@ CORE_PYX = PACKAGE.parent / "_core.pyx"
 
 LAYERS: list[tuple[str, set[str]]] = [
     ("foundation", {"errors", "_version", "_cython_shim"}),
-    ("vocabulary", {"cards", "rules", "actions", "results", "_events", "rulebook"}),
+    ("vocabulary", {"cards", "rules", "actions", "results", "_events", "rulebook", "_describe"}),
     ("kernels", {"_core", "_core_py", "_core_py_checks", "_core_py_evaluate", "_core_py_rng", "_core_py_pots",
                  "_core_py_draws", "_core_py_batch", "_core_py_equity"}),
-    ("core", {"_state", "_refusal", "_state_view", "_play", "_encode", "_vector"}),
+    ("core", {"_codes", "_deal", "_betting", "_state", "_refusal", "_state_view", "_play", "_encode", "_vector"}),
     ("selector", {"_kernels"}),
     ("facades", {"evaluation", "batch", "hand", "snapshot", "phh", "history", "table", "odds", "odds_batch",
                  "bots", "parallel", "cluster", "_simchunk", "aivat", "simulate", "plot",
@@ -213,7 +213,7 @@ def test_the_scan_sees_the_imports_it_must() -> None:
     """The scan finds a function-level import, a `from . import x`, a `.pxd` cimport and the
     selector's imports by name (so that the tests below prove something)."""
     assert ("hand", "_kernels") in EDGES
-    assert ("_kernels", "_state") in EDGES and ("_kernels", "_play") in EDGES   # by name (_LAZY)
+    assert ("_kernels", "_codes") in EDGES and ("_kernels", "_play") in EDGES   # by name (_LAZY)
     assert ("_state", "_core") in EDGES                                         # .pxd cimport
     assert ("__main__", "cli") in EDGES
     assert ("env.single", "hand") in EDGES and ("env.single", "env.encoding") in EDGES   # subpackages
