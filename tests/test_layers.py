@@ -34,7 +34,7 @@ LAYERS: list[tuple[str, set[str]]] = [
                  "bots", "parallel", "cluster", "_simchunk", "aivat", "simulate", "plot",
                  "_table_base", "_seats", "_blinds", "_clock", "_ledger", "_table_snapshot", "_hand_snapshot"}),
     ("package", {"__init__"}),
-    ("interfaces", {"cli", "__main__", "env", "openspiel", "server", "cfr"}),
+    ("interfaces", {"_cli_base", "_cli_play", "cli", "__main__", "env", "openspiel", "server", "cfr"}),
 ]
 """The layers, lowest first; a subpackage's modules are in its layer (``env.single`` is ``env``)."""
 
