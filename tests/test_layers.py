@@ -248,3 +248,20 @@ def test_the_hand_and_its_snapshots_import_downward() -> None:
     assert ("hand", "snapshot") not in EDGES and ("_hand_snapshot", "hand") not in EDGES
     assert ("snapshot", "hand") in EDGES and ("hand", "_hand_snapshot") in EDGES
     assert not [group for group in _cycles() if {"hand", "snapshot"} <= set(group)]
+
+
+def test_the_readme_draws_every_module_in_its_layer() -> None:
+    """README's "Architecture: the layers" diagram names every module of :data:`LAYERS` on its
+    layer's lines (a new module without its place in the diagram fails here)."""
+    text = (PACKAGE.parent.parent / "README.md").read_text(encoding="utf-8")
+    diagram = text.split("## Architecture: the layers", 1)[1].split("```", 2)[1]
+    rows: dict[str, str] = {}
+    current = ""
+    for line in diagram.splitlines():
+        head = line[:13].strip()
+        if head and head != "|":
+            current = head
+        rows[current] = rows.get(current, "") + " " + line[13:]
+    missing = [f"{module} ({layer})" for layer, members in LAYERS for module in sorted(members)
+               if not re.search(rf"(?<![\w.]){re.escape(module)}(?![\w])", rows.get(layer, ""))]
+    assert not missing, f"README's layer diagram lacks: {', '.join(missing)}"
