@@ -82,6 +82,13 @@ cdef class Solver:
     cdef u64 _below(self, u64 n) noexcept nogil
     @cython.locals(i=int, j=int, c=i64)
     cpdef int shuffle(self) noexcept nogil
+    @cython.locals(i=int)
+    cpdef int set_deck(self, cards) except -1
+    @cython.locals(i=int)
+    cpdef tuple row(self, int d)
+    @cython.locals(i=int)
+    cpdef int set_row(self, int d, values) except -1
+    cpdef i64 amount(self, int d, int slot) noexcept
     @cython.locals(b=i64, i=int, h0=i64, h1=i64, one=i64)
     cpdef int start(self, int d) noexcept nogil
     @cython.locals(c0=i64, c1=i64, top=i64, a0=bint, a1=bint, acted=i64)

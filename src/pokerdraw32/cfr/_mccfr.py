@@ -254,6 +254,30 @@ class Solver:
             self.deck[j] = c
         return 0
 
+    def set_deck(self, cards):
+        """Put the 32 card codes ``cards`` (a permutation of 0..31) in :attr:`deck` (for tests and play)."""
+        if sorted(cards) != list(range(32)):
+            raise ValueError(f"a deck is a permutation of the 32 card codes, got {cards!r}")
+        for i in range(32):
+            self.deck[i] = cards[i]
+        return 0
+
+    def row(self, d):
+        """Row ``d`` of the walk's states as a tuple of :data:`NF` ints (fields ``F_*``)."""
+        return tuple([self.st[d * NF + i] for i in range(NF)])
+
+    def set_row(self, d, values):
+        """Row ``d`` := ``values`` (:data:`NF` ints, as :meth:`row` gives them)."""
+        if len(values) != NF:
+            raise ValueError(f"a row has {NF} fields, got {len(values)}")
+        for i in range(NF):
+            self.st[d * NF + i] = values[i]
+        return 0
+
+    def amount(self, d, slot):
+        """The raise-to amount (round bet, chips) of raise ``slot`` in row ``d`` (after :meth:`legal`)."""
+        return self.amt[d * NSLOT + slot]
+
     # -- the game -----------------------------------------------------------------------------------
 
     def start(self, d):
