@@ -2,7 +2,9 @@
 
 :class:`CfrBot` decides from a :class:`~pokerdraw32.bots.SeatView` as every bot does.  At each
 decision it replays the hand's public log (with its own cards) in the solver's abstract game,
-which starts from the abstraction's stacks (``stack_bb`` big blinds) whatever the real stacks:
+which starts from the effective stack (the smaller one) in big blinds, at most the abstraction's
+``stack_bb`` (a deeper real game is played as if ``stack_bb`` deep; a shallower one has its own
+all-ins; the strategy's information sets are the same keys, trained at ``stack_bb``):
 
 * a real check, call, fold, split or draw is the same abstract action (a draw: "draw ``k``" with
   the real count ``k``; a timeout: a fold when owing, else a check; in the draw, standing pat);
@@ -134,6 +136,9 @@ class CfrBot(Bot):
         first = mine if len(mine) == 5 else hole
         rest = [c for c in range(32) if c not in first]
         sv.set_deck(rest[:5 * me] + first + rest[5 * me:])
+        effective = min(view.starting_stacks)            # in chips; the abstract game's in 2 chips a big blind
+        bb = view.rules.big_blind
+        sv.s0 = sv.s1 = max(1, min(self.strategy.abstraction.stack, (2 * effective + bb // 2) // bb))
         sv.start(0)
         bets = [0, 0]
         chips = [0, 0]

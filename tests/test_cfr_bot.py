@@ -1,0 +1,86 @@
+"""CfrBot (pokerdraw32.cfr.bot, issue 26): only legal actions in every heads-up situation, on the
+abstract tree when the real game is the abstract one, heads-up only, and usable by simulate."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+from pokerdraw32 import Hand, Rules
+from pokerdraw32.bots import RandomBot, RuleBot, SeatView
+from pokerdraw32.cfr import Abstraction, CfrBot, Strategy, Trainer
+from pokerdraw32.errors import PokerDraw32Error, PokerDraw32TypeError, PokerDraw32ValueError
+from pokerdraw32.simulate import simulate
+
+TINY = Abstraction(stack_bb=20, bet_fractions=(0.5, 1.0), raise_cap=2, pre_strength=2, pre_potential=2, post_buckets=3)
+
+
+@pytest.fixture(scope="module")
+def strategy() -> Strategy:
+    trainer = Trainer(TINY, seed=11)
+    trainer.train(60)
+    return trainer.strategy()
+
+
+def _hand(bots: list[object], rules: Rules, stacks: list[int], button: int, seed: int) -> Hand:
+    h = Hand(rules, stacks, button=button, seed=seed)
+    while not h.is_complete:
+        view = SeatView.of(h)
+        action = bots[h.actor].decide(view)  # type: ignore[attr-defined]
+        assert h.can(action), (seed, action, view.legal)
+        h.act(action)
+    assert h.result is not None and sum(h.result.stacks) == sum(stacks)       # R9.5
+    return h
+
+
+SITUATIONS = [([40, 40], Rules()), ([200, 200], Rules()), ([3, 500], Rules()), ([500, 2], Rules()), ([1, 9], Rules()),
+              ([7, 7], Rules()), ([60, 25], Rules.preset("two-blind")), ([80, 80], Rules(structure="pot-limit")),
+              ([50, 50], Rules(structure="fixed-limit")), ([90, 30], Rules(heads_up_button_posts_small=True)),
+              ([45, 45], Rules(parole=False))]
+
+
+def test_only_legal_actions_everywhere(strategy: Strategy) -> None:
+    """Against random, rule and CFR bots, both seats, deep and short stacks, all-ins, other rules."""
+    cfr = CfrBot(strategy, seed=1)
+    opponents: list[object] = [RandomBot(seed=2), RuleBot(seed=3), CfrBot(strategy, seed=4)]
+    hands = 0
+    for i, (stacks, rules) in enumerate(SITUATIONS):
+        for j in range(200):
+            other = opponents[j % 3]
+            seats = [cfr, other] if j % 2 else [other, cfr]
+            _hand(seats, rules, stacks, button=j // 2 % 2, seed=100 * i + j)
+            hands += 1
+    assert hands == 2200
+    assert cfr.stats["strategy"] > 1000 and sum(cfr.stats.values()) > 3000, cfr.stats
+
+
+def test_self_play_at_the_trained_depth_stays_on_the_tree(strategy: Strategy) -> None:
+    """Real game = abstract game (40 chips each, classic): every decision is the strategy's."""
+    bots = [CfrBot(strategy, seed=5), CfrBot(strategy, seed=6)]
+    for seed in range(150):
+        _hand(bots, Rules(), [40, 40], button=seed % 2, seed=seed)
+    for bot in bots:
+        assert bot.stats["off_tree"] == 0 and bot.stats["strategy"] > 0
+        assert bot.stats["unseen"] <= bot.stats["strategy"] // 4
+
+
+def test_heads_up_only(strategy: Strategy) -> None:
+    h = Hand(Rules(), [100, 100, 100], button=0, seed=1)
+    with pytest.raises(PokerDraw32ValueError, match="heads-up only: this hand has 3 players"):
+        CfrBot(strategy).decide(SeatView.of(h))
+    with pytest.raises(PokerDraw32TypeError, match="Strategy or the path"):
+        CfrBot(42)  # type: ignore[arg-type]
+
+
+def test_simulate_with_a_strategy_file(strategy: Strategy, tmp_path: Path) -> None:
+    path = tmp_path / "s.cfr"
+    strategy.save(path)
+    bot = CfrBot(path, seed=9)
+    again = pickle.loads(pickle.dumps(bot))
+    assert isinstance(again, CfrBot) and again.rng.getstate() == bot.rng.getstate()
+    r = simulate(players=2, hands=200, seed=3, stack=40, bots=[bot, "rule"], duplicate=True, workers=1)
+    assert r.hands_played == 200 and sum(b.chips for b in r.per_bot) == 0
+    with pytest.raises(PokerDraw32Error, match="heads-up only: this hand has 3 players"):   # as a BotError
+        simulate(players=3, hands=10, seed=3, bots=[bot, "rule", "rule"], workers=1)
