@@ -54,7 +54,7 @@ cdef class Solver:
     cdef public bint parole
     cdef public i64 sb, bb, s0, s1
     cdef public u64 seed
-    cdef public i64 t, count, used, mask
+    cdef public i64 t, count, used, mask, nodes
     cdef i64[::1] fm
     cdef unsigned char[::1] pre
     cdef unsigned char[::1] post

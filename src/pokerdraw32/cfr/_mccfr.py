@@ -127,6 +127,9 @@ class Solver:
     :param val: ``array('I')`` hand values by index (showdown, R2).
     :param ruled: ``array('I')`` the rule's discard mask by index.
     :param seed: the walk's generator seed (a 64-bit integer).
+
+    :ivar t: iterations done.  :ivar count: information sets.  :ivar used: values in the tables.
+    :ivar nodes: states the walks visited (terminal ones included).
     """
 
     def __init__(self, fm, cap, parole, sb, bb, s0, s1, pre, post, val, ruled, seed):
@@ -145,6 +148,7 @@ class Solver:
         self.ruled = ruled
         self.seed = seed & M64
         self.t = 0
+        self.nodes = 0
         self._st_a = array("q", [0]) * (MAXD * NF)
         self.st = self._st_a
         self._amt_a = array("q", [0]) * (MAXD * NSLOT)
@@ -479,6 +483,7 @@ class Solver:
     def _walk(self, d, tr):
         """The traverser ``tr``'s sampled value of row ``d`` (external sampling, linear weights)."""
         b = d * NF
+        self.nodes += 1
         if self.st[b + F_PHASE] == PH_END:
             u = self.utility(d)
             return (u if tr == 0 else -u) * 1.0
@@ -538,7 +543,7 @@ class Solver:
         """``iterations`` more iterations (each: one walk per player, each walk a new deal); compiled,
         without the GIL (taken back only to grow the tables).  Returns the iteration count."""
         with cython.nogil:
-            for it in range(iterations):
+            for it in range(iterations):  # noqa: B007 (typed: a C loop)
                 self.t += 1
                 for tr in range(2):
                     self.shuffle()

@@ -10,28 +10,28 @@ not one of :mod:`pokerdraw32._kernels`' all-or-none modules: the engine runs wit
 
 from __future__ import annotations
 
-from types import ModuleType
-from typing import Literal
+import importlib
 
 from .. import _kernels
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from . import _mccfr as mccfr
+
 __all__ = ["IMPLEMENTATION", "mccfr"]
 
-mccfr: ModuleType
-IMPLEMENTATION: Literal["cython", "python"]
+IMPLEMENTATION: Literal["cython", "python"] = "python"
 
-if _kernels.IMPLEMENTATION == "cython":
-    try:
-        from . import _mccfr_c as mccfr  # type: ignore[attr-defined,no-redef]
-
-        IMPLEMENTATION = "cython"
-    except ImportError:
-        if _kernels._env_flag("POKERDRAW32_REQUIRE_EXTENSIONS"):
-            raise
-        from . import _mccfr as mccfr  # type: ignore[no-redef]
-
-        IMPLEMENTATION = "python"
-else:
-    from . import _mccfr as mccfr  # type: ignore[no-redef]
-
-    IMPLEMENTATION = "python"
+if not TYPE_CHECKING:
+    mccfr = None
+    if _kernels.IMPLEMENTATION == "cython":
+        try:
+            mccfr = importlib.import_module("pokerdraw32.cfr._mccfr_c")
+            IMPLEMENTATION = "cython"
+        except ImportError:
+            if _kernels._env_flag("POKERDRAW32_REQUIRE_EXTENSIONS"):
+                raise
+    if mccfr is None:
+        mccfr = importlib.import_module("pokerdraw32.cfr._mccfr")

@@ -29,7 +29,7 @@ import zlib
 from array import array
 from dataclasses import asdict, dataclass, fields
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -88,8 +88,8 @@ class Abstraction:
                                                         for f in fr):
             raise PokerDraw32TypeError(f"Abstraction.bet_fractions must be a tuple of numbers, got {shown(fr)}")
         milli = [round(f * 1000) for f in fr]
-        if len(fr) > 12 or any(m <= 0 or m > 1000000 or abs(m - f * 1000) > 1e-6 for m, f in zip(milli, fr))\
-                or any(a >= b for a, b in zip(milli, milli[1:])):
+        exact = all(0 < m <= 1000000 and abs(m - f * 1000) <= 1e-6 for m, f in zip(milli, fr, strict=True))
+        if len(fr) > 12 or not exact or any(a >= b for a, b in pairwise(milli)):
             raise PokerDraw32ValueError(f"Abstraction.bet_fractions={shown(fr)}: at most 12 ascending pot fractions, "
                                         "each a multiple of 0.001 from 0.001 to 1000")
         object.__setattr__(self, "bet_fractions", tuple(m / 1000 for m in milli))

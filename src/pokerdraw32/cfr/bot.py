@@ -144,33 +144,35 @@ class CfrBot(Bot):
         chips = [0, 0]
         for i, ev in enumerate(events):
             kind = ev.kind
+            if ev.seat is None:
+                if kind is EventKind.ROUND_END:
+                    bets = [0, 0]
+                continue
+            seat = ev.seat
+            amount = ev.amount or 0
             if kind is EventKind.POST_BLIND or kind is EventKind.CALL:
-                bets[ev.seat] += ev.amount
-                chips[ev.seat] += ev.amount
-            elif kind is EventKind.ROUND_END:
-                bets = [0, 0]
+                bets[seat] += amount
+                chips[seat] += amount
             elif kind is EventKind.RETURN_UNCALLED:
-                chips[ev.seat] -= ev.amount
+                chips[seat] -= amount
             if kind not in _ACTIONS:
                 continue
             row = sv.row(0)
             phase = row[mccfr.F_PHASE]
-            if phase == mccfr.PH_END or row[mccfr.F_ACTOR] != player[ev.seat]:
+            if phase == mccfr.PH_END or row[mccfr.F_ACTOR] != player[seat]:
                 return False
             slots = [s for s in range(16) if sv.legal(0) >> s & 1]
             owes = row[mccfr.F_C1 - row[mccfr.F_ACTOR]] > row[mccfr.F_C0 + row[mccfr.F_ACTOR]]
             if phase == mccfr.PH_DRAW:
                 if kind is EventKind.DISCARD:
-                    slot = len(ev.cards) if ev.cards else int(ev.amount or 0)
+                    slot = len(ev.cards) if ev.cards else amount
                 elif kind is EventKind.TIMEOUT:
                     slot = 0
                 else:
                     return False
             elif kind is EventKind.DISCARD:
                 return False
-            elif kind is EventKind.FOLD:
-                slot = 0 if owes else 1
-            elif kind is EventKind.TIMEOUT:
+            elif kind is EventKind.FOLD or kind is EventKind.TIMEOUT:
                 slot = 0 if owes else 1
             elif kind is EventKind.SPLIT:
                 slot = 2 if 2 in slots else 1
@@ -180,11 +182,11 @@ class CfrBot(Bot):
                 slot = self._memo.get(i, -1)
                 if slot < 0:
                     cur = max(bets)
-                    owe = cur - bets[ev.seat]
-                    x = (ev.amount - cur) / max(sum(chips) + owe, 1)
+                    owe = cur - bets[seat]
+                    x = (amount - cur) / max(sum(chips) + owe, 1)
                     slot = self._memo[i] = self._raise_slot(slots, x, bool(ev.get("all_in")))
-                chips[ev.seat] += ev.amount - bets[ev.seat]
-                bets[ev.seat] = ev.amount
+                chips[seat] += amount - bets[seat]
+                bets[seat] = amount
             if slot not in slots:
                 return False
             sv.child(0, slot)
