@@ -33,13 +33,15 @@ def _solver(module: object, a: Abstraction, seed: int) -> object:
                          ct.pre, ct.post, ct.value, ct.ruled, seed)
 
 
-@pytest.mark.parametrize("a, iterations", [(TINY, 60), (SMALL, 12)])
-def test_compiled_walk_equals_pure_twin(a: Abstraction, iterations: int) -> None:
-    """Same seed, same iterations: the same keys, layout, regrets and strategy sums, bit for bit."""
+@pytest.mark.parametrize("a, iterations, outcome", [(TINY, 60, False), (SMALL, 12, False), (SMALL, 600, True)])
+def test_compiled_walk_equals_pure_twin(a: Abstraction, iterations: int, outcome: bool) -> None:
+    """Same seed, same iterations: the same keys, layout, regrets and strategy sums, bit for bit
+    (external and outcome sampling)."""
     compiled = compiled_module("pokerdraw32.cfr._mccfr_c")
     out = []
     for module in (pure, compiled):
         s = _solver(module, a, 99)
+        s.outcome = outcome  # type: ignore[attr-defined]
         s.run(iterations)  # type: ignore[attr-defined]
         out.append([a.tobytes() for a in s.tables()] + [s.seed, s.count, s.used])  # type: ignore[attr-defined]
     assert out[0] == out[1]
@@ -65,15 +67,17 @@ def test_hand_index_is_a_bijection() -> None:
     assert seen == set(range(201376))
 
 
-def test_resume_equals_uninterrupted(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sampling, n", [("external", 20), ("outcome", 300)])
+def test_resume_equals_uninterrupted(tmp_path: Path, sampling: str, n: int) -> None:
     """Train 2n iterations; or n, checkpoint, load, n more: identical tables and generator."""
-    whole = Trainer(TINY, seed=7)
-    whole.train(40)
-    half = Trainer(TINY, seed=7)
-    half.train(20, chunk=10, checkpoint=tmp_path / "ck")
+    whole = Trainer(TINY, seed=7, sampling=sampling)
+    whole.train(2 * n)
+    half = Trainer(TINY, seed=7, sampling=sampling)
+    half.train(n, chunk=n // 2, checkpoint=tmp_path / "ck")
     resumed = Trainer.load(tmp_path / "ck")
-    assert resumed.iterations == 20 and resumed.abstraction == TINY
-    resumed.train(20)
+    assert resumed.iterations == n and resumed.abstraction == TINY and resumed.sampling == sampling
+    resumed.train(n)
+    assert resumed.solver.nodes == whole.solver.nodes
     assert _tables(resumed) == _tables(whole)
     assert resumed.solver.seed == whole.solver.seed and resumed.info_sets == whole.info_sets
 
@@ -110,6 +114,8 @@ def test_files_are_checked(tmp_path: Path) -> None:
         Trainer(TINY, seed=-1)
     with pytest.raises(PokerDraw32ValueError, match="iterations"):
         Trainer(TINY).train(-1)
+    with pytest.raises(PokerDraw32ValueError, match="sampling"):
+        Trainer(TINY, sampling="full")
 
 
 def test_abstraction_json_and_checks(tmp_path: Path) -> None:

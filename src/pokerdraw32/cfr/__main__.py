@@ -2,7 +2,8 @@
 
     python -m pokerdraw32.cfr abstraction --out abs.json [--bet-fractions 0.5,1,2 --raise-cap 3 ...]
     python -m pokerdraw32.cfr train --iterations N --seed S [--abstraction abs.json] --out strategy.cfr
-                                    [--checkpoint ck.cfr [--every K]] [--resume ck.cfr]
+                                    [--sampling external|outcome] [--checkpoint ck.cfr [--every K]]
+                                    [--resume ck.cfr]
 
 ``train`` prints its progress (iterations, iterations per second, information sets) after each chunk
 of ``--every`` iterations (default: a tenth of the run), and writes the checkpoint then if asked;
@@ -59,6 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--checkpoint", default=None, help="write a checkpoint here after each chunk")
     tr.add_argument("--every", type=_count, default=0, help="iterations per chunk (default: a tenth of the run)")
     tr.add_argument("--resume", default=None, help="go on from this checkpoint")
+    tr.add_argument("--sampling", choices=["external", "outcome"], default=None,
+                    help="MCCFR variant (default external; outcome: one trajectory an iteration)")
     return parser
 
 
@@ -73,18 +76,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"wrote {args.out}")
             return 0
         if args.resume is not None:
-            if args.seed is not None or args.abstraction is not None:
-                parser.error("--resume takes the seed and the abstraction from the checkpoint: leave out --seed and "
-                             "--abstraction")
+            if args.seed is not None or args.abstraction is not None or args.sampling is not None:
+                parser.error("--resume takes the seed, the abstraction and the sampling from the checkpoint: leave out "
+                             "--seed, --abstraction and --sampling")
             trainer = Trainer.load(args.resume)
         else:
             a = Abstraction.load(args.abstraction) if args.abstraction else Abstraction()
-            trainer = Trainer(a, seed=args.seed or 0)
+            trainer = Trainer(a, seed=args.seed or 0, sampling=args.sampling or "external")
         every = args.every or max(1, args.iterations // 10)
 
         def show(p: Progress) -> None:
             print(f"{int(p['iterations'])} iterations, {p['rate']:.0f} iterations/s, {int(p['info_sets'])} "
-                  f"information sets, {p['seconds']:.1f} s ({trainer.implementation})", flush=True)
+                  f"information sets, {p['nodes'] / max(p['seconds'], 1e-9):.0f} nodes/s, {p['seconds']:.1f} s "
+                  f"({trainer.implementation}, {trainer.sampling} sampling)", flush=True)
 
         trainer.train(args.iterations, chunk=every, checkpoint=args.checkpoint, progress=show)
         trainer.strategy().save(args.out)

@@ -54,6 +54,8 @@ cdef class Solver:
     cdef public bint parole
     cdef public i64 sb, bb, s0, s1
     cdef public u64 seed
+    cdef public bint outcome
+    cdef public double eps
     cdef public i64 t, count, used, mask, nodes
     cdef i64[::1] fm
     cdef unsigned char[::1] pre
@@ -108,5 +110,9 @@ cdef class Solver:
     @cython.locals(b=i64, slots=i64, n=int, s=int, off=Py_ssize_t, sig=i64, pos=double, r=double, j=int, w=double,
                    u=double, acc=double, k=int, value=double, v=double)
     cdef double _walk(self, int d, int tr) except? -1.0e300 nogil
+    @cython.locals(b=i64, slots=i64, n=int, s=int, off=Py_ssize_t, sig=i64, pos=double, r=double, j=int,
+                   mine=bint, u=double, pick=int, last=int, acc=double, q=double, k=int, sp=double, v=double,
+                   vj=double, value=double, w=double, c=double)
+    cdef double _walk_os(self, int d, int tr, double my, double opp, double samp) except? -1.0e300 nogil
     @cython.locals(tr=int, it=i64)
     cpdef Py_ssize_t run(self, i64 iterations) except -1

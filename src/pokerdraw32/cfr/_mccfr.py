@@ -130,6 +130,8 @@ class Solver:
 
     :ivar t: iterations done.  :ivar count: information sets.  :ivar used: values in the tables.
     :ivar nodes: states the walks visited (terminal ones included).
+    :ivar outcome: outcome sampling (:meth:`_walk_os`, exploration ``eps``, default 0.6) instead of
+        external sampling (:meth:`_walk`); set before the first iteration.
     """
 
     def __init__(self, fm, cap, parole, sb, bb, s0, s1, pre, post, val, ruled, seed):
@@ -149,6 +151,8 @@ class Solver:
         self.seed = seed & M64
         self.t = 0
         self.nodes = 0
+        self.outcome = False
+        self.eps = 0.6
         self._st_a = array("q", [0]) * (MAXD * NF)
         self.st = self._st_a
         self._amt_a = array("q", [0]) * (MAXD * NSLOT)
@@ -539,6 +543,85 @@ class Solver:
             self.reg[off + j] += w * (self.sc[sig + NSLOT + j] - value)
         return value
 
+    def _walk_os(self, d, tr, my, opp, samp):
+        """Outcome sampling (Lanctot et al. 2009, as OpenSpiel's ``outcome_sampling_mccfr``): one
+        trajectory; the traverser samples ``eps``-uniform-mixed, the opponent on-policy; regrets
+        weighted by ``opp / samp``, the opponent's average by ``opp * sigma / samp`` (simple
+        averaging), both times ``t`` (linear weights).  Returns the sampled value estimate."""
+        b = d * NF
+        self.nodes += 1
+        if self.st[b + F_PHASE] == PH_END:
+            u = self.utility(d)
+            return (u if tr == 0 else -u) * 1.0
+        slots = self.legal(d)
+        n = 0
+        for s in range(NSLOT):
+            if slots >> s & 1:
+                n += 1
+        off = self._find(self.key(d), n)
+        if off < 0:
+            return -1.0e300
+        sig = d * NSLOT * 2
+        pos = 0.0
+        for j in range(n):
+            r = self.reg[off + j]
+            if r > 0.0:
+                pos += r
+        mine = self.st[b + F_ACTOR] == tr
+        for j in range(n):
+            r = self.reg[off + j]
+            if pos > 0.0:
+                self.sc[sig + j] = (r / pos) if r > 0.0 else 0.0
+            else:
+                self.sc[sig + j] = 1.0 / n
+            if mine:
+                self.sc[sig + NSLOT + j] = self.eps / n + (1.0 - self.eps) * self.sc[sig + j]
+            else:
+                self.sc[sig + NSLOT + j] = self.sc[sig + j]
+        u = (self._next() >> 11) * INV53
+        pick = -1
+        last = 0
+        acc = 0.0
+        for j in range(n):
+            q = self.sc[sig + NSLOT + j]
+            if q > 0.0:
+                last = j
+                acc += q
+                if pick < 0 and u < acc:
+                    pick = j
+        if pick < 0:
+            pick = last
+        k = -1
+        for s in range(NSLOT):
+            if slots >> s & 1:
+                k += 1
+                if k == pick:
+                    self.child(d, s)
+                    break
+        sp = self.sc[sig + pick]
+        q = self.sc[sig + NSLOT + pick]
+        if mine:
+            v = self._walk_os(d + 1, tr, my * sp, opp, samp * q)
+        else:
+            v = self._walk_os(d + 1, tr, my, opp * sp, samp * q)
+        if v == -1.0e300:
+            return v
+        vj = v / q
+        value = sp * vj
+        w = self.t * 1.0
+        if mine:
+            c = w * opp / samp
+            for j in range(n):
+                if j == pick:
+                    self.reg[off + j] += c * (vj - value)
+                else:
+                    self.reg[off + j] += c * (0.0 - value)
+        else:
+            c = w * opp / samp
+            for j in range(n):
+                self.strat[off + j] += c * self.sc[sig + j]
+        return value
+
     def run(self, iterations):
         """``iterations`` more iterations (each: one walk per player, each walk a new deal); compiled,
         without the GIL (taken back only to grow the tables).  Returns the iteration count."""
@@ -548,5 +631,8 @@ class Solver:
                 for tr in range(2):
                     self.shuffle()
                     self.start(0)
-                    self._walk(0, tr)
+                    if self.outcome:
+                        self._walk_os(0, tr, 1.0, 1.0, 1.0)
+                    else:
+                        self._walk(0, tr)
         return self.t

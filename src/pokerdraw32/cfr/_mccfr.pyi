@@ -47,6 +47,8 @@ class Solver:
     used: int
     mask: int
     nodes: int
+    outcome: bool
+    eps: float
     def __init__(self, fm: Sequence[int], cap: int, parole: bool, sb: int, bb: int, s0: int, s1: int,
                  pre: array[int], post: array[int], val: array[int], ruled: array[int], seed: int) -> None: ...
     def _set_tables(self, keys: array[int], offs: array[int], reg: array[float], strat: array[float]) -> int: ...

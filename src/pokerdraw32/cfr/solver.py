@@ -71,7 +71,8 @@ def _read(path: str | Path, kind: str, typecodes: str) -> tuple[dict[str, Any], 
 
 class Progress(dict[str, float]):
     """What :meth:`Trainer.train` reports after each chunk: ``iterations`` (so far), ``info_sets``,
-    ``values`` (regret entries), ``rate`` (iterations per second in this call), ``seconds``."""
+    ``values`` (regret entries), ``nodes`` (states walked so far), ``rate`` (iterations per second
+    in this call), ``seconds``."""
 
 
 class Strategy:
@@ -115,17 +116,23 @@ class Strategy:
 
 
 class Trainer:
-    """External-sampling MCCFR with linear weights on ``abstraction`` (see :mod:`pokerdraw32.cfr`).
+    """MCCFR with linear weights on ``abstraction`` (see :mod:`pokerdraw32.cfr`).
 
     :param abstraction: the game's abstraction (default: :class:`Abstraction`'s defaults).
-    :param seed: the walk's seed (an int from 0 to 2**64 - 1): the same seed, abstraction and
-        iteration count give the same tables, compiled or not, in one run or resumed.
-    :raises PokerDraw32ValueError: a bad seed.
+    :param seed: the walk's seed (an int from 0 to 2**64 - 1): the same seed, abstraction,
+        sampling and iteration count give the same tables, compiled or not, in one run or resumed.
+    :param sampling: ``"external"`` (default: every traverser action walked, chance and opponent
+        sampled) or ``"outcome"`` (one trajectory an iteration, the traverser exploring with
+        probability 0.6, importance-weighted, as OpenSpiel's ``outcome_sampling_mccfr``).
+    :raises PokerDraw32ValueError: a bad seed or sampling.
     """
 
-    def __init__(self, abstraction: Abstraction | None = None, seed: int = 0) -> None:
+    def __init__(self, abstraction: Abstraction | None = None, seed: int = 0, sampling: str = "external") -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
             raise PokerDraw32ValueError(f"seed={shown(seed)}: use an int from 0 to 2**64 - 1")
+        if sampling not in ("external", "outcome"):
+            raise PokerDraw32ValueError(f"sampling={shown(sampling)}: use 'external' or 'outcome'")
+        self.sampling = sampling
         a = Abstraction() if abstraction is None else abstraction
         if not isinstance(a, Abstraction):
             raise PokerDraw32TypeError(f"abstraction must be an Abstraction, got {shown(a)}")
@@ -133,6 +140,7 @@ class Trainer:
         ct = card_tables(a.pre_strength, a.pre_potential, a.post_buckets)
         self.solver: Any = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, ct.pre, ct.post,
                                         ct.value, ct.ruled, seed)
+        self.solver.outcome = sampling == "outcome"
 
     implementation = IMPLEMENTATION
     """``"cython"`` (the compiled walk) or ``"python"`` (its pure twin)."""
@@ -169,6 +177,7 @@ class Trainer:
                 self.save(checkpoint)
             seconds = time.perf_counter() - start
             report = Progress(iterations=self.iterations, info_sets=self.info_sets, values=int(self.solver.used),
+                              nodes=int(self.solver.nodes),
                               rate=done / seconds if seconds > 0 else 0.0, seconds=seconds)
             if progress is not None:
                 progress(report)
@@ -179,6 +188,7 @@ class Trainer:
         keys, offs, reg, strat = self.solver.tables()
         s = self.solver
         header = {"kind": "checkpoint", "abstraction": self.abstraction.to_dict(), "iterations": int(s.t),
+                  "sampling": self.sampling, "nodes": int(s.nodes),
                   "rng": int(s.seed), "count": int(s.count), "used": int(s.used),
                   "lengths": [len(keys), len(offs), len(reg), len(strat)]}
         _write(path, header, [keys, offs, reg, strat])
@@ -189,8 +199,9 @@ class Trainer:
 
         :raises PokerDraw32ValueError: not a checkpoint, or a damaged one."""
         header, (keys, offs, reg, strat) = _read(path, "checkpoint", "Qqdd")
-        trainer = cls(Abstraction.from_dict(header["abstraction"]))
+        trainer = cls(Abstraction.from_dict(header["abstraction"]), sampling=header.get("sampling", "external"))
         s = trainer.solver
+        s.nodes = header.get("nodes", 0)
         s._set_tables(keys, offs, reg, strat)
         s.seed = header["rng"]
         s.t = header["iterations"]
