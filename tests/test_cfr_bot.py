@@ -62,8 +62,31 @@ def test_self_play_at_the_trained_depth_stays_on_the_tree(strategy: Strategy) ->
     for seed in range(150):
         _hand(bots, Rules(), [40, 40], button=seed % 2, seed=seed)
     for bot in bots:
-        assert bot.stats["off_tree"] == 0 and bot.stats["strategy"] > 0
+        assert bot.stats["off_tree"] == 0 and bot.stats["mapped"] == 0 and bot.stats["strategy"] > 0
         assert bot.stats["unseen"] <= bot.stats["strategy"] // 4
+
+
+def test_other_depths_map_or_fall_back(strategy: Strategy) -> None:
+    """Shallower than trained: same-phase information sets are mapped onto the legal slots; a key that
+    names a node of another phase at the trained depth (1-chip small blind: no first-round action, so
+    the draw has the first round's empty history) is not used."""
+    bot = CfrBot(strategy, seed=8)
+    for seed in range(40):
+        _hand([bot, RuleBot(seed=seed)], Rules(), [1, 9], button=1, seed=seed)
+    assert bot.stats["strategy"] == bot.stats["mapped"] == 0 and bot.stats["unseen"] > 0
+    bot = CfrBot(strategy, seed=8)
+    for seed in range(40):
+        _hand([bot, RuleBot(seed=seed)], Rules(), [7, 7], button=seed % 2, seed=seed)
+    assert bot.stats["mapped"] > 0 and bot.stats["strategy"] > bot.stats["mapped"]
+
+
+def test_mapped_moves_missing_slots() -> None:
+    from pokerdraw32.cfr.bot import _mapped
+    trained = 0b1111011            # fold, call, raise slots 3, 4, 5, 6
+    probs = [0.1, 0.2, 0.3, 0.1, 0.2, 0.1]
+    assert _mapped(trained, probs, [0, 1, 3, 6]) == pytest.approx({0: 0.1, 1: 0.2, 3: 0.4, 6: 0.3})
+    assert _mapped(trained, probs, [0, 1]) == pytest.approx({0: 0.1, 1: 0.9})
+    assert _mapped(0b110, [0.5, 0.5], [1, 3]) == {1: 1.0, 3: 0.0}
 
 
 def test_heads_up_only(strategy: Strategy) -> None:

@@ -76,8 +76,8 @@ cdef class Solver:
     cpdef tuple tables(self)
     @cython.locals(size=i64, m=i64, i=i64, key=u64, h=u64)
     cdef int _grow(self, i64 need) except -1 with gil
-    @cython.locals(h=u64, k=u64)
-    cdef Py_ssize_t _find(self, u64 key, int n) except -2 nogil
+    @cython.locals(h=u64, k=u64, off=i64)
+    cdef Py_ssize_t _find(self, u64 key, int n, i64 slots) except -2 nogil
     @cython.locals(z=u64)
     cdef u64 _next(self) noexcept nogil
     @cython.locals(m=u64, low=u64, t=u64)

@@ -179,7 +179,8 @@ class Solver:
         return 0
 
     def tables(self):
-        """``(keys, offsets, regrets, strategy sums)``: the arrays (``Q``, ``q``, ``d``, ``d``) as they are."""
+        """``(keys, offsets, regrets, strategy sums)``: the arrays (``Q``, ``q``, ``d``, ``d``) as they are;
+        an offset entry is ``offset << 18 | phase << 16 | legal slots mask`` (0 where the key is 0)."""
         return self._keys_a, self._offs_a, self._reg_a, self._strat_a
 
     def _grow(self, need):
@@ -210,13 +211,15 @@ class Solver:
             self._set_tables(self._keys_a, self._offs_a, reg, strat)
         return 0
 
-    def _find(self, key, n):
-        """The offset of information set ``key``'s ``n`` values, made (zeros) if new; -1 on error."""
+    def _find(self, key, n, slots):
+        """The offset of information set ``key``'s ``n`` values, made (zeros) if new; -2 on error.
+        ``slots`` is ``phase << 16 | legal slots mask``: the map holds ``offset << 18 | slots``, kept
+        for the strategy file (a player replays other stack depths, where a key can name another node)."""
         h = ((key * GOLDEN) & M64) >> 20 & self.mask
         while True:
             k = self.keys[h]
             if k == key:
-                return self.offs[h]
+                return self.offs[h] >> 18
             if k == 0:
                 break
             h = (h + 1) & self.mask
@@ -225,11 +228,12 @@ class Solver:
             h = ((key * GOLDEN) & M64) >> 20 & self.mask
             while self.keys[h]:
                 h = (h + 1) & self.mask
+        off = self.used
         self.keys[h] = key
-        self.offs[h] = self.used
+        self.offs[h] = off << 18 | slots
         self.used += n
         self.count += 1
-        return self.offs[h]
+        return off
 
     # -- the generator (splitmix64) -----------------------------------------------------------------
 
@@ -496,7 +500,7 @@ class Solver:
         for s in range(NSLOT):
             if slots >> s & 1:
                 n += 1
-        off = self._find(self.key(d), n)
+        off = self._find(self.key(d), n, slots | self.st[b + F_PHASE] << 16)
         if off < 0:
             return -1.0e300
         sig = d * NSLOT * 2
@@ -558,7 +562,7 @@ class Solver:
         for s in range(NSLOT):
             if slots >> s & 1:
                 n += 1
-        off = self._find(self.key(d), n)
+        off = self._find(self.key(d), n, slots | self.st[b + F_PHASE] << 16)
         if off < 0:
             return -1.0e300
         sig = d * NSLOT * 2

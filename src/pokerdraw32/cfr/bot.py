@@ -19,7 +19,10 @@ all-ins; the strategy's information sets are the same keys, trained at ``stack_b
   same fraction of the *real* pot (rounded, clamped to the legal range; the all-in slot to the
   legal maximum), a draw of ``k`` cards by :func:`~pokerdraw32.cfr._mccfr.draw_discard`.
 
-Where the replay leaves the abstract game (the real hand goes on where the abstract one ended,
+An information set trained with other legal slots (the same history at another stack depth, where
+a raise size reaches the stack) has its probabilities moved onto the slots legal now (a missing raise
+size to the nearest legal raise, else to check/call; see :func:`_mapped`).  Where the replay leaves
+the abstract game (the real hand goes on where the abstract one ended,
 or another player acts than the abstract game expects) or meets an information set the strategy
 never saw, it plays the *fallback*: check, else call; in the draw the ``"rule"`` draw.  Counts of
 each case are in :attr:`CfrBot.stats`.  Every action it returns is legal (tests/test_cfr_bot.py).
@@ -65,8 +68,9 @@ class CfrBot(Bot):
     :meth:`decide` raises :class:`~pokerdraw32.errors.PokerDraw32ValueError` for a hand of more
     than 2 players: the strategy is a heads-up one.
 
-    :ivar stats: decisions by case: ``"strategy"``, ``"unseen"`` (an information set the
-        strategy lacks), ``"off_tree"`` (the replay left the abstract game).
+    :ivar stats: decisions by case: ``"strategy"``, ``"mapped"`` (the information set was trained
+        with other legal slots, at another depth: see the module's docstring), ``"unseen"`` (an
+        information set the strategy lacks), ``"off_tree"`` (the replay left the abstract game).
     """
 
     def __init__(self, strategy: Strategy | str | Path, seed: int | None = None) -> None:
@@ -83,7 +87,7 @@ class CfrBot(Bot):
                                      t.ruled, 0)
         self._memo: dict[int, int] = {}
         self._memo_start: tuple[Any, ...] = ()
-        self.stats = {"strategy": 0, "unseen": 0, "off_tree": 0}
+        self.stats = {"strategy": 0, "mapped": 0, "unseen": 0, "off_tree": 0}
 
     def __reduce__(self) -> tuple[Any, ...]:
         state = self.rng.getstate()
@@ -223,14 +227,19 @@ class CfrBot(Bot):
         if self._replay(view):
             sv = self._sv
             slots = [s for s in range(16) if sv.legal(0) >> s & 1]
-            probs = self.strategy.get(sv.key(0))
-            if probs is not None and len(probs) == len(slots):
-                self.stats["strategy"] += 1
+            found = self.strategy.lookup(sv.key(0))
+            if found is not None and found[0] != sv.row(0)[mccfr.F_PHASE]:
+                found = None          # the same key names a node of another phase at the trained depth
+            if found is not None:
+                _phase, trained, probs = found
+                mask = sum(1 << s for s in slots)
+                self.stats["strategy" if trained == mask else "mapped"] += 1
+                weights = _mapped(trained, probs, slots)
                 u = self._uniform()
-                slot = slots[-1]
+                slot = max(weights, key=weights.__getitem__)
                 acc = 0.0
-                for s, q in zip(slots, probs, strict=True):
-                    acc += q
+                for s in slots:
+                    acc += weights[s]
                     if u < acc:
                         slot = s
                         break
@@ -271,6 +280,23 @@ class CfrBot(Bot):
         owe = cur - view.bets[view.seat]
         to = legal.max_to if all_in else cur + int(x * (view.pot + owe) + 0.5)
         return Action(raise_kind, min(max(to, legal.min_to), legal.max_to))
+
+
+def _mapped(trained: int, probs: list[float], slots: list[int]) -> dict[int, float]:
+    """The probabilities of an information set trained with the legal slots ``trained`` (a mask) moved
+    onto the slots legal now: a raise size that is missing to the nearest raise slot now legal (by
+    slot number, the smaller on a tie), or to check/call if none is; a missing fold or split to
+    check/call (slot 1, always legal in a betting round)."""
+    out = dict.fromkeys(slots, 0.0)
+    raises = [s for s in slots if s >= 3]
+    for s, q in zip([s for s in range(16) if trained >> s & 1], probs, strict=True):
+        if s in out:
+            out[s] += q
+        elif s >= 3 and raises:
+            out[min(raises, key=lambda r: (abs(r - s), r))] += q
+        else:
+            out[1] += q
+    return out
 
 
 def _rebuilt(strategy: Strategy, state: tuple[int, int, int, int]) -> CfrBot:

@@ -5,8 +5,8 @@ Files (both written by :func:`_write`): ``MAGIC`` (8 bytes), the header's length
 little-endian), the header (JSON: kind, abstraction, counts, array lengths), then the arrays,
 little-endian, zlib-compressed.  A *checkpoint* holds everything the walk needs to go on exactly
 as if it had not stopped (the generator's state, the iteration count, the hash map as laid out);
-a *strategy* holds, for each information set, its key and the average strategy's probabilities
-(``float32``, in the order of the legal slots).
+a *strategy* holds, for each information set, its key, ``offset << 18 | phase << 16 | legal slots``, the
+average strategy's probabilities (``float32``, in the order of the legal slots).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from .abstraction import Abstraction, card_tables
 
 __all__ = ["Progress", "Strategy", "Trainer"]
 
-MAGIC = b"PD32CFR1"
+MAGIC = b"PD32CFR3"
 
 
 def _write(path: str | Path, header: dict[str, Any], arrays: list[array]) -> None:  # type: ignore[type-arg]
@@ -96,11 +96,19 @@ class Strategy:
 
     def get(self, key: int) -> list[float] | None:
         """The probabilities of information set ``key`` (legal slots in ascending order), or ``None``."""
+        found = self.lookup(key)
+        return None if found is None else found[2]
+
+    def lookup(self, key: int) -> tuple[int, int, list[float]] | None:
+        """``(phase, slots, probabilities)`` of information set ``key``: the phase of its node
+        (``_mccfr.PH_FIRST``, ``PH_DRAW``, ``PH_SECOND``), the mask of the legal slots it was trained
+        with (bit ``s`` for slot ``s``) and their probabilities in ascending slot order; or ``None``."""
         i = self._index.get(key)
         if i is None:
             return None
-        end = self.offsets[i + 1] if i + 1 < len(self.offsets) else len(self.probs)
-        return list(self.probs[self.offsets[i]:end])
+        start = self.offsets[i] >> 18
+        end = self.offsets[i + 1] >> 18 if i + 1 < len(self.offsets) else len(self.probs)
+        return self.offsets[i] >> 16 & 3, self.offsets[i] & 0xFFFF, list(self.probs[start:end])
 
     def save(self, path: str | Path) -> None:
         """Write the strategy file (see the module's docstring)."""
@@ -217,13 +225,14 @@ class Trainer:
         out_keys = array("Q")
         out_offs = array("q")
         probs = array("f")
-        for i, (off, key) in enumerate(found):
-            end = found[i + 1][0] if i + 1 < len(found) else used
+        for i, (packed, key) in enumerate(found):
+            off = packed >> 18
+            end = found[i + 1][0] >> 18 if i + 1 < len(found) else used
             total = 0.0
             for j in range(off, end):
                 total += strat[j]
             out_keys.append(key)
-            out_offs.append(len(probs))
+            out_offs.append(len(probs) << 18 | packed & 0x3FFFF)
             for j in range(off, end):
                 probs.append(strat[j] / total if total > 0 else 1.0 / (end - off))
         return Strategy(self.abstraction, self.iterations, out_keys, out_offs, probs)
