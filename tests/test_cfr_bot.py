@@ -89,6 +89,15 @@ def test_mapped_moves_missing_slots() -> None:
     assert _mapped(0b110, [0.5, 0.5], [1, 3]) == {1: 1.0, 3: 0.0}
 
 
+def test_decides_from_a_hand_too(strategy: Strategy) -> None:
+    """As the built-in bots: ``decide(hand)`` and ``decide(hand=hand)`` are ``decide(SeatView.of(hand))``."""
+    h = Hand(Rules(), [40, 40], button=1, seed=2)
+    one, two, three = CfrBot(strategy, seed=3), CfrBot(strategy, seed=3), CfrBot(strategy, seed=3)
+    assert one.decide(h) == two.decide(hand=h) == three.decide(SeatView.of(h))
+    with pytest.raises(PokerDraw32TypeError, match="SeatView"):
+        one.decide("fold")  # type: ignore[arg-type]
+
+
 def test_heads_up_only(strategy: Strategy) -> None:
     h = Hand(Rules(), [100, 100, 100], button=0, seed=1)
     with pytest.raises(PokerDraw32ValueError, match="heads-up only: this hand has 3 players"):

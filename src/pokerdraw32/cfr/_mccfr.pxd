@@ -27,7 +27,9 @@ cpdef enum:
     F_SHARED = 16
     F_D0 = 17
     F_D1 = 18
-    NF = 20
+    F_I0 = 19
+    F_I1 = 20
+    NF = 22
     PH_FIRST = 1
     PH_DRAW = 2
     PH_SECOND = 3

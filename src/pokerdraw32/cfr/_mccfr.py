@@ -30,6 +30,9 @@ is the small blind (the non-dealer, R4.3), player 1 the big blind (the button). 
   with no actions makes no offer (R8.2).
 * Showdown R9: the higher value wins (R2 with suit tie-break, so no ties; equal values split).
 
+A row keeps each player's hand mask (``F_H0``, ``F_H1``) and its :func:`hand_index` (``F_I0``,
+``F_I1``), set together: whoever writes a hand into a row writes both.
+
 **Information sets**: the key is ``hist << 7 | bucket``: ``hist`` is ``1`` followed by one
 hex digit per action slot taken so far (at most 14 actions: ``2 * cap + 6`` with ``cap <= 4``,
 so it fits 57 bits), ``bucket`` (< 128) the acting player's card bucket: before and at the draw
@@ -52,8 +55,8 @@ from array import array
 if not cython.compiled:   # compiled, C enums and constants of _mccfr.pxd (same values)
     F_PHASE, F_ACTOR, F_C0, F_C1, F_BASE, F_INC, F_NRAISE, F_ACTED = 0, 1, 2, 3, 4, 5, 6, 7
     F_SPLITS, F_RACTS, F_FOLDED, F_HIST, F_NH, F_H0, F_H1, F_POS = 8, 9, 10, 11, 12, 13, 14, 15
-    F_SHARED, F_D0, F_D1 = 16, 17, 18
-    NF = 20
+    F_SHARED, F_D0, F_D1, F_I0, F_I1 = 16, 17, 18, 19, 20
+    NF = 22
     PH_FIRST, PH_DRAW, PH_SECOND, PH_END = 1, 2, 3, 4
     MAXD = 40
     NSLOT = 16
@@ -305,6 +308,8 @@ class Solver:
             h1 |= one << self.deck[5 + i]
         self.st[b + F_H0] = h0
         self.st[b + F_H1] = h1
+        self.st[b + F_I0] = hand_index(h0)
+        self.st[b + F_I1] = hand_index(h1)
         self.st[b + F_POS] = 10
         self.st[b + F_HIST] = 1
         self.st[b + F_FOLDED] = -1
@@ -405,7 +410,7 @@ class Solver:
         p = self.st[b + F_ACTOR]
         if self.st[b + F_PHASE] == PH_DRAW:
             h = self.st[b + F_H0 + p]
-            ruled = self.ruled[hand_index(h)]
+            ruled = self.ruled[self.st[b + F_I0 + p]]
             out = draw_discard(h, slot, ruled)
             pos = self.st[b + F_POS]
             h &= ~out
@@ -413,6 +418,7 @@ class Solver:
             for i in range(slot):
                 h |= one << self.deck[pos + i]
             self.st[c + F_H0 + p] = h
+            self.st[c + F_I0 + p] = hand_index(h)
             self.st[c + F_POS] = pos + slot
             self.st[c + F_D0 + p] = slot
             if p == 0:
@@ -469,8 +475,8 @@ class Solver:
             return self.st[b + F_C1]
         if self.st[b + F_SHARED]:
             return 0
-        v0 = self.val[hand_index(self.st[b + F_H0])]
-        v1 = self.val[hand_index(self.st[b + F_H1])]
+        v0 = self.val[self.st[b + F_I0]]
+        v1 = self.val[self.st[b + F_I1]]
         if v0 > v1:
             return self.st[b + F_C1]
         if v0 < v1:
@@ -481,7 +487,7 @@ class Solver:
         """The information set key of the player to act in row ``d`` (see the module's docstring)."""
         b = d * NF
         p = self.st[b + F_ACTOR]
-        idx = hand_index(self.st[b + F_H0 + p])
+        idx = self.st[b + F_I0 + p]
         bucket = self.post[idx] if self.st[b + F_PHASE] == PH_SECOND else self.pre[idx]
         hist = self.st[b + F_HIST]
         return hist << 7 | bucket

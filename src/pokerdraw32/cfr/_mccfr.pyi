@@ -22,6 +22,8 @@ F_POS: int
 F_SHARED: int
 F_D0: int
 F_D1: int
+F_I0: int
+F_I1: int
 NF: int
 PH_FIRST: int
 PH_DRAW: int

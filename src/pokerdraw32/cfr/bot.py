@@ -202,6 +202,7 @@ class CfrBot(Bot):
                 or row[mccfr.F_ACTOR] != me:
             return False
         row[mccfr.F_H0 + me] = sum(1 << c for c in hole)
+        row[mccfr.F_I0 + me] = mccfr.hand_index(row[mccfr.F_H0 + me])
         sv.set_row(0, tuple(row))
         return True
 
