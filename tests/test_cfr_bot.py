@@ -3,6 +3,7 @@ abstract tree when the real game is the abstract one, heads-up only, and usable 
 
 from __future__ import annotations
 
+import copy
 import pickle
 from pathlib import Path
 
@@ -112,6 +113,9 @@ def test_simulate_with_a_strategy_file(strategy: Strategy, tmp_path: Path) -> No
     bot = CfrBot(path, seed=9)
     again = pickle.loads(pickle.dumps(bot))
     assert isinstance(again, CfrBot) and again.rng.getstate() == bot.rng.getstate()
+    assert list(again.strategy.keys) == list(strategy.keys) and again.strategy.get(strategy.keys[0]) is not None
+    copied = copy.deepcopy(bot)                  # as simulate copies a bot object for each chunk
+    assert copied.strategy is bot.strategy and copied.rng.getstate() == bot.rng.getstate() and copied is not bot
     r = simulate(players=2, hands=200, seed=3, stack=40, bots=[bot, "rule"], duplicate=True, workers=1)
     assert r.hands_played == 200 and sum(b.chips for b in r.per_bot) == 0
     with pytest.raises(PokerDraw32Error, match="heads-up only: this hand has 3 players"):   # as a BotError

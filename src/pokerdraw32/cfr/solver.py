@@ -78,6 +78,9 @@ class Progress(dict[str, float]):
 class Strategy:
     """An average strategy: for each information set key, the probabilities of its legal slots.
 
+    Read-only: ``copy.copy`` and ``copy.deepcopy`` give the object itself (``simulate`` copies a bot
+    object for each chunk: its strategy is shared, not copied), and a pickle holds the arrays only.
+
     :ivar abstraction: the :class:`~pokerdraw32.cfr.abstraction.Abstraction` it was trained on.
     :ivar iterations: the training iterations behind it.
     """
@@ -93,6 +96,15 @@ class Strategy:
 
     def __len__(self) -> int:
         return len(self.keys)
+
+    def __copy__(self) -> Strategy:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Strategy:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Strategy, (self.abstraction, self.iterations, self.keys, self.offsets, self.probs))
 
     def get(self, key: int) -> list[float] | None:
         """The probabilities of information set ``key`` (legal slots in ascending order), or ``None``."""
