@@ -1,6 +1,7 @@
 """The solver's game model (pokerdraw32.cfr._mccfr) agrees with the engine's Hand (issue 26).
 
-Seeded random walks of abstract actions, with stacks from 1 chip to 200 big blinds, are played both
+Seeded random walks of abstract actions (and hypothesis's: any stacks, bet sizes, caps, Parole), with
+stacks from 1 chip to 200 big blinds, are played both
 in the solver's model and in a :class:`pokerdraw32.Hand` (classic preset, heads-up, R4.3: seat 1 is
 the button and posts the big blind), dealt the same cards: at every decision the seat to act, the
 phase, the pot, the call amount and the legal kinds agree, every abstract raise is a legal amount
@@ -13,6 +14,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pokerdraw32 import Action, ActionKind, Hand, Phase, Rules
 from pokerdraw32.cards import DECK
@@ -123,6 +126,17 @@ def test_model_agrees_with_engine(abstraction: Abstraction) -> None:
         for seed in range(25):
             total += _play(abstraction, s0, s1, 1000 * i + seed)
     assert total > 600
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(s0=st.integers(1, 500), s1=st.integers(1, 500), seed=st.integers(0, 2**32),
+       fractions=st.lists(st.integers(1, 4000), min_size=1, max_size=5, unique=True), cap=st.integers(1, 4),
+       parole=st.booleans())
+def test_model_agrees_with_engine_property(s0: int, s1: int, seed: int, fractions: list[int], cap: int,
+                                           parole: bool) -> None:
+    """Any stacks from 1 to 500 chips, any bet sizes (0.001 to 4 pots), caps and Parole setting."""
+    a = Abstraction(bet_fractions=tuple(f / 1000 for f in sorted(fractions)), raise_cap=cap, parole=parole)
+    _play(a, s0, s1, seed)
 
 
 def test_draw_discard_is_the_rule_at_its_count() -> None:
