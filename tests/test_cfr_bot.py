@@ -99,6 +99,23 @@ def test_decides_from_a_hand_too(strategy: Strategy) -> None:
         one.decide("fold")  # type: ignore[arg-type]
 
 
+def test_translations_are_memoised_per_hand(strategy: Strategy) -> None:
+    """A real raise is translated once per hand: every later decision's replay draws the same slot;
+    a new hand forgets the old translations."""
+    bot = CfrBot(strategy, seed=12)
+    h = Hand(Rules(), [40, 40], button=1, seed=4)
+    h.act("r 7")                                     # the small blind raises to 7: between abstract sizes
+    view = SeatView.of(h)
+    assert bot._replay(view) and list(bot._memo) == [4]
+    first = bot._memo[4]
+    for _ in range(20):
+        bot._replay(view)
+        assert bot._memo[4] == first
+    other = Hand(Rules(), [40, 40], button=1, seed=5)
+    bot._replay(SeatView.of(other, 0))
+    assert bot._memo == {}
+
+
 def test_heads_up_only(strategy: Strategy) -> None:
     h = Hand(Rules(), [100, 100, 100], button=0, seed=1)
     with pytest.raises(PokerDraw32ValueError, match="heads-up only: this hand has 3 players"):

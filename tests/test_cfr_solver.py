@@ -110,6 +110,17 @@ def test_files_are_checked(tmp_path: Path) -> None:
     Trainer(TINY).save(tmp_path / "ck")
     with pytest.raises(PokerDraw32ValueError, match="a checkpoint, not a strategy"):
         Strategy.load(tmp_path / "ck")
+    data = (tmp_path / "ck").read_bytes()
+    (tmp_path / "cut").write_bytes(data[:-40])
+    with pytest.raises(PokerDraw32ValueError, match="cannot read the checkpoint"):
+        Trainer.load(tmp_path / "cut")
+    n = int.from_bytes(data[8:16], "little")
+    header = json.loads(data[16:16 + n])
+    del header["lengths"]
+    head = json.dumps(header).encode()
+    (tmp_path / "nolen").write_bytes(data[:8] + len(head).to_bytes(8, "little") + head + data[16 + n:])
+    with pytest.raises(PokerDraw32ValueError, match="damaged .KeyError"):
+        Trainer.load(tmp_path / "nolen")
     with pytest.raises(PokerDraw32ValueError, match="seed"):
         Trainer(TINY, seed=-1)
     with pytest.raises(PokerDraw32ValueError, match="iterations"):

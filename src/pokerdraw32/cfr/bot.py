@@ -14,7 +14,8 @@ all-ins; the strategy's information sets are the same keys, trained at ``stack_b
   (:func:`~pokerdraw32.cfr.abstraction.pseudo_harmonic`) and to ``b`` otherwise (below the
   smallest: the smallest; above the largest: the largest); if the abstract node has no raise
   (cap reached, abstract stacks), a call.  Each translation is drawn once per hand (memoised by
-  the event's place in the log), so a decision's replay agrees with the earlier ones;
+  the event's place in the log, forgotten when the log is not the last one seen grown), so a
+  decision's replay agrees with the earlier ones;
 * its own action: a slot drawn from the strategy's probabilities, then made real: a raise by the
   same fraction of the *real* pot (rounded, clamped to the legal range; the all-in slot to the
   legal maximum), a draw of ``k`` cards by :func:`~pokerdraw32.cfr._mccfr.draw_discard`.
@@ -86,7 +87,7 @@ class CfrBot(Bot):
         self._sv: Any = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, t.pre, t.post, t.value,
                                      t.ruled, 0)
         self._memo: dict[int, int] = {}
-        self._memo_start: tuple[Any, ...] = ()
+        self._seen: tuple[Any, ...] = ()
         self.stats = {"strategy": 0, "mapped": 0, "unseen": 0, "off_tree": 0}
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -124,10 +125,10 @@ class CfrBot(Bot):
         """Row 0 of the abstract game := the hand as ``view`` shows it; whether it is on the tree."""
         sv = self._sv
         events = view.events
-        start = tuple(events[:4])
-        if start != self._memo_start:
+        seen = self._seen
+        if events[:len(seen)] != seen:        # not the same hand's log grown: another hand
             self._memo = {}
-            self._memo_start = start
+        self._seen = events
         small = view.blinds[0]
         player = {small: 0, 1 - small: 1}
         me = player[view.seat]

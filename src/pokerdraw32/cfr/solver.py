@@ -56,14 +56,19 @@ def _read(path: str | Path, kind: str, typecodes: str) -> tuple[dict[str, Any], 
         raise PokerDraw32ValueError(f"cannot read the {kind} {str(path)!r}: {e}") from None
     arrays = []
     pos = 0
-    for code, length in zip(typecodes, header["lengths"], strict=True):
-        a = array(code)
-        size = length * a.itemsize
-        a.frombytes(raw[pos:pos + size])
-        pos += size
-        if sys.byteorder != "little":
-            a.byteswap()
-        arrays.append(a)
+    try:
+        for code, length in zip(typecodes, header["lengths"], strict=True):
+            a = array(code)
+            size = length * a.itemsize
+            a.frombytes(raw[pos:pos + size])
+            pos += size
+            if sys.byteorder != "little":
+                a.byteswap()
+            arrays.append(a)
+        Abstraction.from_dict(header["abstraction"])
+        int(header["iterations"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise PokerDraw32ValueError(f"the {kind} {str(path)!r} is damaged ({type(e).__name__}: {e})") from None
     if pos != len(raw):
         raise PokerDraw32ValueError(f"the {kind} {str(path)!r} is damaged (its arrays do not add up)")
     return header, arrays
