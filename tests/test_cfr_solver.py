@@ -119,7 +119,7 @@ def test_files_are_checked(tmp_path: Path) -> None:
     del header["lengths"]
     head = json.dumps(header).encode()
     (tmp_path / "nolen").write_bytes(data[:8] + len(head).to_bytes(8, "little") + head + data[16 + n:])
-    with pytest.raises(PokerDraw32ValueError, match="damaged .KeyError"):
+    with pytest.raises(PokerDraw32ValueError, match=r"damaged \(KeyError"):
         Trainer.load(tmp_path / "nolen")
     with pytest.raises(PokerDraw32ValueError, match="seed"):
         Trainer(TINY, seed=-1)
