@@ -137,3 +137,24 @@ def test_simulate_with_a_strategy_file(strategy: Strategy, tmp_path: Path) -> No
     assert r.hands_played == 200 and sum(b.chips for b in r.per_bot) == 0
     with pytest.raises(PokerDraw32Error, match="heads-up only: this hand has 3 players"):   # as a BotError
         simulate(players=3, hands=10, seed=3, bots=[bot, "rule", "rule"], workers=1)
+
+
+def test_an_opponent_in_the_gymnasium_env(strategy: Strategy) -> None:
+    """``DrawEnv(players=2, opponents=bot.decide)``: a learning seat plays random legal actions
+    against the CFR bot for 60 hands; every episode ends, the bot acts legally throughout."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("gymnasium")
+    from pokerdraw32.env import DrawEnv
+
+    bot = CfrBot(strategy, seed=13)
+    env = DrawEnv(players=2, opponents=bot.decide, stack=20)
+    rng = np.random.default_rng(0)
+    _obs, info = env.reset(seed=1)
+    episodes = 0
+    while episodes < 60:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _obs, _reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            episodes += 1
+            _obs, info = env.reset()
+    assert sum(bot.stats.values()) > 30
