@@ -1,0 +1,44 @@
+"""A compiled Monte Carlo CFR solver for heads-up 32-Card Draw, and a bot that plays its strategy (issue 26).
+
+An interface layer above the engine (it imports the engine; the engine never imports it).
+First increment, built and tested; see ``DESIGN.md`` beside this file for the decisions and the
+list of what comes next.
+
+>>> from pokerdraw32.cfr import Abstraction, Trainer, CfrBot
+>>> a = Abstraction(stack_bb=20, bet_fractions=(1.0,), raise_cap=1, pre_strength=2, pre_potential=2,
+...                 post_buckets=3)
+>>> trainer = Trainer(a, seed=1)
+>>> report = trainer.train(20)
+>>> trainer.iterations, trainer.info_sets > 100
+(20, True)
+>>> bot = CfrBot(trainer.strategy(), seed=2)      # simulate(bots=[bot, "rule"], players=2, ...)
+
+What is here:
+
+* :class:`Abstraction` (:mod:`.abstraction`): the abstract game, saved as JSON: the classic
+  preset's no-limit blinds (1/2 chips) and ``stack_bb`` big blinds each; raise sizes as pot
+  fractions plus all-in, a cap on raises a round; card buckets before the draw by strength now x
+  exact draw potential (precomputed for all 201,376 hands), after the draw by final strength;
+  the draw as "draw k" (k = 0..4) with the cards chosen by a documented rule that is the
+  ``"rule"`` draw at its own count; the Parole split (R8) as an abstract action where legal.
+* :class:`Trainer` (:mod:`.solver`): external-sampling MCCFR (Lanctot et al. 2009) with linear
+  weighting (Linear CFR: iteration t weighs t, regrets and average strategy alike), compiled
+  (``pokerdraw32.cfr._mccfr_c``, its walk without the GIL) or its pure twin (identical tables, bit for
+  bit); checkpoints that resume exactly; :class:`Strategy` files; ``python -m pokerdraw32.cfr train``.
+* :class:`CfrBot` (:mod:`.bot`): plays a strategy in real heads-up hands of any stack depth,
+  translating real bets with the pseudo-harmonic mapping (Ganzfried & Sandholm 2013); refuses a
+  hand of more than 2 players.
+
+Not built yet (later sessions, see DESIGN.md): exploitability (exact best response in the
+abstract game, an approximate best response in the real one), a shipped blueprint and its
+targets, ``--bots cfr`` as a built-in name, threads and Dask, 3 players.
+"""
+
+from __future__ import annotations
+
+from ._select import IMPLEMENTATION
+from .abstraction import Abstraction, pseudo_harmonic
+from .bot import CfrBot
+from .solver import Progress, Strategy, Trainer
+
+__all__ = ["IMPLEMENTATION", "Abstraction", "CfrBot", "Progress", "Strategy", "Trainer", "pseudo_harmonic"]

@@ -1,0 +1,103 @@
+"""``python -m pokerdraw32.cfr``: write an abstraction, train a strategy (with checkpoints, resumable).
+
+    python -m pokerdraw32.cfr abstraction --out abs.json [--bet-fractions 0.5,1,2 --raise-cap 3 ...]
+    python -m pokerdraw32.cfr train --iterations N --seed S [--abstraction abs.json] --out strategy.cfr
+                                    [--sampling external|outcome] [--checkpoint ck.cfr [--every K]]
+                                    [--resume ck.cfr]
+
+``train`` prints its progress (iterations, iterations per second, information sets) after each chunk
+of ``--every`` iterations (default: a tenth of the run), and writes the checkpoint then if asked;
+``--resume`` goes on from a checkpoint (its abstraction and generator; ``--seed`` and
+``--abstraction`` are then not allowed) for ``--iterations`` more iterations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from ..errors import PokerDraw32Error
+from .abstraction import Abstraction
+from .solver import Progress, Trainer
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
+
+
+def _fractions(text: str) -> tuple[float, ...]:
+    try:
+        return tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give pot fractions separated by commas, e.g. 0.5,1,2") from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m pokerdraw32.cfr", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    ab = sub.add_parser("abstraction", help="write an abstraction as JSON (defaults for what is not given)")
+    ab.add_argument("--out", required=True, help="the JSON file to write")
+    d = Abstraction()
+    ab.add_argument("--stack-bb", type=_count, default=d.stack_bb, help="big blinds behind each player")
+    ab.add_argument("--bet-fractions", type=_fractions, default=d.bet_fractions, help="raise sizes, pot fractions")
+    ab.add_argument("--raise-cap", type=_count, default=d.raise_cap, help="most raises a round (1..4)")
+    ab.add_argument("--no-parole", action="store_true", help="never offer the Parole split (R8)")
+    ab.add_argument("--pre-strength", type=_count, default=d.pre_strength, help="strength buckets before the draw")
+    ab.add_argument("--pre-potential", type=_count, default=d.pre_potential, help="potential buckets before the draw")
+    ab.add_argument("--post-buckets", type=_count, default=d.post_buckets, help="strength buckets after the draw")
+    tr = sub.add_parser("train", help="external-sampling MCCFR (linear weights); writes the average strategy")
+    tr.add_argument("--iterations", type=_count, required=True, help="iterations to run (more, with --resume)")
+    tr.add_argument("--seed", type=_count, default=None, help="the walk's seed (default 0)")
+    tr.add_argument("--abstraction", default=None, help="an abstraction JSON file (default: the defaults)")
+    tr.add_argument("--out", required=True, help="the strategy file to write")
+    tr.add_argument("--checkpoint", default=None, help="write a checkpoint here after each chunk")
+    tr.add_argument("--every", type=_count, default=0, help="iterations per chunk (default: a tenth of the run)")
+    tr.add_argument("--resume", default=None, help="go on from this checkpoint")
+    tr.add_argument("--sampling", choices=["external", "outcome"], default=None,
+                    help="MCCFR variant (default external; outcome: one trajectory an iteration)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "abstraction":
+            Abstraction(stack_bb=args.stack_bb, bet_fractions=args.bet_fractions, raise_cap=args.raise_cap,
+                        parole=not args.no_parole, pre_strength=args.pre_strength, pre_potential=args.pre_potential,
+                        post_buckets=args.post_buckets).save(args.out)
+            print(f"wrote {args.out}")
+            return 0
+        if args.resume is not None:
+            if args.seed is not None or args.abstraction is not None or args.sampling is not None:
+                parser.error("--resume takes the seed, the abstraction and the sampling from the checkpoint: leave out "
+                             "--seed, --abstraction and --sampling")
+            trainer = Trainer.load(args.resume)
+        else:
+            a = Abstraction.load(args.abstraction) if args.abstraction else Abstraction()
+            trainer = Trainer(a, seed=args.seed or 0, sampling=args.sampling or "external")
+        every = args.every or max(1, args.iterations // 10)
+
+        def show(p: Progress) -> None:
+            print(f"{int(p['iterations'])} iterations, {p['rate']:.0f} iterations/s, {int(p['info_sets'])} "
+                  f"information sets, {p['nodes'] / max(p['seconds'], 1e-9):.0f} nodes/s, {p['seconds']:.1f} s "
+                  f"({trainer.implementation}, {trainer.sampling} sampling)", flush=True)
+
+        trainer.train(args.iterations, chunk=every, checkpoint=args.checkpoint, progress=show)
+        trainer.strategy().save(args.out)
+        print(f"wrote {args.out}: {trainer.info_sets} information sets after {trainer.iterations} iterations")
+        return 0
+    except PokerDraw32Error as e:
+        print(f"python -m pokerdraw32.cfr: error: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

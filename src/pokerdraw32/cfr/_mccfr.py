@@ -1,0 +1,648 @@
+# cython: boundscheck=False, wraparound=False, initializedcheck=False
+"""The solver's heads-up game model and external-sampling MCCFR, in compiled code when extensions are on.
+
+Written in Cython's pure-Python mode, as :mod:`pokerdraw32._state`: ``_mccfr.py`` with the
+declarations of ``_mccfr.pxd``, compiled by setup.py as ``pokerdraw32.cfr._mccfr_c``, or this very
+file as plain Python; :mod:`pokerdraw32.cfr._select` picks one, following
+:data:`pokerdraw32._kernels.IMPLEMENTATION`.  Both do the same arithmetic in the same order on
+64-bit integers and IEEE doubles (tests/test_cfr_solver.py asserts the tables equal bit for bit).
+
+**The abstract game** (heads-up, no-limit, RULES.md with the classic preset's options).  Player 0
+is the small blind (the non-dealer, R4.3), player 1 the big blind (the button).  One row of
+:data:`NF` 64-bit integers is a state (fields ``F_*`` below); a walk keeps one row per depth.
+
+* Blinds R4.2/R4.5: the small blind posts ``min(sb, stack)``, the big blind ``min(bb, stack)``;
+  ``L = bb`` (R3.3) whatever was posted.
+* Betting R5/R7: actions are *slots*: ``0`` fold (only when owing: folding when a check is
+  free is dominated and left out), ``1`` check or call (an all-in call when short), ``2`` Parole
+  split (R8), ``3 .. 3+nb-1`` raise (bet) by the fractions of the pot in milli-pots
+  ``fm[i]``: to ``cur + round_half_up(fm[i] * (pot + owe) / 1000)``, raised to the minimum
+  raise (R3.4) and dropped when it reaches the stack or repeats the previous amount, and
+  ``3+nb`` all-in.  At most ``cap`` raises a round (the abstraction's cap; blinds do not
+  count).  A raise needs chips beyond the call and an opponent with chips behind (R5.5; with
+  two players this also covers R3.5).  A round ends when every player not all-in has acted and
+  matched the largest bet, or at most one player is not all-in and owes nothing (R5.3, R5.4);
+  then the uncalled part of a bet goes back (R9.2).
+* Draw R6: the small blind first (R6.1), all-in players too; slot ``k`` = draw ``k`` cards
+  (0..4), the cards chosen by :func:`draw_discard`; replacements from the stub in order.
+* Parole R8: slot 2 while no bet was made in the second round and every earlier action of the
+  round was a split; two splits share the pot (each gets its chips back: utility 0).  A round
+  with no actions makes no offer (R8.2).
+* Showdown R9: the higher value wins (R2 with suit tie-break, so no ties; equal values split).
+
+A row keeps each player's hand mask (``F_H0``, ``F_H1``) and its :func:`hand_index` (``F_I0``,
+``F_I1``), set together: whoever writes a hand into a row writes both.
+
+**Information sets**: the key is ``hist << 7 | bucket``: ``hist`` is ``1`` followed by one
+hex digit per action slot taken so far (at most 14 actions: ``2 * cap + 6`` with ``cap <= 4``,
+so it fits 57 bits), ``bucket`` (< 128) the acting player's card bucket: before and at the draw
+the pre-draw bucket of their five cards, after it the post-draw bucket (imperfect recall).  The
+history holds both players' draw counts (the draw slots), as the information set must.
+
+**MCCFR** (Lanctot et al. 2009, external sampling) with **linear weighting** (Linear CFR, Brown &
+Sandholm 2019: iteration ``t`` adds ``t`` times its regrets and its strategy): each iteration
+walks once per player; chance (the shuffle) and the opponent's actions are sampled, every
+action of the traverser is walked; the opponent's current strategy is added to its average.
+"""
+
+if __name__ == "pokerdraw32.cfr._mccfr_c":   # compiled (setup.py)
+    import cython
+else:
+    from .. import _cython_shim as cython
+
+from array import array
+
+if not cython.compiled:   # compiled, C enums and constants of _mccfr.pxd (same values)
+    F_PHASE, F_ACTOR, F_C0, F_C1, F_BASE, F_INC, F_NRAISE, F_ACTED = 0, 1, 2, 3, 4, 5, 6, 7
+    F_SPLITS, F_RACTS, F_FOLDED, F_HIST, F_NH, F_H0, F_H1, F_POS = 8, 9, 10, 11, 12, 13, 14, 15
+    F_SHARED, F_D0, F_D1, F_I0, F_I1 = 16, 17, 18, 19, 20
+    NF = 22
+    PH_FIRST, PH_DRAW, PH_SECOND, PH_END = 1, 2, 3, 4
+    MAXD = 40
+    NSLOT = 16
+
+M64 = 0xFFFFFFFFFFFFFFFF
+GOLDEN = 0x9E3779B97F4A7C15
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
+INV53 = 1.0 / 9007199254740992.0
+LOW32 = 0xFFFFFFFF
+TWO32 = 0x100000000
+
+_BINOM = [0] * 192   # C(n, k) at 6 * n + k, n < 32, k <= 5
+for _n in range(32):
+    for _k in range(6):
+        _v = 1
+        for _j in range(_k):
+            _v = _v * (_n - _j) // (_j + 1)
+        _BINOM[6 * _n + _k] = _v
+
+
+def hand_index(mask):
+    """The colex index of a 5-card mask (0 .. 201,375): ``sum(C(c_i, i + 1))`` over its cards
+    ``c_0 < c_1 < ... < c_4`` (bit ``4 * rank + suit``, as the kernels)."""
+    idx = 0
+    i = 0
+    for c in range(32):
+        if mask >> c & 1:
+            i += 1
+            idx += _BINOM[6 * c + i]
+    return idx
+
+
+def draw_discard(mask, k, ruled):
+    """The ``k`` cards thrown by the abstract action "draw ``k``" from the 5-card ``mask``, as a mask.
+
+    Each card gets the priority ``1024 * kept + 64 * count + code``: ``kept`` is 1 unless the
+    ``"rule"`` draw (``ruled``: :func:`pokerdraw32._kernels.rule_discard` of the hand) throws it,
+    ``count`` how many cards of its rank the hand holds, ``code`` the card (``4 * rank + suit``);
+    the ``k`` cards of lowest priority go.  So with ``k`` equal to the rule's count the rule's
+    cards go; with fewer, the rule's highest throws are kept; with more, the kept cards go by
+    fewest of a rank, then lowest.
+    """
+    out = 0
+    one = 1
+    for _ in range(k):
+        best = -1
+        best_key = 4096
+        for c in range(32):
+            if mask >> c & 1 and not out >> c & 1:
+                key = (0 if ruled >> c & 1 else 1024) + 64 * _popcount4(mask >> (c & 28) & 15) + c
+                if key < best_key:
+                    best_key = key
+                    best = c
+        out |= one << best
+    return out
+
+
+def _popcount4(x):
+    return (x & 1) + (x >> 1 & 1) + (x >> 2 & 1) + (x >> 3 & 1)
+
+
+class Solver:
+    """Tables of regrets and average strategies, the game's configuration and the walk.
+
+    :param fm: the raise sizes in milli-pots (ints, ascending, at most 12).
+    :param cap: most raises a betting round (1..4).
+    :param parole: offer the split slot (R8).
+    :param sb, bb, s0, s1: blinds and the two stacks in chips.
+    :param pre, post: ``array('B')`` of 201,376 card buckets by :func:`hand_index` (< 128).
+    :param val: ``array('I')`` hand values by index (showdown, R2).
+    :param ruled: ``array('I')`` the rule's discard mask by index.
+    :param seed: the walk's generator seed (a 64-bit integer).
+
+    :ivar t: iterations done.  :ivar count: information sets.  :ivar used: values in the tables.
+    :ivar nodes: states the walks visited (terminal ones included).
+    :ivar outcome: outcome sampling (:meth:`_walk_os`, exploration ``eps``, default 0.6) instead of
+        external sampling (:meth:`_walk`); set before the first iteration.
+    """
+
+    def __init__(self, fm, cap, parole, sb, bb, s0, s1, pre, post, val, ruled, seed):
+        self.nb = len(fm)
+        self._fm_a = array("q", fm)
+        self.fm = self._fm_a
+        self.cap = cap
+        self.parole = parole
+        self.sb = sb
+        self.bb = bb
+        self.s0 = s0
+        self.s1 = s1
+        self.pre = pre
+        self.post = post
+        self.val = val
+        self.ruled = ruled
+        self.seed = seed & M64
+        self.t = 0
+        self.nodes = 0
+        self.outcome = False
+        self.eps = 0.6
+        self._st_a = array("q", [0]) * (MAXD * NF)
+        self.st = self._st_a
+        self._amt_a = array("q", [0]) * (MAXD * NSLOT)
+        self.amt = self._amt_a
+        self._sc_a = array("d", [0.0]) * (MAXD * NSLOT * 2)
+        self.sc = self._sc_a
+        self._deck_a = array("q", [0]) * 32
+        self.deck = self._deck_a
+        self.count = 0
+        self.used = 0
+        self._set_tables(array("Q", [0]) * 1024, array("q", [0]) * 1024, array("d", [0.0]) * 8192,
+                         array("d", [0.0]) * 8192)
+
+    def _set_tables(self, keys, offs, reg, strat):
+        self._keys_a = keys
+        self.keys = keys
+        self._offs_a = offs
+        self.offs = offs
+        self._reg_a = reg
+        self.reg = reg
+        self._strat_a = strat
+        self.strat = strat
+        self.mask = len(keys) - 1
+        return 0
+
+    def tables(self):
+        """``(keys, offsets, regrets, strategy sums)``: the arrays (``Q``, ``q``, ``d``, ``d``) as they are;
+        an offset entry is ``offset << 18 | phase << 16 | legal slots mask`` (0 where the key is 0)."""
+        return self._keys_a, self._offs_a, self._reg_a, self._strat_a
+
+    def _grow(self, need):
+        """More room (with the GIL): the hash map doubled when half full, the value arrays doubled
+        until ``need`` more values fit.  Keys are re-inserted in slot order (deterministic)."""
+        if (self.count + 1) * 2 > len(self._keys_a):
+            size = len(self._keys_a) * 2
+            keys = array("Q", [0]) * size
+            offs = array("q", [0]) * size
+            m = size - 1
+            for i in range(len(self._keys_a)):
+                key = self._keys_a[i]
+                if key:
+                    h = ((key * GOLDEN) & M64) >> 20 & m
+                    while keys[h]:
+                        h = (h + 1) & m
+                    keys[h] = key
+                    offs[h] = self._offs_a[i]
+            self._set_tables(keys, offs, self._reg_a, self._strat_a)
+        size = len(self._reg_a)
+        while self.used + need > size:
+            size *= 2
+        if size != len(self._reg_a):
+            reg = array("d", [0.0]) * size
+            strat = array("d", [0.0]) * size
+            reg[:len(self._reg_a)] = self._reg_a
+            strat[:len(self._strat_a)] = self._strat_a
+            self._set_tables(self._keys_a, self._offs_a, reg, strat)
+        return 0
+
+    def _find(self, key, n, slots):
+        """The offset of information set ``key``'s ``n`` values, made (zeros) if new; -2 on error.
+        ``slots`` is ``phase << 16 | legal slots mask``: the map holds ``offset << 18 | slots``, kept
+        for the strategy file (a player replays other stack depths, where a key can name another node)."""
+        h = ((key * GOLDEN) & M64) >> 20 & self.mask
+        while True:
+            k = self.keys[h]
+            if k == key:
+                return self.offs[h] >> 18
+            if k == 0:
+                break
+            h = (h + 1) & self.mask
+        if (self.count + 1) * 2 > self.mask + 1 or self.used + n > len(self.reg):
+            self._grow(n)
+            h = ((key * GOLDEN) & M64) >> 20 & self.mask
+            while self.keys[h]:
+                h = (h + 1) & self.mask
+        off = self.used
+        self.keys[h] = key
+        self.offs[h] = off << 18 | slots
+        self.used += n
+        self.count += 1
+        return off
+
+    # -- the generator (splitmix64) -----------------------------------------------------------------
+
+    def _next(self):
+        self.seed = (self.seed + GOLDEN) & M64
+        z = self.seed
+        z = ((z ^ (z >> 30)) * MIX1) & M64
+        z = ((z ^ (z >> 27)) * MIX2) & M64
+        return z ^ (z >> 31)
+
+    def _below(self, n):
+        """Uniform in ``0 .. n-1`` (``n < 2**32``; Lemire's multiply-shift with rejection)."""
+        m = (self._next() >> 32) * n
+        low = m & LOW32
+        if low < n:
+            t = (TWO32 - n) % n
+            while low < t:
+                m = (self._next() >> 32) * n
+                low = m & LOW32
+        return m >> 32
+
+    def shuffle(self):
+        """A new deal: the 32 cards of :attr:`deck` in uniform order (Fisher-Yates)."""
+        for i in range(32):
+            self.deck[i] = i
+        for i in range(31, 0, -1):
+            j = self._below(i + 1)
+            c = self.deck[i]
+            self.deck[i] = self.deck[j]
+            self.deck[j] = c
+        return 0
+
+    def set_deck(self, cards):
+        """Put the 32 card codes ``cards`` (a permutation of 0..31) in :attr:`deck` (for tests and play)."""
+        if sorted(cards) != list(range(32)):
+            raise ValueError(f"a deck is a permutation of the 32 card codes, got {cards!r}")
+        for i in range(32):
+            self.deck[i] = cards[i]
+        return 0
+
+    def row(self, d):
+        """Row ``d`` of the walk's states as a tuple of :data:`NF` ints (fields ``F_*``)."""
+        return tuple([self.st[d * NF + i] for i in range(NF)])
+
+    def set_row(self, d, values):
+        """Row ``d`` := ``values`` (:data:`NF` ints, as :meth:`row` gives them)."""
+        if len(values) != NF:
+            raise ValueError(f"a row has {NF} fields, got {len(values)}")
+        for i in range(NF):
+            self.st[d * NF + i] = values[i]
+        return 0
+
+    def amount(self, d, slot):
+        """The raise-to amount (round bet, chips) of raise ``slot`` in row ``d`` (after :meth:`legal`)."""
+        return self.amt[d * NSLOT + slot]
+
+    # -- the game -----------------------------------------------------------------------------------
+
+    def start(self, d):
+        """Row ``d``: a new hand dealt from :attr:`deck` (player 0's cards first, then 1's, then the stub)."""
+        b = d * NF
+        for i in range(NF):
+            self.st[b + i] = 0
+        h0 = 0
+        h1 = 0
+        one = 1
+        for i in range(5):
+            h0 |= one << self.deck[i]
+            h1 |= one << self.deck[5 + i]
+        self.st[b + F_H0] = h0
+        self.st[b + F_H1] = h1
+        self.st[b + F_I0] = hand_index(h0)
+        self.st[b + F_I1] = hand_index(h1)
+        self.st[b + F_POS] = 10
+        self.st[b + F_HIST] = 1
+        self.st[b + F_FOLDED] = -1
+        self.st[b + F_D0] = -1
+        self.st[b + F_D1] = -1
+        self.st[b + F_C0] = min(self.sb, self.s0)
+        self.st[b + F_C1] = min(self.bb, self.s1)
+        self.st[b + F_INC] = self.bb
+        self.st[b + F_PHASE] = PH_FIRST
+        self.st[b + F_ACTOR] = 0
+        if self._round_over(b):
+            self._end_round(b)
+        elif self.s0 == self.st[b + F_C0]:
+            self.st[b + F_ACTOR] = 1
+        return 0
+
+    def _round_over(self, b):
+        """Whether the betting round of row ``b`` is over (R5.3, R5.4)."""
+        c0 = self.st[b + F_C0]
+        c1 = self.st[b + F_C1]
+        top = max(c0, c1)
+        a0 = self.s0 == c0
+        a1 = self.s1 == c1
+        acted = self.st[b + F_ACTED]
+        if (a0 or a1) and (a0 or c0 == top) and (a1 or c1 == top):
+            return True       # at most one player can bet and owes nothing
+        return (a0 or (acted & 1 and c0 == top)) and (a1 or (acted & 2 and c1 == top))
+
+    def _end_round(self, b):
+        """Row ``b`` after its betting round: the uncalled chips back (R9.2), then the draw or the end."""
+        c0 = self.st[b + F_C0]
+        c1 = self.st[b + F_C1]
+        low = min(c0, c1)
+        self.st[b + F_C0] = low
+        self.st[b + F_C1] = low
+        self.st[b + F_BASE] = low
+        self.st[b + F_INC] = self.bb
+        self.st[b + F_NRAISE] = 0
+        self.st[b + F_ACTED] = 0
+        self.st[b + F_SPLITS] = 0
+        self.st[b + F_RACTS] = 0
+        if self.st[b + F_PHASE] == PH_FIRST:
+            self.st[b + F_PHASE] = PH_DRAW
+            self.st[b + F_ACTOR] = 0
+        else:
+            self.st[b + F_PHASE] = PH_END
+            self.st[b + F_ACTOR] = -1
+
+    def legal(self, d):
+        """The legal slots of row ``d`` as a bit mask; raise-to amounts (round bets, chips) in
+        :attr:`amt` at ``NSLOT * d + slot``.  0 at the end of the hand."""
+        b = d * NF
+        phase = self.st[b + F_PHASE]
+        if phase == PH_END:
+            return 0
+        if phase == PH_DRAW:
+            return 31
+        p = self.st[b + F_ACTOR]
+        base = self.st[b + F_BASE]
+        cp = self.st[b + F_C0 + p]
+        co = self.st[b + F_C1 - p]
+        sp = (self.s1 if p else self.s0) - cp
+        so = (self.s0 if p else self.s1) - co
+        owe = co - cp if co > cp else 0
+        slots = 3 if owe > 0 else 2
+        if (phase == PH_SECOND and self.parole and cp == base and co == base
+                and self.st[b + F_SPLITS] == self.st[b + F_RACTS]):
+            slots |= 4
+        if sp > owe and so > 0 and self.st[b + F_NRAISE] < self.cap:
+            cur = max(cp, co) - base
+            lo = cur + self.st[b + F_INC]
+            hi = cp - base + sp
+            pot = cp + co + owe
+            last = -1
+            a = d * NSLOT
+            for i in range(self.nb):
+                to = cur + (self.fm[i] * pot + 500) // 1000
+                if to < lo:
+                    to = lo
+                if to >= hi:
+                    break
+                if to != last:
+                    slots |= 1 << (3 + i)
+                    self.amt[a + 3 + i] = to
+                    last = to
+            slots |= 1 << (3 + self.nb)
+            self.amt[a + 3 + self.nb] = hi
+        return slots
+
+    def child(self, d, slot):
+        """Row ``d + 1`` := row ``d`` after ``slot`` (legal: :meth:`legal` of row ``d`` was called)."""
+        b = d * NF
+        c = b + NF
+        for i in range(NF):
+            self.st[c + i] = self.st[b + i]
+        self.st[c + F_HIST] = self.st[b + F_HIST] * 16 + slot
+        self.st[c + F_NH] = self.st[b + F_NH] + 1
+        p = self.st[b + F_ACTOR]
+        if self.st[b + F_PHASE] == PH_DRAW:
+            h = self.st[b + F_H0 + p]
+            ruled = self.ruled[self.st[b + F_I0 + p]]
+            out = draw_discard(h, slot, ruled)
+            pos = self.st[b + F_POS]
+            h &= ~out
+            one = 1
+            for i in range(slot):
+                h |= one << self.deck[pos + i]
+            self.st[c + F_H0 + p] = h
+            self.st[c + F_I0 + p] = hand_index(h)
+            self.st[c + F_POS] = pos + slot
+            self.st[c + F_D0 + p] = slot
+            if p == 0:
+                self.st[c + F_ACTOR] = 1
+            else:
+                self.st[c + F_PHASE] = PH_SECOND
+                self.st[c + F_ACTOR] = 0
+                if self.s0 == self.st[c + F_C0] or self.s1 == self.st[c + F_C1]:
+                    self.st[c + F_PHASE] = PH_END     # R5.4: no actions, no offer (R8.2)
+                    self.st[c + F_ACTOR] = -1
+            return 0
+        self.st[c + F_RACTS] += 1
+        self.st[c + F_ACTED] |= 1 << p
+        cp = self.st[b + F_C0 + p]
+        co = self.st[b + F_C1 - p]
+        if slot == 0:
+            self.st[c + F_FOLDED] = p
+            self.st[c + F_PHASE] = PH_END
+            self.st[c + F_ACTOR] = -1
+            return 0
+        if slot == 1:
+            if co > cp:
+                top = self.s1 if p else self.s0
+                self.st[c + F_C0 + p] = co if co < top else top
+        elif slot == 2:
+            self.st[c + F_SPLITS] += 1
+            if self.st[c + F_SPLITS] == 2:
+                self.st[c + F_SHARED] = 1
+                self.st[c + F_PHASE] = PH_END
+                self.st[c + F_ACTOR] = -1
+                return 0
+        else:
+            base = self.st[b + F_BASE]
+            to = self.amt[d * NSLOT + slot]
+            cur = max(cp, co) - base
+            if to - cur >= self.st[b + F_INC]:
+                self.st[c + F_INC] = to - cur
+                self.st[c + F_ACTED] = 1 << p     # a full raise reopens the betting
+            self.st[c + F_C0 + p] = base + to
+            self.st[c + F_NRAISE] += 1
+        if self._round_over(c):
+            self._end_round(c)
+        else:
+            self.st[c + F_ACTOR] = 1 - p
+        return 0
+
+    def utility(self, d):
+        """Player 0's net chips at the end of the hand in row ``d`` (player 1's is the opposite)."""
+        b = d * NF
+        folded = self.st[b + F_FOLDED]
+        if folded == 0:
+            return -self.st[b + F_C0]
+        if folded == 1:
+            return self.st[b + F_C1]
+        if self.st[b + F_SHARED]:
+            return 0
+        v0 = self.val[self.st[b + F_I0]]
+        v1 = self.val[self.st[b + F_I1]]
+        if v0 > v1:
+            return self.st[b + F_C1]
+        if v0 < v1:
+            return -self.st[b + F_C0]
+        return 0
+
+    def key(self, d):
+        """The information set key of the player to act in row ``d`` (see the module's docstring)."""
+        b = d * NF
+        p = self.st[b + F_ACTOR]
+        idx = self.st[b + F_I0 + p]
+        bucket = self.post[idx] if self.st[b + F_PHASE] == PH_SECOND else self.pre[idx]
+        hist = self.st[b + F_HIST]
+        return hist << 7 | bucket
+
+    # -- MCCFR ----------------------------------------------------------------------------------------
+
+    def _walk(self, d, tr):
+        """The traverser ``tr``'s sampled value of row ``d`` (external sampling, linear weights)."""
+        b = d * NF
+        self.nodes += 1
+        if self.st[b + F_PHASE] == PH_END:
+            u = self.utility(d)
+            return (u if tr == 0 else -u) * 1.0
+        slots = self.legal(d)
+        n = 0
+        for s in range(NSLOT):
+            if slots >> s & 1:
+                n += 1
+        off = self._find(self.key(d), n, slots | self.st[b + F_PHASE] << 16)
+        if off < 0:
+            return -1.0e300
+        sig = d * NSLOT * 2
+        pos = 0.0
+        for j in range(n):
+            r = self.reg[off + j]
+            if r > 0.0:
+                pos += r
+        for j in range(n):
+            r = self.reg[off + j]
+            if pos > 0.0:
+                self.sc[sig + j] = (r / pos) if r > 0.0 else 0.0
+            else:
+                self.sc[sig + j] = 1.0 / n
+        w = self.t * 1.0
+        if self.st[b + F_ACTOR] != tr:
+            for j in range(n):
+                self.strat[off + j] += w * self.sc[sig + j]
+            u = (self._next() >> 11) * INV53
+            j = 0
+            acc = self.sc[sig]
+            while u >= acc and j < n - 1:
+                j += 1
+                acc += self.sc[sig + j]
+            k = -1
+            for s in range(NSLOT):
+                if slots >> s & 1:
+                    k += 1
+                    if k == j:
+                        self.child(d, s)
+                        return self._walk(d + 1, tr)
+        value = 0.0
+        j = 0
+        for s in range(NSLOT):
+            if slots >> s & 1:
+                self.child(d, s)
+                v = self._walk(d + 1, tr)
+                if v == -1.0e300:
+                    return v
+                self.sc[sig + NSLOT + j] = v
+                value += self.sc[sig + j] * v
+                j += 1
+        for j in range(n):
+            self.reg[off + j] += w * (self.sc[sig + NSLOT + j] - value)
+        return value
+
+    def _walk_os(self, d, tr, my, opp, samp):
+        """Outcome sampling (Lanctot et al. 2009, as OpenSpiel's ``outcome_sampling_mccfr``): one
+        trajectory; the traverser samples ``eps``-uniform-mixed, the opponent on-policy; regrets
+        weighted by ``opp / samp``, the opponent's average by ``opp * sigma / samp`` (simple
+        averaging), both times ``t`` (linear weights).  Returns the sampled value estimate."""
+        b = d * NF
+        self.nodes += 1
+        if self.st[b + F_PHASE] == PH_END:
+            u = self.utility(d)
+            return (u if tr == 0 else -u) * 1.0
+        slots = self.legal(d)
+        n = 0
+        for s in range(NSLOT):
+            if slots >> s & 1:
+                n += 1
+        off = self._find(self.key(d), n, slots | self.st[b + F_PHASE] << 16)
+        if off < 0:
+            return -1.0e300
+        sig = d * NSLOT * 2
+        pos = 0.0
+        for j in range(n):
+            r = self.reg[off + j]
+            if r > 0.0:
+                pos += r
+        mine = self.st[b + F_ACTOR] == tr
+        for j in range(n):
+            r = self.reg[off + j]
+            if pos > 0.0:
+                self.sc[sig + j] = (r / pos) if r > 0.0 else 0.0
+            else:
+                self.sc[sig + j] = 1.0 / n
+            if mine:
+                self.sc[sig + NSLOT + j] = self.eps / n + (1.0 - self.eps) * self.sc[sig + j]
+            else:
+                self.sc[sig + NSLOT + j] = self.sc[sig + j]
+        u = (self._next() >> 11) * INV53
+        pick = -1
+        last = 0
+        acc = 0.0
+        for j in range(n):
+            q = self.sc[sig + NSLOT + j]
+            if q > 0.0:
+                last = j
+                acc += q
+                if pick < 0 and u < acc:
+                    pick = j
+        if pick < 0:
+            pick = last
+        k = -1
+        for s in range(NSLOT):
+            if slots >> s & 1:
+                k += 1
+                if k == pick:
+                    self.child(d, s)
+                    break
+        sp = self.sc[sig + pick]
+        q = self.sc[sig + NSLOT + pick]
+        if mine:
+            v = self._walk_os(d + 1, tr, my * sp, opp, samp * q)
+        else:
+            v = self._walk_os(d + 1, tr, my, opp * sp, samp * q)
+        if v == -1.0e300:
+            return v
+        vj = v / q
+        value = sp * vj
+        w = self.t * 1.0
+        if mine:
+            c = w * opp / samp
+            for j in range(n):
+                if j == pick:
+                    self.reg[off + j] += c * (vj - value)
+                else:
+                    self.reg[off + j] += c * (0.0 - value)
+        else:
+            c = w * opp / samp
+            for j in range(n):
+                self.strat[off + j] += c * self.sc[sig + j]
+        return value
+
+    def run(self, iterations):
+        """``iterations`` more iterations (each: one walk per player, each walk a new deal); compiled,
+        without the GIL (taken back only to grow the tables).  Returns the iteration count."""
+        with cython.nogil:
+            for it in range(iterations):  # noqa: B007 (typed: a C loop)
+                self.t += 1
+                for tr in range(2):
+                    self.shuffle()
+                    self.start(0)
+                    if self.outcome:
+                        self._walk_os(0, tr, 1.0, 1.0, 1.0)
+                    else:
+                        self._walk(0, tr)
+        return self.t

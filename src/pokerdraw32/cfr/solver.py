@@ -1,0 +1,255 @@
+"""Training: a :class:`Trainer` runs MCCFR on an :class:`~pokerdraw32.cfr.abstraction.Abstraction`,
+checkpoints and resumes it, and exports the average strategy as a :class:`Strategy` (issue 26).
+
+Files (both written by :func:`_write`): ``MAGIC`` (8 bytes), the header's length (8 bytes,
+little-endian), the header (JSON: kind, abstraction, counts, array lengths), then the arrays,
+little-endian, zlib-compressed.  A *checkpoint* holds everything the walk needs to go on exactly
+as if it had not stopped (the generator's state, the iteration count, the hash map as laid out);
+a *strategy* holds, for each information set, its key, ``offset << 18 | phase << 16 | legal slots``, the
+average strategy's probabilities (``float32``, in the order of the legal slots).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import zlib
+from array import array
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..errors import PokerDraw32TypeError, PokerDraw32ValueError, shown
+from ._select import IMPLEMENTATION, mccfr
+from .abstraction import Abstraction, card_tables
+
+__all__ = ["Progress", "Strategy", "Trainer"]
+
+MAGIC = b"PD32CFR3"
+
+
+def _write(path: str | Path, header: dict[str, Any], arrays: list[array]) -> None:  # type: ignore[type-arg]
+    blob = bytearray()
+    for a in arrays:
+        if sys.byteorder != "little":
+            a = array(a.typecode, a)
+            a.byteswap()
+        blob += a.tobytes()
+    head = json.dumps(header, sort_keys=True).encode()
+    tmp = Path(str(path) + ".tmp")
+    tmp.write_bytes(MAGIC + len(head).to_bytes(8, "little") + head + zlib.compress(bytes(blob), 6))
+    tmp.replace(path)          # a reader never sees half a file
+
+
+def _read(path: str | Path, kind: str, typecodes: str) -> tuple[dict[str, Any], list[array]]:  # type: ignore[type-arg]
+    try:
+        data = Path(path).read_bytes()
+        if data[:8] != MAGIC:
+            raise ValueError("not a pokerdraw32 solver file")
+        n = int.from_bytes(data[8:16], "little")
+        header = json.loads(data[16:16 + n])
+        if header.get("kind") != kind:
+            raise ValueError(f"a {header.get('kind')}, not a {kind}")
+        raw = zlib.decompress(data[16 + n:])
+    except (OSError, ValueError, zlib.error) as e:
+        raise PokerDraw32ValueError(f"cannot read the {kind} {str(path)!r}: {e}") from None
+    arrays = []
+    pos = 0
+    try:
+        for code, length in zip(typecodes, header["lengths"], strict=True):
+            a = array(code)
+            size = length * a.itemsize
+            a.frombytes(raw[pos:pos + size])
+            pos += size
+            if sys.byteorder != "little":
+                a.byteswap()
+            arrays.append(a)
+        Abstraction.from_dict(header["abstraction"])
+        int(header["iterations"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise PokerDraw32ValueError(f"the {kind} {str(path)!r} is damaged ({type(e).__name__}: {e})") from None
+    if pos != len(raw):
+        raise PokerDraw32ValueError(f"the {kind} {str(path)!r} is damaged (its arrays do not add up)")
+    return header, arrays
+
+
+class Progress(dict[str, float]):
+    """What :meth:`Trainer.train` reports after each chunk: ``iterations`` (so far), ``info_sets``,
+    ``values`` (regret entries), ``nodes`` (states walked so far), ``rate`` (iterations per second
+    in this call), ``seconds``."""
+
+
+class Strategy:
+    """An average strategy: for each information set key, the probabilities of its legal slots.
+
+    Read-only: ``copy.copy`` and ``copy.deepcopy`` give the object itself (``simulate`` copies a bot
+    object for each chunk: its strategy is shared, not copied), and a pickle holds the arrays only.
+
+    :ivar abstraction: the :class:`~pokerdraw32.cfr.abstraction.Abstraction` it was trained on.
+    :ivar iterations: the training iterations behind it.
+    """
+
+    def __init__(self, abstraction: Abstraction, iterations: int, keys: array, offsets: array,  # type: ignore[type-arg]
+                 probs: array) -> None:  # type: ignore[type-arg]
+        self.abstraction = abstraction
+        self.iterations = iterations
+        self.keys = keys
+        self.offsets = offsets
+        self.probs = probs
+        self._index = {k: i for i, k in enumerate(keys)}
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __copy__(self) -> Strategy:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Strategy:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Strategy, (self.abstraction, self.iterations, self.keys, self.offsets, self.probs))
+
+    def get(self, key: int) -> list[float] | None:
+        """The probabilities of information set ``key`` (legal slots in ascending order), or ``None``."""
+        found = self.lookup(key)
+        return None if found is None else found[2]
+
+    def lookup(self, key: int) -> tuple[int, int, list[float]] | None:
+        """``(phase, slots, probabilities)`` of information set ``key``: the phase of its node
+        (``_mccfr.PH_FIRST``, ``PH_DRAW``, ``PH_SECOND``), the mask of the legal slots it was trained
+        with (bit ``s`` for slot ``s``) and their probabilities in ascending slot order; or ``None``."""
+        i = self._index.get(key)
+        if i is None:
+            return None
+        start = self.offsets[i] >> 18
+        end = self.offsets[i + 1] >> 18 if i + 1 < len(self.offsets) else len(self.probs)
+        return self.offsets[i] >> 16 & 3, self.offsets[i] & 0xFFFF, list(self.probs[start:end])
+
+    def save(self, path: str | Path) -> None:
+        """Write the strategy file (see the module's docstring)."""
+        header = {"kind": "strategy", "abstraction": self.abstraction.to_dict(), "iterations": self.iterations,
+                  "lengths": [len(self.keys), len(self.offsets), len(self.probs)]}
+        _write(path, header, [self.keys, self.offsets, self.probs])
+
+    @classmethod
+    def load(cls, path: str | Path) -> Strategy:
+        """:raises PokerDraw32ValueError: not a strategy file, or a damaged one."""
+        header, (keys, offsets, probs) = _read(path, "strategy", "Qqf")
+        return cls(Abstraction.from_dict(header["abstraction"]), header["iterations"], keys, offsets, probs)
+
+
+class Trainer:
+    """MCCFR with linear weights on ``abstraction`` (see :mod:`pokerdraw32.cfr`).
+
+    :param abstraction: the game's abstraction (default: :class:`Abstraction`'s defaults).
+    :param seed: the walk's seed (an int from 0 to 2**64 - 1): the same seed, abstraction,
+        sampling and iteration count give the same tables, compiled or not, in one run or resumed.
+    :param sampling: ``"external"`` (default: every traverser action walked, chance and opponent
+        sampled) or ``"outcome"`` (one trajectory an iteration, the traverser exploring with
+        probability 0.6, importance-weighted, as OpenSpiel's ``outcome_sampling_mccfr``).
+    :raises PokerDraw32ValueError: a bad seed or sampling.
+    """
+
+    def __init__(self, abstraction: Abstraction | None = None, seed: int = 0, sampling: str = "external") -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
+            raise PokerDraw32ValueError(f"seed={shown(seed)}: use an int from 0 to 2**64 - 1")
+        if sampling not in ("external", "outcome"):
+            raise PokerDraw32ValueError(f"sampling={shown(sampling)}: use 'external' or 'outcome'")
+        self.sampling = sampling
+        a = Abstraction() if abstraction is None else abstraction
+        if not isinstance(a, Abstraction):
+            raise PokerDraw32TypeError(f"abstraction must be an Abstraction, got {shown(a)}")
+        self.abstraction = a
+        ct = card_tables(a.pre_strength, a.pre_potential, a.post_buckets)
+        self.solver: Any = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, ct.pre, ct.post,
+                                        ct.value, ct.ruled, seed)
+        self.solver.outcome = sampling == "outcome"
+
+    implementation = IMPLEMENTATION
+    """``"cython"`` (the compiled walk) or ``"python"`` (its pure twin)."""
+
+    @property
+    def iterations(self) -> int:
+        """Iterations done (each one walk per player)."""
+        return int(self.solver.t)
+
+    @property
+    def info_sets(self) -> int:
+        """Information sets met so far."""
+        return int(self.solver.count)
+
+    def train(self, iterations: int, *, chunk: int = 0, checkpoint: str | Path | None = None,
+              progress: Callable[[Progress], object] | None = None) -> Progress:
+        """Run ``iterations`` more iterations, in chunks of ``chunk`` (default: all at once), after
+        each writing ``checkpoint`` (if given) and calling ``progress`` (if given).
+
+        :raises PokerDraw32ValueError: a negative count or chunk.
+        """
+        for name, value in (("iterations", iterations), ("chunk", chunk)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise PokerDraw32ValueError(f"{name}={shown(value)}: use an int >= 0")
+        step = chunk or iterations or 1
+        start = time.perf_counter()
+        done = 0
+        report = Progress()
+        while done < iterations:
+            n = min(step, iterations - done)
+            self.solver.run(n)
+            done += n
+            if checkpoint is not None:
+                self.save(checkpoint)
+            seconds = time.perf_counter() - start
+            report = Progress(iterations=self.iterations, info_sets=self.info_sets, values=int(self.solver.used),
+                              nodes=int(self.solver.nodes),
+                              rate=done / seconds if seconds > 0 else 0.0, seconds=seconds)
+            if progress is not None:
+                progress(report)
+        return report
+
+    def save(self, path: str | Path) -> None:
+        """Write a checkpoint: :meth:`load` then :meth:`train` goes on exactly as without the stop."""
+        keys, offs, reg, strat = self.solver.tables()
+        s = self.solver
+        header = {"kind": "checkpoint", "abstraction": self.abstraction.to_dict(), "iterations": int(s.t),
+                  "sampling": self.sampling, "nodes": int(s.nodes),
+                  "rng": int(s.seed), "count": int(s.count), "used": int(s.used),
+                  "lengths": [len(keys), len(offs), len(reg), len(strat)]}
+        _write(path, header, [keys, offs, reg, strat])
+
+    @classmethod
+    def load(cls, path: str | Path) -> Trainer:
+        """A trainer from a checkpoint written by :meth:`save`.
+
+        :raises PokerDraw32ValueError: not a checkpoint, or a damaged one."""
+        header, (keys, offs, reg, strat) = _read(path, "checkpoint", "Qqdd")
+        trainer = cls(Abstraction.from_dict(header["abstraction"]), sampling=header.get("sampling", "external"))
+        s = trainer.solver
+        s.nodes = header.get("nodes", 0)
+        s._set_tables(keys, offs, reg, strat)
+        s.seed = header["rng"]
+        s.t = header["iterations"]
+        s.count = header["count"]
+        s.used = header["used"]
+        return trainer
+
+    def strategy(self) -> Strategy:
+        """The average strategy so far (uniform where an information set's sums are all zero)."""
+        keys, offs, _reg, strat = self.solver.tables()
+        used = int(self.solver.used)
+        found = sorted((offs[h], keys[h]) for h in range(len(keys)) if keys[h])
+        out_keys = array("Q")
+        out_offs = array("q")
+        probs = array("f")
+        for i, (packed, key) in enumerate(found):
+            off = packed >> 18
+            end = found[i + 1][0] >> 18 if i + 1 < len(found) else used
+            total = 0.0
+            for j in range(off, end):
+                total += strat[j]
+            out_keys.append(key)
+            out_offs.append(len(probs) << 18 | packed & 0x3FFFF)
+            for j in range(off, end):
+                probs.append(strat[j] / total if total > 0 else 1.0 / (end - off))
+        return Strategy(self.abstraction, self.iterations, out_keys, out_offs, probs)
