@@ -16,9 +16,16 @@ cpdef i64 bit(i64 c) noexcept nogil
 @cython.locals(w=i64, c=i64, j=int)
 cpdef i64 pack_cards(cards) except? -1
 cpdef i64 discard_word(list codes) except? -2
+@cython.locals(w=i64, k=int, code=i64)
+cpdef i64 cards_word(cards) except? -2
 
-@cython.locals(first=i64, word=i64, code=int, seat=int, flags=i64, count=int)
+cdef dict _DECODED
+cdef Py_ssize_t _DECODED_MAX
+@cython.locals(code=int, key=i64)
 cpdef decode(hand, i64 first, i64 word)
+@cython.locals(first=i64, word=i64, code=int, seat=int, flags=i64, count=int)
+cdef _decoded(hand, i64 first, i64 word)
+cpdef tuple word_cards(i64 word)
 
 cpdef int blind_seat(int n, int button, int i, bint hu_small) noexcept nogil
 cpdef tuple rules_in_c(rules)
@@ -49,10 +56,37 @@ cdef extern from *:
         *slot = value;
         Py_XDECREF(old);
     }
+    /* The Card objects of deck (the tuple DECK) for n card codes, as a new tuple. */
+    static PyObject *pd32_codes_cards(PyObject *deck, const signed char *codes, int n) {
+        PyObject *t = PyTuple_New(n);
+        if (t == NULL) return NULL;
+        for (int j = 0; j < n; j++) {
+            PyObject *card = PyTuple_GET_ITEM(deck, codes[j]);   /* codes 0..31 */
+            Py_INCREF(card);
+            PyTuple_SET_ITEM(t, j, card);
+        }
+        return t;
+    }
+    /* The cards of a card word (count in bits 0-2, then 6 bits a code), as a new tuple. */
+    static PyObject *pd32_word_cards(PyObject *deck, long long word) {
+        signed char codes[7];
+        int n = (int)(word & 7);
+        for (int j = 0; j < n; j++) {
+            int c = (int)(word >> (3 + 6 * j) & 63);
+            if (c >= PyTuple_GET_SIZE(deck)) {   /* as DECK[c] would say */
+                PyErr_SetString(PyExc_IndexError, "tuple index out of range");
+                return NULL;
+            }
+            codes[j] = (signed char)c;
+        }
+        return pd32_codes_cards(deck, codes, n);
+    }
     """
     Py_ssize_t pd32_slot_offset(object descr)
     object pd32_new(object type)
     void pd32_set_slot(object obj, Py_ssize_t offset, object value)
+    tuple pd32_codes_cards(tuple deck, const signed char *codes, int n)
+    tuple pd32_word_cards(tuple deck, long long word)
 
 cdef Py_ssize_t _EV_OFF[5]
 cdef Py_ssize_t _LG_OFF[8]

@@ -262,6 +262,29 @@ def pack_cards(cards):
     return w
 
 
+def word_cards(word):
+    """The cards of a card word (:func:`pack_cards`), as a tuple of :class:`Card`."""
+    if cython.compiled:
+        return pd32_word_cards(DECK, word)  # noqa: F821 -- C helper of _state.pxd
+    return tuple([DECK[word >> (3 + 6 * j) & 63] for j in range(word & 7)])
+
+
+def cards_word(cards):
+    """The card word of a tuple or list of :class:`Card` objects (as legal_actions() gives them), or
+    -1 for anything else or more than four cards (then :meth:`HandCore.act` checks them and says why)."""
+    w = 0
+    k = 0
+    for c in cards:
+        if type(c) is not Card or k == 4:
+            return -1
+        code = c
+        if not 0 <= code < 32:
+            return -1
+        w |= code << (3 + 6 * k)
+        k += 1
+    return w | k
+
+
 def discard_word(codes):
     """The card word of a discard's card codes (:func:`card_codes`), or -1 for more than 4 cards
     (never legal, R6.1)."""
@@ -278,20 +301,45 @@ for _kind in (2, 3, 7, 8, 17):   # FOLD, CHECK, SPLIT, DECLINE, MUCK
 del _kind, _seat
 
 
+# Events that their record alone fixes (no cards, no stacks: a call, a bet, a blind, standing pat, ...),
+# by the record's words (``word << 24 | first``: a first word is below 2**24): immutable, so made once
+# and shared, as _SIMPLE's.  At most _DECODED_MAX of them; then the memo starts again.
+_DECODED = {}
+_DECODED_MAX = 4096
+
+
 def decode(hand, first, word):
     """The :class:`Event` of one record of ``hand``'s log."""
     code = first & 31
-    kind = _KINDS[code]
-    seat = (first >> 5 & 7) - 1
-    flags = first >> 8
     if first < 256:
         simple = _SIMPLE[first]
         if simple is not None:
             return simple
+    key = -1
+    if code != E_HAND_END and code != E_SHOW and code != E_DEAL_HOLE and code != E_DEAL_DRAW \
+            and (code != E_DISCARD or word == 0) and 0 <= word < 1 << 38:
+        key = word << 24 | first
+        known = _DECODED.get(key)
+        if known is not None:
+            return known
+    ev = _decoded(hand, first, word)
+    if key >= 0:
+        if len(_DECODED) >= _DECODED_MAX:
+            _DECODED.clear()
+        _DECODED[key] = ev
+    return ev
+
+
+def _decoded(hand, first, word):
+    """The :class:`Event` of a record, made (see :func:`decode`)."""
+    code = first & 31
+    kind = _KINDS[code]
+    seat = (first >> 5 & 7) - 1
+    flags = first >> 8
     info = ()
     if code == E_DEAL_HOLE or code == E_DEAL_DRAW or code == E_DISCARD or code == E_SHOW:
         count = word & 7
-        cards = tuple([DECK[word >> (3 + 6 * j) & 63] for j in range(count)]) if not flags & 32768 else ()
+        cards = word_cards(word) if not flags & 32768 else ()
         amount = count if code == E_DISCARD else None
         if code == E_DEAL_DRAW:
             info = (("reshuffled", bool(flags & 64)),)
@@ -1112,7 +1160,8 @@ class HandCore:
             if self._hole_keys[p] == key and self._hole_cache is not None:
                 hole = self._hole_cache[p]
             else:
-                hole = tuple([deck[self._hole[5 * p + j]] for j in range(self._hole_n[p])])
+                hole = pd32_codes_cards(deck, cython.address(self._hole[5 * p]),  # noqa: F821 -- _state.pxd
+                                        self._hole_n[p])
                 if self._hole_cache is None:
                     self._hole_cache = [None] * 5
                 self._hole_cache[p] = hole
@@ -1409,13 +1458,9 @@ class HandCore:
     def discard(self, cards=(), seat=None):
         """Discard 0-4 of one's cards in the draw (R6.1); no cards = stand pat. See :meth:`act`."""
         if type(cards) is tuple or type(cards) is list:     # Card objects, as legal_actions() gives them
-            codes = []
-            for c in cards:
-                if type(c) is not Card:
-                    break
-                codes.append(int(c))
-            else:
-                ev = self._act(A_DISCARD, None, discard_word(codes), seat)
+            w = cards_word(cards)
+            if w >= 0:
+                ev = self._act(A_DISCARD, None, w, seat)
                 if ev is not None:
                     return ev
         return self.act(Action.discard(cards), seat)
