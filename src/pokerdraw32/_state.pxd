@@ -56,6 +56,15 @@ cdef extern from *:
         *slot = value;
         Py_XDECREF(old);
     }
+    /* Only the caller holds obj (its one reference): nobody else can see it change.  Free-threaded
+       builds count references per thread: there it is never so. */
+    static int pd32_sole(PyObject *obj) {
+    #ifdef Py_GIL_DISABLED
+        return 0;
+    #else
+        return Py_REFCNT(obj) == 1;
+    #endif
+    }
     /* The Card objects of deck (the tuple DECK) for n card codes, as a new tuple. */
     static PyObject *pd32_codes_cards(PyObject *deck, const signed char *codes, int n) {
         PyObject *t = PyTuple_New(n);
@@ -86,12 +95,14 @@ cdef extern from *:
     object pd32_new(object type)
     void pd32_set_slot(object obj, Py_ssize_t offset, object value)
     tuple pd32_codes_cards(tuple deck, const signed char *codes, int n)
+    bint pd32_sole(object obj)
     tuple pd32_word_cards(tuple deck, long long word)
 
 cdef Py_ssize_t _EV_OFF[5]
 cdef Py_ssize_t _LG_OFF[8]
 cpdef make_event(kind, seat, amount, cards, info)
 cpdef make_legal(seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards)
+cdef refill_legal(spare, seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards)
 cdef _set_fields(obj, tuple names, tuple values)
 @cython.locals(offset=Py_ssize_t, i=Py_ssize_t)
 cdef _slot_offsets(cls, tuple names, Py_ssize_t *out)
@@ -158,6 +169,7 @@ cdef class HandCore:
     cdef object _rules
     cdef object _rng
     cdef object _legal
+    cdef object _spare_legal   # the decision before _legal's LegalActions, for legal_actions() to refill
     cdef object _events_cache
     cdef object _result
     # Plain C fields from _n to _won, copied in one block by _copy_fields (keep them together)

@@ -105,6 +105,25 @@ def make_legal(seat, phase, kinds, call_amount, min_to, max_to, max_discard, hol
                        (seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards))
 
 
+def refill_legal(spare, seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards):
+    """Compiled only: :func:`make_legal`, into ``spare`` (a LegalActions of this hand's that nothing
+    else holds any more: its only reference is the hand's) instead of a new object, or a new one
+    when ``spare`` is None or held elsewhere.  Nobody can see the old values change: a bot's loop
+    (``legal = hand.legal_actions()``) lets go of a decision's object when it asks for the one
+    after next, and this takes it back then instead of freeing it and making another."""
+    if spare is None or _LG_OFF[0] < 0 or not pd32_sole(spare):  # noqa: F821 -- declared in _state.pxd
+        return make_legal(seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards)
+    pd32_set_slot(spare, _LG_OFF[0], seat)  # noqa: F821 -- C helpers of _state.pxd
+    pd32_set_slot(spare, _LG_OFF[1], phase)  # noqa: F821
+    pd32_set_slot(spare, _LG_OFF[2], kinds)  # noqa: F821
+    pd32_set_slot(spare, _LG_OFF[3], call_amount)  # noqa: F821
+    pd32_set_slot(spare, _LG_OFF[4], min_to)  # noqa: F821
+    pd32_set_slot(spare, _LG_OFF[5], max_to)  # noqa: F821
+    pd32_set_slot(spare, _LG_OFF[6], max_discard)  # noqa: F821
+    pd32_set_slot(spare, _LG_OFF[7], hole_cards)  # noqa: F821
+    return spare
+
+
 def _set_fields(obj, names, values):
     for i in range(len(names)):
         _SETATTR(obj, names[i], values[i])
@@ -570,6 +589,8 @@ class HandCore:
         Python entry points call this after the rules, which run without the GIL)."""
         if self._phase == PH_COMPLETE:
             self._legal = self._hole_cache = None
+            if cython.compiled:
+                self._spare_legal = None
         return 0
 
     def _post_blinds(self):
@@ -1143,7 +1164,10 @@ class HandCore:
         the event log identifies the decision point.
         """
         if self._legal_key != self._nrec:
-            self._legal = self._compute_legal()
+            made = self._compute_legal()
+            if cython.compiled:   # the previous decision's object: the next one may be made in it
+                self._spare_legal = self._legal if self._legal is not made else None
+            self._legal = made
             self._legal_key = self._nrec
         return self._legal
 
@@ -1171,6 +1195,14 @@ class HandCore:
         mask = self._kinds(p)
         phases = PHASES
         phase = phases[self._phase]
+        if cython.compiled:
+            spare = self._spare_legal
+            self._spare_legal = None
+            if self._phase == PH_DRAW:
+                return refill_legal(spare, p, phase, kind_set(mask), 0, None, None, 4, hole)
+            if mask & (1 << A_BET | 1 << A_RAISE):
+                return refill_legal(spare, p, phase, kind_set(mask), self._call, self._lo, self._hi, 0, hole)
+            return refill_legal(spare, p, phase, kind_set(mask), self._call, None, None, 0, hole)
         if self._phase == PH_DRAW:
             return make_legal(p, phase, kind_set(mask), 0, None, None, 4, hole)
         if mask & (1 << A_BET | 1 << A_RAISE):

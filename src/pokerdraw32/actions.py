@@ -22,12 +22,15 @@ if TYPE_CHECKING:
 __all__ = ["Action", "ActionKind", "Event", "EventKind", "LegalActions", "Phase"]
 
 
-class _EnumType(type(Enum)):  # type: ignore[misc]
-    """The metaclass of the engine's enums: the standard one (``enum.EnumType``), under a name of
-    the engine's own.  Python 3.10 and 3.11 read every attribute of an enum class (``ActionKind.CALL``
-    in a bot's loop) through ``EnumType.__getattr__``'s slow path; the compiled engine gives this
-    class a faster one with the same results (see ``pokerdraw32._state_view``); other enums are
-    left as they are."""
+if TYPE_CHECKING:   # for type checkers: the standard metaclass, which they know makes enums
+    from enum import EnumMeta as _EnumType
+else:
+    class _EnumType(type(Enum)):
+        """The metaclass of the engine's enums: the standard one (``enum.EnumType``), under a name of
+        the engine's own.  Python 3.10 and 3.11 read every attribute of an enum class (``ActionKind.CALL``
+        in a bot's loop) through ``EnumType.__getattr__``'s slow path; the compiled engine gives this
+        class a faster one with the same results (see ``pokerdraw32._state_view``); other enums are
+        left as they are."""
 
 
 class Phase(Enum, metaclass=_EnumType):
