@@ -34,11 +34,17 @@ if sys.implementation.name != "cpython":
 
 
 
+PURE_MODE = ("_codes", "_deal", "_betting", "_state", "_state_view", "_play", "_encode", "_vector")
+"""The pure-mode modules compiled as ``pokerdraw32.<module>_c``, lowest first: the hand's core (its codes,
+dealing, betting, the rest: one chain of cdef classes, DealCore <- BettingCore <- HandCore), its state read
+and copied, the bots' play, the research encoding and the vector core."""
+
+
 def pure_mode_extensions() -> list[Extension]:
     """The hand's core, its read-only state, the built-in bots' play and the research encoding,
     each one source in Cython's pure-Python mode (src/pokerdraw32/_state.py with the declarations
-    of _state.pxd; _state_view.py, _play.py, _encode.py, _vector.py likewise), compiled as
-    pokerdraw32._state_c, _state_view_c, _play_c, _encode_c and _vector_c so that each .py stays importable as
+    of _state.pxd; the other modules of PURE_MODE likewise), compiled as pokerdraw32._codes_c,
+    _deal_c, _betting_c, _state_c, _state_view_c, _play_c, _encode_c and _vector_c so that each .py stays importable as
     plain Python beside it (POKERDRAW32_NO_EXTENSIONS=1 at run time). Cython finds an augmenting
     .pxd by the module's name, so both files are copied under that name into build/cython-src,
     with _core.pxd (the C interface of _core that _play cimports, and which Cython reads when it
@@ -47,7 +53,7 @@ def pure_mode_extensions() -> list[Extension]:
     target = os.path.join("build", "cython-src", "pokerdraw32")
     os.makedirs(target, exist_ok=True)
     copies = [(os.path.join("src", "_core.pxd"), "_core.pxd")]
-    for module in ("_state", "_state_view", "_play", "_encode", "_vector"):
+    for module in PURE_MODE:
         for ext in (".py", ".pxd"):
             copies.append((os.path.join("src", "pokerdraw32", module + ext), module + "_c" + ext))
     for source, name in copies:
@@ -58,8 +64,7 @@ def pure_mode_extensions() -> list[Extension]:
             with open(dest, "wb") as f:
                 f.write(data)
     open(os.path.join(target, "__init__.py"), "a").close()
-    modules = [Extension(f"pokerdraw32.{m}_c", [os.path.join(target, m + "_c.py")])
-               for m in ("_state", "_state_view", "_play", "_encode", "_vector")]
+    modules = [Extension(f"pokerdraw32.{m}_c", [os.path.join(target, m + "_c.py")]) for m in PURE_MODE]
     core = Extension("pokerdraw32._core", ["src/_core.pyx"])   # directives in its header
     try:
         from Cython.Build import cythonize
@@ -102,7 +107,7 @@ ext_modules = []
 if not no_extensions:
     # Cython (a build requirement) compiles the .pyx and the pure-mode .py files at build time; the
     # sdist keeps them, not generated .c files.
-    print("pokerdraw32: compiling pokerdraw32._core, _state_c, _state_view_c, _play_c, _encode_c and _vector_c; set "
+    print("pokerdraw32: compiling pokerdraw32._core, " + ", ".join(m + "_c" for m in PURE_MODE) + "; set "
           "POKERDRAW32_NO_EXTENSIONS=1 to skip it")
     ext_modules = pure_mode_extensions()
 

@@ -122,9 +122,30 @@ cdef inline void _keep_suits(uint32_t *out, Py_ssize_t n, uint32_t keep) noexcep
             out[i] &= keep
 
 
+cdef str _format_text(Py_buffer *view):
+    """The buffer's struct format as text, as ``memoryview.format`` gives it (``"B"`` if it has
+    none); one that is not UTF-8 (no exporter we know writes one) as ``(not UTF-8)``."""
+    if view.format == NULL:
+        return "B"
+    try:
+        return (<bytes>view.format).decode("utf-8")
+    except UnicodeDecodeError:
+        return "(not UTF-8)"
+
+
+cdef int _get_buffer(object obj, Py_buffer *view, str what) except -1:
+    """``PyObject_GetBuffer`` with the strides and the format; an exporter's refusal (numpy: a
+    datetime dtype, ...) raised as a PokerDraw32TypeError that names the argument ``what``."""
+    try:
+        PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_STRIDES)
+    except (ValueError, BufferError, TypeError) as exc:
+        raise PokerDraw32TypeError(f"{what}: {type(obj).__name__} does not export one ({exc})") from exc
+    return 0
+
+
 cdef int _rows_kind(Py_buffer *view) except -1:
     """Check the layout of ``hands``: _ROWS_CODES or _ROWS_MASKS (see evaluate_many)."""
-    cdef str fmt = (<bytes>view.format).decode("ascii") if view.format != NULL else "B"
+    cdef str fmt = _format_text(view)
     cdef str code = _native_format(fmt)
     if code == "B" and view.itemsize == 1:
         return _ROWS_CODES
@@ -290,7 +311,8 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
     :returns: ``out`` if given; else a numpy ``uint32`` array if ``hands`` is a numpy
         array; else an ``array.array('I')``. Item ``i`` is the packed value of row ``i``
         (see :func:`evaluate_mask`).
-    :raises TypeError: ``hands`` or ``out`` is not a buffer, holds the wrong item type,
+    :raises TypeError: ``hands`` or ``out`` is not a buffer (or its exporter refuses to
+        give one: numpy, for a datetime array), holds the wrong item type,
         or ``out`` is read-only.
     :raises ValueError: a wrong shape or size, or a bad row: a card code above 31, a
         card twice, or a mask without exactly 5 bits. The message names the first bad
@@ -323,7 +345,7 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
     cdef Py_ssize_t i, j, lo = 0, hi = 0
     if not PyObject_CheckBuffer(hands):
         raise PokerDraw32TypeError(f"hands must be a buffer of uint8 card codes or uint32 masks, not {type(hands).__name__}")
-    PyObject_GetBuffer(hands, &view, PyBUF_FORMAT | PyBUF_STRIDES)
+    _get_buffer(hands, &view, "hands must be a buffer of uint8 card codes or uint32 masks")
     have_view = True
     try:
         kind = _rows_kind(&view)
@@ -355,7 +377,7 @@ def evaluate_many(hands, out=None, bint suit_tiebreak=True):
                 out = _array_clone(_U32_TEMPLATE, n, False)
         elif not PyObject_CheckBuffer(out):
             raise PokerDraw32TypeError(f"out must be a writable buffer of uint32, not {type(out).__name__}")
-        PyObject_GetBuffer(out, &target, PyBUF_FORMAT | PyBUF_STRIDES)
+        _get_buffer(out, &target, "out must be a writable buffer of uint32")
         have_target = True
         _check_out(&target, n)
         values = <uint32_t *>target.buf
@@ -408,7 +430,7 @@ cdef inline void _widen(Py_ssize_t *lo, Py_ssize_t *hi, Py_ssize_t offset) noexc
 
 
 cdef int _check_out(Py_buffer *target, Py_ssize_t n) except -1:
-    cdef str fmt = (<bytes>target.format).decode("ascii") if target.format != NULL else "B"
+    cdef str fmt = _format_text(target)
     cdef str code = _native_format(fmt)
     if target.readonly:
         raise PokerDraw32TypeError("out must be a writable buffer, not a read-only one")
@@ -468,7 +490,7 @@ def deal_many(rng, n, out=None):
         itemsize 1, e.g. a numpy ``uint8`` array of shape ``(n, 32)``); it is returned.
     :returns: ``out`` if given, else a new ``bytearray`` of ``32 * n`` card codes.
     :raises TypeError: ``rng`` is not an :class:`Rng`, ``n`` is not an int, or ``out``
-        is not a writable buffer of bytes.
+        is not a writable buffer of bytes (or its exporter refuses to give one).
     :raises ValueError: ``n`` is out of range, or ``out`` has the wrong size or is not
         C-contiguous.
 
@@ -496,7 +518,7 @@ def deal_many(rng, n, out=None):
         out = bytearray(32 * count)
     elif not PyObject_CheckBuffer(out):
         raise PokerDraw32TypeError(f"out must be a writable buffer of bytes, not {type(out).__name__}")
-    PyObject_GetBuffer(out, &target, PyBUF_FORMAT | PyBUF_STRIDES)
+    _get_buffer(out, &target, "out must be a writable buffer of bytes")
     try:
         if target.readonly:
             raise PokerDraw32TypeError("out must be a writable buffer, not a read-only one")

@@ -73,6 +73,12 @@ cdef class Rng:
     derived in the parent thread with :meth:`spawn` (reproducible from the parent's seed)
     or seeded independently.
 
+    A subclass may override methods: the other methods, :func:`deal_many` and
+    :func:`equity_trials` still draw from the state as this class does, in both
+    implementations (an overridden :meth:`shuffle` or :meth:`next_u64` changes neither
+    :meth:`shuffled` nor :meth:`below`); :meth:`spawn` seeds the child with :meth:`next_u64`,
+    overridden or not.
+
     >>> rng = Rng(7)
     >>> [rng.below(6) for _ in range(5)]
     [5, 2, 0, 0, 3]

@@ -220,7 +220,7 @@ PROBES: list[tuple[str, Callable[[], Any], type[PokerDraw32Error], type[Exceptio
     ('HandHistory.loads list', lambda: HandHistory.loads(["x"]), PokerDraw32TypeError, TypeError, 'a hand history must be text (str), not list'),
     ('DrawOdds.option missing', lambda: pd.draw_odds("Ah Kh Qh Jh Th").option("7s"), PokerDraw32KeyError, KeyError, "no option discards '7s'"),
     ('Rules.replace sb x', lambda: Rules().replace(sb="x"), RulesError, ValueError, "sb='x' is not an integer number of chips [R3."),
-    ('Event.from_dict 5', lambda: pd.Event.from_dict(5), PokerDraw32ValueError, ValueError, 'an event must be a dict, got 5'),
+    ('Event.from_dict 5', lambda: pd.Event.from_dict(5), SnapshotError, ValueError, 'an event must be a dict, got 5'),
     ('deal_many 2**41', lambda: deal_many(2**41), PokerDraw32ValueError, ValueError, 'n must be in 0 <= n <= 2**40, got 21990232555'),
     ('Rng.shuffle tuple', lambda: Rng(1).shuffle((1, 2)), PokerDraw32TypeError, TypeError, 'cards must be a list, not tuple'),
     ('Rng.spawn then below 0', lambda: Rng(1).spawn().below(0), PokerDraw32ValueError, ValueError, 'below() needs 1 <= n <= 2**32, got 0'),

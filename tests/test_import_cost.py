@@ -16,12 +16,17 @@ import pytest
 from conftest import compiled_module
 
 # What `import pokerdraw32` and a first `evaluate()` may load, besides the kernels (_core or _core_py).
-EVALUATE_NEEDS = {"pokerdraw32", "pokerdraw32._kernels", "pokerdraw32.errors", "pokerdraw32._version", "pokerdraw32.cards",
-                  "pokerdraw32.evaluation"}
+EVALUATE_NEEDS = {"pokerdraw32", "pokerdraw32._kernels", "pokerdraw32.errors", "pokerdraw32._version",
+                  "pokerdraw32.cards", "pokerdraw32.evaluation", "pokerdraw32._describe"}
+# The pure kernels: pokerdraw32._core_py and the modules it re-exports (one per kernel, as _core.pyx's includes).
+PURE_KERNELS = {"pokerdraw32._core_py", *(f"pokerdraw32._core_py_{part}" for part in
+                                         ("checks", "evaluate", "rng", "pots", "draws", "batch", "equity"))}
 # Never loaded by them: the hand, its actions and rules (dataclasses, inspect), the compiled hand's core...
 HEAVY = ["pokerdraw32.hand", "pokerdraw32.actions", "pokerdraw32.rules", "pokerdraw32.results",
-         "pokerdraw32.batch", "pokerdraw32.odds", "pokerdraw32._state_c", "pokerdraw32._state_view_c",
-         "pokerdraw32._play_c", "pokerdraw32._encode_c", "pokerdraw32._vector_c", "pokerdraw32._state",
+         "pokerdraw32.batch", "pokerdraw32.odds", "pokerdraw32._codes_c", "pokerdraw32._deal_c",
+         "pokerdraw32._betting_c", "pokerdraw32._state_c", "pokerdraw32._state_view_c", "pokerdraw32._play_c",
+         "pokerdraw32._encode_c", "pokerdraw32._vector_c", "pokerdraw32._codes", "pokerdraw32._deal",
+         "pokerdraw32._betting", "pokerdraw32._state",
          "pokerdraw32._state_view", "dataclasses", "inspect", "fractions", "statistics"]
 
 LOADED = """
@@ -83,9 +88,9 @@ def run(code: str, env: dict[str, str]) -> object:
 def test_import_loads_only_what_evaluate_needs(mode_env: dict[str, str]) -> None:
     stage = run(LOADED, mode_env)
     assert isinstance(stage, dict)
-    core = "pokerdraw32._core" if stage["implementation"] == "cython" else "pokerdraw32._core_py"
+    core = {"pokerdraw32._core"} if stage["implementation"] == "cython" else PURE_KERNELS
     mine = {m for m in stage["import"] if m.split(".")[0] == "pokerdraw32"}
-    assert mine == EVALUATE_NEEDS | {core}
+    assert mine == EVALUATE_NEEDS | core
     assert {m for m in stage["evaluate"] if m.split(".")[0] == "pokerdraw32"} == mine
     for when in ("import", "evaluate"):
         assert not set(HEAVY) & set(stage[when]), (when, sorted(set(HEAVY) & set(stage[when])))

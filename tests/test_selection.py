@@ -121,7 +121,7 @@ print(pokerdraw32.IMPLEMENTATION, k.evaluate_mask.__module__, k.Rng.__module__, 
 """
 
 # The compiled modules built with _core: all or none (pokerdraw32._kernels imports them on first use).
-COMPANIONS = ["_state_c", "_state_view_c", "_play_c", "_encode_c", "_vector_c"]
+COMPANIONS = ["_codes_c", "_deal_c", "_betting_c", "_state_c", "_state_view_c", "_play_c", "_encode_c", "_vector_c"]
 
 
 def probe(env: dict[str, str], hide_core: bool = False, hide: str | None = None) -> subprocess.CompletedProcess[str]:

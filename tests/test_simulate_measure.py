@@ -204,6 +204,31 @@ def test_progress_is_called_on_this_thread_once_per_chunk() -> None:
 
 # -- Ctrl-C ---------------------------------------------------------------------------------------
 
+def _nap(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+@pytest.mark.parametrize(("workers", "threads"), [(1, False), (2, True), (2, False)])
+def test_a_ctrl_c_whose_keyboardinterrupt_is_lost_still_stops_the_run(workers: int, threads: bool) -> None:
+    """A real SIGINT whose KeyboardInterrupt is swallowed where it lands (as in a ``__del__`` or a
+    garbage-collector callback, where Python prints "Exception ignored" and drops it) still stops
+    ``run_chunks``: the run keeps its own flag. Before, the run went on to the end."""
+    from pokerdraw32.parallel import run_chunks
+
+    def on_done(i: int, result: int) -> None:
+        if i == 1:
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(1)       # the handler runs here: its KeyboardInterrupt ...
+            except KeyboardInterrupt:
+                pass                # ... is lost
+    outcome = run_chunks(_nap, [0.01] * 400, workers=workers, threads=threads, on_done=on_done)
+    assert outcome.interrupted and outcome.results[0] == 0.01 and outcome.results[-1] is None
+    assert sum(1 for r in outcome.results if r is None) > 300
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler   # put back
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_ctrl_c_returns_the_finished_chunks(workers: int) -> None:
     calls = []

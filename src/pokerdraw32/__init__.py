@@ -14,6 +14,7 @@ from __future__ import annotations
 # Imported with the package: the kernels (their choice, R11's Rng), the errors, cards and hand
 # evaluation, the first thing most programs use. Everything else is imported on first use (below).
 from ._kernels import IMPLEMENTATION, Rng
+from ._version import __version__
 from .cards import DECK, Card, Rank, Suit, cards_to_mask, format_cards, mask_to_cards, parse_card, parse_cards
 from .errors import (
     DealError,
@@ -24,6 +25,7 @@ from .errors import (
     PokerDraw32TypeError,
     PokerDraw32ValueError,
     RulesError,
+    SnapshotError,
     TableError,
 )
 from .evaluation import HandCategory, HandRank, evaluate
@@ -40,10 +42,8 @@ if TYPE_CHECKING:
     from .odds_batch import BatchInterrupted, draw_odds_many, equity_many
     from .rulebook import rule_text
     from .rules import CLASSIC, PRESETS, TWO_BLIND, Rules, SecondRoundFirst, Structure
-    from .snapshot import SnapshotError
     from .table import Table
 
-from ._version import __version__
 
 # Imported on first use (PEP 562), to keep `import pokerdraw32` fast: actions and rules
 # (dataclasses, enums, inspect, re), the hand and its compiled core, batches, hand histories (TOML),
@@ -63,7 +63,6 @@ _LAZY = {
     "draw_odds": "odds", "equity": "odds",
     "BatchInterrupted": "odds_batch", "draw_odds_many": "odds_batch", "equity_many": "odds_batch",
     "rule_text": "rulebook",
-    "SnapshotError": "snapshot",
     "Table": "table",
 }
 # Submodules that `import pokerdraw32` used to import, so `pokerdraw32.hand` and the like still work

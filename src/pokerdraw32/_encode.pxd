@@ -4,9 +4,10 @@
 # take typed memoryviews and read only C fields, so a compiled loop over many tables can call them.
 
 cimport cython
-from pokerdraw32._state_c cimport (HandCore, A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_SPLIT, A_DECLINE,
-                                   A_DISCARD, E_FOLD, E_CALL, E_BET, E_RAISE, E_DECLINE, E_ROUND_END,
-                                   PH_FIRST, PH_DRAW, PH_SECOND, PH_COMPLETE, rules_in_c)
+from pokerdraw32._codes_c cimport (A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_SPLIT, A_DECLINE, A_DISCARD, E_FOLD,
+                                   E_CALL, E_BET, E_RAISE, E_DECLINE, E_ROUND_END, PH_FIRST, PH_DRAW, PH_SECOND,
+                                   PH_COMPLETE, rules_in_c)
+from pokerdraw32._state_c cimport HandCore
 
 ctypedef long long i64
 

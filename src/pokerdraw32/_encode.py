@@ -87,8 +87,8 @@ import operator
 
 from .errors import IllegalActionError, PokerDraw32TypeError, PokerDraw32ValueError
 
-if not cython.compiled:   # compiled, these are C enums of _state.pxd (same values), HandCore cimported
-    from ._state import (
+if not cython.compiled:   # compiled, these are C enums of _codes.pxd (same values), HandCore cimported
+    from ._codes import (
         A_BET,
         A_CALL,
         A_CHECK,
@@ -107,9 +107,9 @@ if not cython.compiled:   # compiled, these are C enums of _state.pxd (same valu
         PH_DRAW,
         PH_FIRST,
         PH_SECOND,
-        HandCore,
         rules_in_c,
     )
+    from ._state import HandCore
 
 if not cython.compiled:   # compiled, cpdef enums of _encode.pxd (same values)
     FOLD, CHECK_CALL, SPLIT, DECLINE, BET0 = 0, 1, 2, 3, 4

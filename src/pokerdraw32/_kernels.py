@@ -13,10 +13,11 @@ unset mean off, in any case):
     If the compiled module fails to import, raise the ImportError instead of falling back.
 
 The compiled modules are built together and used all or none: ``_core`` with the hand's core
-``_state_c``, ``_state_view_c``, ``_play_c``, ``_encode_c`` and ``_vector_c``. Only ``_core`` is
-imported here; the others are found (not imported: ``import pokerdraw32`` would pay for the hand's
-dataclasses and enums) and imported on first use of the names that come from them
-(:data:`HandState`, :data:`encode`, :data:`play`, :data:`vector`, ...; pure-Python twins alike). If
+``_codes_c``, ``_deal_c``, ``_betting_c`` and ``_state_c``, and ``_state_view_c``, ``_play_c``,
+``_encode_c`` and ``_vector_c``. Only ``_core`` is imported here; the others are found (not
+imported: ``import pokerdraw32`` would pay for the hand's dataclasses and enums) and imported on
+first use of the names that come from them (:data:`HandState`, :data:`encode`, :data:`play`,
+:data:`vector`, ...; pure-Python twins alike). If
 one of them is not installed, the pure twins are used everywhere (or the ImportError above is
 raised). If one is installed but fails when first used (a broken or mismatched build), that use
 raises an ImportError naming it: the compiled ``_core`` is in use by then, and the two builds are
@@ -56,7 +57,7 @@ NO_EXTENSIONS: bool = _env_flag("POKERDRAW32_NO_EXTENSIONS") or sys.implementati
 if _env_flag("POKERDRAW32_NO_EXTENSIONS") and _env_flag("POKERDRAW32_REQUIRE_EXTENSIONS"):
     raise ImportError("POKERDRAW32_NO_EXTENSIONS and POKERDRAW32_REQUIRE_EXTENSIONS are both set: unset one")
 
-_COMPILED = ("_state_c", "_state_view_c", "_play_c", "_encode_c", "_vector_c")
+_COMPILED = ("_codes_c", "_deal_c", "_betting_c", "_state_c", "_state_view_c", "_play_c", "_encode_c", "_vector_c")
 """The compiled modules built with ``_core`` (besides it), used all or none with it."""
 
 
@@ -127,21 +128,24 @@ if TYPE_CHECKING or IMPLEMENTATION == "python":
 else:
     from ._core import equity_trials, rule_discard
 
-# The hand state machine's core (issue 11): pokerdraw32._state compiled as pokerdraw32._state_c, or the
-# same file as plain Python, following the kernels chosen above; imported on first use (__getattr__).
-__all__ += ["ACTION_CODES", "HandState", "blind_seats", "checked_shuffle", "encode", "play", "vector"]
+# The hand state machine's core (issue 11): pokerdraw32._codes, _deal, _betting and _state compiled as
+# pokerdraw32._codes_c, _deal_c, _betting_c and _state_c, or the same files as plain Python, following the
+# kernels chosen above; imported on first use (__getattr__).
+__all__ += ["ACTION_CODES", "HandState", "blind_seats", "checked_arguments", "checked_shuffle", "encode", "play",
+            "vector"]
 
 if TYPE_CHECKING:
     from . import _encode as encode  # the research encoding (issue 12): actions, masks, observations
     from . import _play as play  # the built-in bots' policies and whole sessions (issue 11)
     from . import _vector as vector  # many tables stepped together (issue 12: DrawVectorEnv)
-    from ._state import ACTION_CODES, blind_seats, checked_shuffle
+    from ._codes import ACTION_CODES, blind_seats, checked_arguments, checked_shuffle
     from ._state_view import HandState  # the core with its read-only state and copies
 
 _LAZY = {  # name: (compiled module, its pure twin, attribute; None: the module itself)
-    "ACTION_CODES": ("_state_c", "_state", "ACTION_CODES"),
-    "blind_seats": ("_state_c", "_state", "blind_seats"),
-    "checked_shuffle": ("_state_c", "_state", "checked_shuffle"),
+    "ACTION_CODES": ("_codes_c", "_codes", "ACTION_CODES"),
+    "blind_seats": ("_codes_c", "_codes", "blind_seats"),
+    "checked_arguments": ("_codes_c", "_codes", "checked_arguments"),
+    "checked_shuffle": ("_codes_c", "_codes", "checked_shuffle"),
     "HandState": ("_state_view_c", "_state_view", "HandState"),
     "encode": ("_encode_c", "_encode", None),
     "play": ("_play_c", "_play", None),

@@ -5,8 +5,9 @@
 cimport cython
 from libc.stdint cimport uint64_t
 from pokerdraw32._core cimport Rng, rng_below, rng_next, rng_state, value_of
-from pokerdraw32._state_c cimport (HandCore, A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_SPLIT, A_DECLINE,
-                                   A_DISCARD, PH_FIRST, PH_DRAW, PH_COMPLETE, bit)
+from pokerdraw32._codes_c cimport (A_FOLD, A_CHECK, A_CALL, A_BET, A_RAISE, A_SPLIT, A_DECLINE, A_DISCARD, PH_FIRST,
+                                   PH_DRAW, PH_COMPLETE, bit)
+from pokerdraw32._state_c cimport HandCore
 
 ctypedef long long i64
 ctypedef uint64_t *gen_t   # a generator's state (Rng._s), or NULL: see _gen

@@ -32,8 +32,8 @@ from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, Tabl
 if not cython.compiled:   # compiled, _play.pxd cimports value_of and Rng from _core
     from ._core_py import evaluate_mask
 
-if not cython.compiled:   # compiled, these are C enums of _state.pxd (same values)
-    from ._state import (  # and bit(card): 1 << card as a 64-bit integer; HandCore
+if not cython.compiled:   # compiled, these are C enums of _codes.pxd (same values)
+    from ._codes import (  # and bit(card): 1 << card as a 64-bit integer
         A_BET,
         A_CALL,
         A_CHECK,
@@ -45,9 +45,9 @@ if not cython.compiled:   # compiled, these are C enums of _state.pxd (same valu
         PH_COMPLETE,
         PH_DRAW,
         PH_FIRST,
-        HandCore,
         bit,
     )
+    from ._state import HandCore
 
 CHIP_LIMIT = MAX_CHIPS
 """The engine's largest chip amount (:data:`pokerdraw32.errors.MAX_CHIPS`), as a C integer when compiled."""

@@ -5,8 +5,8 @@
 cimport cython
 from cpython.object cimport PyObject_GenericSetAttr
 from libc.string cimport memcpy
-from pokerdraw32._state_c cimport (HandCore, decode, E_DEAL_DRAW, E_DEAL_HOLE, E_DISCARD, F_HIDDEN,
-                                   PH_COMPLETE)
+from pokerdraw32._codes_c cimport (decode, E_DEAL_DRAW, E_DEAL_HOLE, E_DISCARD, F_HIDDEN, PH_COMPLETE)
+from pokerdraw32._state_c cimport HandCore
 
 cdef extern from *:
     """

@@ -19,11 +19,10 @@ from .errors import IllegalActionError, PokerDraw32TypeError, shown
 from .results import HandResult, Pot
 
 if cython.compiled:   # HandCore, the constants and decode: cimported in _state_view.pxd
+    from ._codes_c import _SEAT_SETS, PHASES, checked_codes
     from ._core import Rng
-    from ._state_c import _SEAT_SETS, PHASES, checked_codes
 else:
-    from ._core_py import Rng
-    from ._state import (
+    from ._codes import (
         _SEAT_SETS,
         E_DEAL_DRAW,
         E_DEAL_HOLE,
@@ -31,10 +30,11 @@ else:
         F_HIDDEN,
         PH_COMPLETE,
         PHASES,
-        HandCore,
         checked_codes,
         decode,
     )
+    from ._core_py import Rng
+    from ._state import HandCore
 
 _NEW = object.__new__
 _SETATTR = object.__setattr__
@@ -413,8 +413,8 @@ class HandState(HandCore):
     def _copy_fields(self, other):
         """Copy every plain field of ``other`` (not the log, not the Python objects but the result)."""
         self._result = other._result
-        if cython.compiled:   # the fields _n .. _won, declared together in _state.pxd
-            memcpy(cython.address(self._n), cython.address(other._n),  # noqa: F821 -- cimported in _state.pxd
+        if cython.compiled:   # the fields _n .. _won, declared together in _deal.pxd
+            memcpy(cython.address(self._n), cython.address(other._n),  # noqa: F821 -- cimported in _state_view.pxd
                    cython.cast(cython.p_char, cython.address(other._rec))
                    - cython.cast(cython.p_char, cython.address(other._n)))
         else:

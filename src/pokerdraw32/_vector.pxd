@@ -10,7 +10,8 @@ from cpython.ref cimport PyObject
 from libc.string cimport memset
 from libc.stdint cimport int64_t
 from pokerdraw32._core cimport Rng, rng_below, rng_state
-from pokerdraw32._state_c cimport HandCore, PH_COMPLETE
+from pokerdraw32._codes_c cimport PH_COMPLETE
+from pokerdraw32._state_c cimport HandCore
 from pokerdraw32._play_c cimport gen_t, RULE, RANDOM, _decide, apply_decision, packed_hand
 from pokerdraw32._encode_c cimport BET0, CHECK_CALL, DISCARDS, OBS_SIZE, _check_buckets, _decode, _fill_mask, _observe
 

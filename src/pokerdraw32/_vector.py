@@ -38,10 +38,11 @@ from _thread import allocate_lock
 from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, integer
 
 if not cython.compiled:   # compiled, _vector.pxd cimports these (the same names, C functions and enums)
+    from ._codes import PH_COMPLETE
     from ._core_py import Rng
     from ._encode import BET0, CHECK_CALL, DISCARDS, OBS_SIZE, _check_buckets, _decode, _fill_mask, _observe
     from ._play import RANDOM, RULE, _decide, apply_decision, packed_hand
-    from ._state import PH_COMPLETE, HandCore
+    from ._state import HandCore
 
 
 class VectorCore:

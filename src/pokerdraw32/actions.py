@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 
 from .cards import Card, CardsLike, format_cards, parse_cards
-from .errors import MAX_CHIPS, IllegalActionError, PokerDraw32ValueError, integer, shown
+from .errors import MAX_CHIPS, IllegalActionError, SnapshotError, integer, shown
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 10 ms) at run time
 if TYPE_CHECKING:
@@ -370,25 +370,27 @@ class Event:
 
         Lists in the details come back as tuples, as the engine logs them.
 
-        :raises ValueError: not a dict, an unknown ``kind``, a bad seat, amount or card, details
-            nested more than 8 deep.
+        :raises SnapshotError: (a ValueError) not a dict, an unknown ``kind`` (any value but one of
+            :class:`EventKind`'s names, however deeply nested), a bad seat or amount, cards that are
+            not a list, details nested more than 8 deep.
+        :raises InvalidCardError: a bad card (R1.3).
         """
         if not isinstance(data, dict):
-            raise PokerDraw32ValueError(f"an event must be a dict, got {shown(data)}")
-        try:
-            kind = EventKind(data["kind"])
-        except (KeyError, ValueError, TypeError):
-            raise PokerDraw32ValueError(f"event has no valid kind: {shown(data.get('kind'))}") from None
+            raise SnapshotError(f"an event must be a dict, got {shown(data)}")
+        raw = data.get("kind")
+        if not isinstance(raw, str) or raw not in _EVENT_KINDS:   # EventKind(x) would repr x, any depth
+            raise SnapshotError(f"event has no valid kind: {shown(raw)}")
+        kind = _EVENT_KINDS[raw]
         seat = data.get("seat")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 5):
-            raise PokerDraw32ValueError(f"{kind.value} event: seat {shown(seat)} is not a seat 0..4")
+            raise SnapshotError(f"{kind.value} event: seat {shown(seat)} is not a seat 0..4")
         amount = data.get("amount")
         if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)
                                    or not 0 <= amount <= MAX_CHIPS):
-            raise PokerDraw32ValueError(f"{kind.value} event: amount {shown(amount)} is not a number of chips [R3.2]")
+            raise SnapshotError(f"{kind.value} event: amount {shown(amount)} is not a number of chips [R3.2]")
         cards = data.get("cards", [])
         if not isinstance(cards, list):
-            raise PokerDraw32ValueError(f"{kind.value} event: cards must be a list, got {shown(cards)}")
+            raise SnapshotError(f"{kind.value} event: cards must be a list, got {shown(cards)}")
         info = tuple((k, _tupled(v, kind)) for k, v in data.items() if k not in _EVENT_FIELDS)
         return cls(kind, seat, amount, parse_cards(cards, allow_duplicates=False), info)
 
@@ -405,15 +407,20 @@ class Event:
 
 
 _EVENT_FIELDS = frozenset({"kind", "seat", "amount", "cards"})
+_EVENT_KINDS = {k.value: k for k in EventKind}
 
 
 def _tupled(value: Any, kind: EventKind, depth: int = 0) -> Any:
-    """Lists as tuples, as the engine logs them; the engine's details nest at most 2 deep, so
-    deeper data is refused before it can exhaust the stack."""
-    if not isinstance(value, list):
+    """Lists as tuples, as the engine logs them (dicts stay dicts); the engine's details nest at
+    most 2 deep, so deeper data (lists or dicts) is refused before it can exhaust the stack."""
+    if not isinstance(value, (list, dict)):
         return value
     if depth >= _MAX_INFO_DEPTH:
-        raise PokerDraw32ValueError(f"{kind.value} event: details nested more than {_MAX_INFO_DEPTH} deep")
+        raise SnapshotError(f"{kind.value} event: details nested more than {_MAX_INFO_DEPTH} deep")
+    if isinstance(value, dict):
+        for v in value.values():
+            _tupled(v, kind, depth + 1)
+        return value
     return tuple(_tupled(v, kind, depth + 1) for v in value)
 
 

@@ -20,8 +20,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any, TextIO
 
-from ._version import __version__
 from ._kernels import IMPLEMENTATION, Rng
+from ._version import __version__
 from .actions import Action, ActionKind, Event, EventKind, Phase
 from .bots import Bot, RandomBot, RuleBot
 from .cards import Card, format_cards
@@ -689,17 +689,34 @@ def _prompt_help(h: Hand) -> str:
             parts.append(text)
     if ActionKind.CALL in legal.kinds:
         parts.append(f"c call {legal.call_amount}")
-    if ActionKind.BET in legal.kinds:
-        parts.append(f"b N bet {legal.min_to}-{legal.max_to}")
-    if ActionKind.RAISE in legal.kinds:
-        parts.append(f"r N raise to {legal.min_to}-{legal.max_to}")
+    for kind, letter, text in ((ActionKind.BET, "b", "bet"), (ActionKind.RAISE, "r", "raise to")):
+        if kind in legal.kinds:   # one amount (fixed-limit, R3.4): 'r' alone makes it
+            parts.append(f"{letter} {text} {legal.min_to}" if legal.min_to == legal.max_to else
+                         f"{letter} N {text} {legal.min_to}-{legal.max_to}")
     return ", ".join(parts) + ", q quit"
+
+
+_PLAY_WORDS = {"f", "fold", "muck", "k", "x", "check", "c", "call", "b", "bet", "r", "raise", "a", "allin", "all-in",
+               "s", "split", "parole", "accept", "n", "decline", "d", "discard", "draw", "p", "pat", "stand"}
+"""The words ``play`` takes for an action (``q`` quits): Action.parse's, less ``t`` (a timeout is the
+server's clock, not a player's choice), plus ``a`` (all-in)."""
+
+_PLAY_HELP = ("f (fold), k or x (check), c (call), b N (bet N), r N (raise to N), a (all-in), s (Parole split), "
+              "n (decline), d 1 3 or d CARDS (discard), p (stand pat), q (quit)")
 
 
 def _parse_human(text: str, h: Hand) -> Action:
     words = text.replace(",", " ").split()
     legal = h.legal_actions()
     assert legal is not None
+    if words and words[0].lower() not in _PLAY_WORDS:
+        raise PokerDraw32Error(f"unknown action {words[0]!r}: use {_PLAY_HELP}")
+    if len(words) == 1 and words[0].lower() in ("b", "bet", "r", "raise"):
+        kind = ActionKind.BET if words[0].lower() in ("b", "bet") else ActionKind.RAISE
+        if kind in legal.kinds and legal.min_to is not None and legal.min_to == legal.max_to:
+            return Action(kind, legal.min_to)           # the one amount there is (fixed-limit, R3.4)
+        if kind in legal.kinds:
+            raise PokerDraw32Error(f"say how much: '{words[0]} N', N from {legal.min_to} to {legal.max_to}")
     if words and words[0].lower() in ("d", "discard") and len(words) == 1:
         raise PokerDraw32Error("say which cards to discard: 'd 1 3' (positions) or 'd Ah 7c'; 'p' stands pat")
     if words and words[0].lower() in ("d", "discard") and all(w.isdigit() for w in words[1:]):
@@ -717,7 +734,14 @@ def _parse_human(text: str, h: Hand) -> Action:
         if legal.max_to is not None:
             return Action(ActionKind.BET if ActionKind.BET in legal.kinds else ActionKind.RAISE, legal.max_to)
         return Action.call()
-    return Action.parse(text)
+    action = Action.parse(text)
+    if action.kind is ActionKind.DISCARD and legal.phase is Phase.DRAW:
+        mine = _displayed(h, 0)                    # named in the order the prompt shows the hand
+        missing = [c for c in action.cards if c not in mine]
+        if missing:
+            raise PokerDraw32Error(f"you cannot discard {format_cards(missing)}, not in your hand "
+                                   f"({format_cards(mine)}) [R6.1]")
+    return action
 
 
 def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO | None, inp: TextIO) -> int:
@@ -728,33 +752,70 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO | None, inp: Te
     Hand(rules, [stack] * args.players, 0, seed=0)   # the table's limits, checked before any output [R3.2]
     bot_cls: type[Bot] = RuleBot if args.bots == "rule" else RandomBot
     bots = {s: bot_cls(rng.next_u64()) for s in range(1, args.players)}
-    stacks = [stack] * args.players
-    bought = [stack] * args.players                  # chips each seat bought in for, re-buys included
-    button = 0
-    played = 0
+    session = _Session([stack] * args.players, [stack] * args.players)
     out.write(f"32-Card Draw, {rules.structure.value}, preset {rules.name}, seed {seed}. You are seat 0.\n")
-    while args.hands is None or played < args.hands:
+    try:
+        code = _play_hands(args, out, inp, rules, rng, stack, bots, session)
+    except KeyboardInterrupt:      # Ctrl-C: the summary q and end of input print, exit status 130
+        out.write("\ninterrupted" + (": the unfinished hand is abandoned: its bets go back\n" if session.in_hand
+                                      else "\n"))
+        _session_summary(out, session.played, session.stacks, session.bought)
+        _write(err, "\ninterrupted\n")
+        return EXIT_INTERRUPTED
+    _session_summary(out, session.played, session.stacks, session.bought)
+    if code is None:
+        return EXIT_OK
+    out.write("bye\n")
+    return code
+
+
+class _Session:
+    """A ``play`` session's running totals: the stacks before the hand in play, the chips each seat
+    bought in for (re-buys included) and the hands played."""
+
+    def __init__(self, stacks: list[int], bought: list[int]) -> None:
+        self.stacks = stacks
+        self.bought = bought
+        self.played = 0
+        self.in_hand = False
+
+
+def _play_hands(args: argparse.Namespace, out: TextIO, inp: TextIO, rules: Rules, rng: Rng, stack: int,
+                bots: dict[int, Bot], session: _Session) -> int | None:
+    """The hands of a ``play`` session; ``None`` when they are all played (or the player, busted, does
+    not re-buy), ``EXIT_OK`` when the player quits (``q`` or the end of input)."""
+    stacks, bought = session.stacks, session.bought
+    button = 0
+    while args.hands is None or session.played < args.hands:
         for s in range(1, args.players):
             if stacks[s] == 0:
                 stacks[s] = stack
                 bought[s] += stack
                 out.write(f"seat {s} re-buys for {stack}\n")
-        if stacks[0] == 0:
-            out.write("You are out of chips.\n")
-            break
+        if stacks[0] == 0:                  # --stack is the re-buy too: offered as the bots take it
+            out.write(f"You are out of chips. Re-buy for {stack}? [y/n] ")
+            out.flush()
+            answer = inp.readline()
+            if answer.strip().lower() not in ("y", "yes"):
+                out.write("\n" if not answer.endswith("\n") else "")
+                return None
+            stacks[0] = stack
+            bought[0] += stack
+            out.write(f"you re-buy for {stack}\n")
         h = Hand(rules, stacks, button, rng=rng)
-        out.write(f"\n=== hand {played + 1}: button seat {button}, stacks {stacks} ===\n")
+        session.in_hand = True
+        out.write(f"\n=== hand {session.played + 1}: button seat {button}, stacks {stacks} ===\n")
         shown = 0
-        offer = False
+        offered = False        # a player chose split (R8.1) and the offer is still open
         while True:
             for ev in h.events_for(0)[shown:]:
                 line = describe(ev, 0)
                 if line:
                     out.write(line + "\n")
             shown = len(h.events)
-            if offer and not h.offer_open and not h.is_complete:
+            if offered and not h.offer_open and not h.is_complete:
                 out.write("the Parole offer is off: the hand is played out\n")
-            offer = h.offer_open
+            offered = h.offer_open and any(ev.kind is EventKind.SPLIT for ev in h.events)
             if h.is_complete:
                 break
             if h.actor != 0:
@@ -771,20 +832,18 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO | None, inp: Te
             line = inp.readline()
             if not line or line.strip().lower() in ("q", "quit", "exit"):
                 out.write("\nthe unfinished hand is abandoned: its bets go back\n")
-                _session_summary(out, played, stacks, bought)
-                out.write("bye\n")
-                return 0
+                return EXIT_OK
             try:
                 h.act(_parse_human(line, h), seat=0)
             except (PokerDraw32Error, ValueError) as e:
                 out.write(f"! {e}\n")
         assert h.result is not None
-        stacks = list(h.result.stacks)
+        stacks[:] = h.result.stacks
+        session.in_hand = False
         out.write(f"result: {'+' if h.result.net[0] >= 0 else ''}{h.result.net[0]} for you; stacks {stacks}\n")
-        played += 1
+        session.played += 1
         button = (button + 1) % args.players
-    _session_summary(out, played, stacks, bought)
-    return 0
+    return None
 
 
 def _session_summary(out: TextIO, played: int, stacks: list[int], bought: list[int]) -> None:

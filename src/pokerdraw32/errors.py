@@ -51,6 +51,7 @@ __all__ = [
     "PokerDraw32TypeError",
     "PokerDraw32ValueError",
     "RulesError",
+    "SnapshotError",
     "TableError",
     "integer",
     "shown",
@@ -131,6 +132,13 @@ class _ShortRepr(reprlib.Repr):
 _SHORT = _ShortRepr()
 _SHORT.maxlevel = 3
 _SHORT.maxstring = _SHORT.maxother = 60
+
+
+class SnapshotError(PokerDraw32ValueError):
+    """A snapshot that cannot be restored: wrong format or version, or a bad field (named).
+
+    Raised by :func:`pokerdraw32.snapshot.restore` (:meth:`Hand.restore <pokerdraw32.hand.Hand.restore>`),
+    also importable from :mod:`pokerdraw32.snapshot`."""
 
 
 class TableError(PokerDraw32ValueError):

@@ -49,115 +49,20 @@ Rulings where RULES.md leaves a meeting of two rules open:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ._events import PRIVATE_EVENTS as _PRIVATE_EVENTS
 from ._events import events_for as _events_for
 from ._events import posted_extras
-from ._kernels import HandState, Rng, blind_seats, checked_shuffle
+from ._kernels import HandState, Rng
 from .actions import Action, ActionKind, Event
-from .cards import DECK, FULL_MASK, Card, parse_cards
-from .errors import MAX_CHIPS, DealError, IllegalActionError, PokerDraw32Error, RulesError, integer, shown
+from .cards import DECK, Card
+from .errors import IllegalActionError, PokerDraw32Error, integer, shown
 from .results import DealRequest, HandResult, Pot
-from .rules import Rules
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 10 ms) at run time
 if TYPE_CHECKING:
     from typing import Any
 
 __all__ = ["DealRequest", "Hand", "HandResult", "Pot"]
-
-
-def _check_posts(posts: object, n: int, largest: int) -> list[tuple[int, int, int]]:
-    """Validate ``posts`` (see :class:`Hand`): ``[(seat, live, dead)]`` by seat."""
-    if posts is None:
-        return []
-    if not isinstance(posts, Mapping):
-        raise RulesError(f"posts must map seats to (live, dead) chips, got {shown(posts)}")
-    out = []
-    for key, amounts in posts.items():
-        seat = integer(key)
-        if seat is None or not 0 <= seat < n:
-            raise RulesError(f"posts: {shown(key)} is not a seat 0..{n - 1}")
-        if not isinstance(amounts, (tuple, list)) or len(amounts) != 2:
-            raise RulesError(f"posts: seat {seat} must post (live, dead) chips, got {shown(amounts)}")
-        chips = []
-        for what, v in zip(("live", "dead"), amounts, strict=True):
-            amount = integer(v)
-            if amount is None or not 0 <= amount <= MAX_CHIPS:
-                raise RulesError(f"posts: seat {seat}: {what} {shown(v)} is not a number of chips [R3.2]")
-            chips.append(amount)
-        live, dead = chips
-        if live > largest:
-            raise RulesError(f"posts: seat {seat}: a live post of {live} is more than the largest blind {largest} "
-                             "[R10.2, R10.3]")
-        out.append((seat, live, dead))
-    if len({seat for seat, _, _ in out}) != len(out):
-        raise RulesError(f"posts: a seat is given twice in {shown(posts)}")
-    return sorted(out)
-
-
-def checked_arguments(rules: object, stacks: object, button: object, seed: object, rng: object, deck: object,
-                      auto_deal: object, posts: object) -> tuple[list[int], int, Rng, list[int], bool,
-                                                                 list[tuple[int, int, int]]]:
-    """The arguments of :class:`Hand` checked, in the order of ``HandCore._setup``: the stacks, the
-    button, the generator, the stub, ``auto_deal`` and the extra posts ``[(seat, live, dead)]``.
-
-    :raises RulesError: for a bad number of seats, a bad stack, button, seed, generator or post.
-    :raises InvalidCardError: for a bad stacked deck; :raises DealError: for one not of 32 cards.
-    """
-    if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a Rules object, got {type(rules).__name__}")
-    if not isinstance(stacks, (list, tuple)):
-        raise RulesError(f"stacks must be a list or tuple of chip counts, got {shown(stacks)}")
-    stacks = list(stacks)
-    n = len(stacks)
-    if not 2 <= n <= 5:
-        raise RulesError(f"a hand is dealt to 2 to 5 players, got {n} stacks [R3.1]")
-    for i, s in enumerate(stacks):
-        chips = integer(s)   # a plain int, checked and used (R3.2)
-        if chips is None:
-            raise RulesError(f"seat {i}: stack {shown(s)} is not an integer number of chips [R3.2]")
-        if chips <= 0:
-            raise RulesError(f"seat {i}: stack {shown(chips)} must be positive; a seat with no chips is not dealt "
-                             "in [R10.4]")
-        stacks[i] = chips
-    if sum(stacks) > MAX_CHIPS:
-        raise RulesError(f"the stacks add up to more than the largest amount of chips ({MAX_CHIPS}) [R3.2]")
-    button_seat = integer(button)
-    if button_seat is None or not 0 <= button_seat < n:
-        raise RulesError(f"button {shown(button)} is not a seat 0..{n - 1} [R4.1]")
-    button = button_seat
-    if rng is not None and seed is not None:
-        raise RulesError("give either seed or rng, not both")
-    if rng is not None and not isinstance(rng, Rng):
-        raise RulesError(f"rng must be a pokerdraw32.Rng, got {shown(rng)}")
-    if seed is not None:
-        seed_value = integer(seed)
-        if seed_value is None or not 0 <= seed_value < 2**64:
-            raise RulesError(f"seed {shown(seed)} must be an int with 0 <= seed < 2**64 [R11.1]")
-        seed = seed_value
-    if not isinstance(auto_deal, bool):
-        raise RulesError(f"auto_deal must be True or False, got {shown(auto_deal)}")
-    largest = rules.largest_blind(n)
-    extra = _check_posts(posts, n, largest)
-    # seats by role; every check is done before the generator is touched (a refused hand
-    # leaves the caller's rng as it was)
-    seats = blind_seats(rules, n, button)
-    due = dict(zip(seats, rules.blinds(n), strict=False))
-    for seat, live, _dead in extra:
-        if due.get(seat, 0) + live > largest:
-            raise RulesError(f"posts: seat {seat} posts {due[seat]} as a blind and {live} live, more than the "
-                             f"largest blind {largest} [R10.2, R10.3]")
-    generator: Rng = rng if rng is not None else Rng(seed)
-    if deck is None:
-        stub = checked_shuffle(generator, FULL_MASK)     # a generator subclass's shuffle is checked
-    else:
-        cards = parse_cards(deck)  # type: ignore[arg-type]  # checked there: R1.3
-        if len(cards) != 32:
-            raise DealError(f"a stacked deck must hold all 32 cards, got {len(cards)}")
-        stub = [int(c) for c in cards]
-    return stacks, button, generator, stub, auto_deal, extra
 
 
 def _unpickle(cls: type[Hand], data: dict[str, Any]) -> Hand:
@@ -176,7 +81,9 @@ class Hand(HandState):
     :param seed: seed of the hand's generator (0 <= seed < 2**64); ``None`` draws from the OS.
     :param rng: a generator to use instead of ``seed`` (it is consumed by the hand).
     :param deck: a stacked deck: the stub order to deal from (all 32 cards, first dealt first)
-        instead of a shuffled one; reshuffles (R6.2) still use the generator.
+        instead of a shuffled one; reshuffles (R6.2) still use the generator.  Such a hand's
+        :meth:`snapshot` is not restored (:meth:`restore` checks that the stub is the generator's
+        shuffle, and a stacked one cannot be told from an edited one).
     :param auto_deal: deal automatically from the stub (default).  ``False``: every deal waits
         for :meth:`deal`.
     :param posts: extra chips posted before the deal, beyond the blinds, as ``{seat: (live, dead)}``:
@@ -328,7 +235,7 @@ class Hand(HandState):
         Holds every card and the stub order: the dealer's record, never for players.  See
         :mod:`pokerdraw32.snapshot` for the format.
         """
-        from .snapshot import snapshot
+        from ._hand_snapshot import snapshot
         return snapshot(self)
 
     @classmethod
@@ -341,10 +248,13 @@ class Hand(HandState):
 
         :raises SnapshotError: another format or version, or a bad field (named); cards that are
             not the deck once each (R1.1), chips that do not add up (R9.5), a field or event the
-            replay does not give, or a :meth:`determinize` copy's snapshot.
+            replay does not give, a stub (or cards dealt by a hand that deals itself, or a generator
+            state) that is not what the generator's shuffle of the deck gives (R11.1: an edited
+            stub order, or a hand dealt from a stacked ``deck=``), or a :meth:`determinize` copy's
+            snapshot.
         """
-        from .snapshot import restore
-        return restore(data)
+        from ._hand_snapshot import restore
+        return restore(data, Hand)
 
     def clone(self) -> Hand:
         """An independent copy that continues identically (same stub, pile and generator state):

@@ -19,6 +19,7 @@ import contextlib
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -122,6 +123,50 @@ def check_run(workers: object, executor: object) -> int | None:
     return count
 
 
+_POLL = 0.2
+"""Seconds between two looks at the Ctrl-C flag while a pool's tasks run (see :class:`_CtrlC`)."""
+
+
+class _CtrlC:
+    """Ctrl-C seen during a run, even when its KeyboardInterrupt is lost.
+
+    Python raises KeyboardInterrupt in whatever the main thread runs when the signal arrives; in
+    a ``__del__`` method, a weakref or garbage-collector callback (a finished future, a progress
+    bar, a pipe of the worker pool being collected) that exception is printed as "Exception
+    ignored" and dropped, and the run would go on.  So while a run lasts, SIGINT also sets a flag
+    that the run looks at between its tasks (every :data:`_POLL` seconds while a pool works).
+    Installed only on the main thread and only over Python's default handler (a program's own
+    SIGINT handler is left as it is); the previous handler is put back when the run ends.
+    """
+
+    __slots__ = ("_previous", "seen")
+
+    def __init__(self) -> None:
+        self.seen = threading.Event()
+        self._previous: Any = None
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+
+    def _handle(self, signum: int, frame: object) -> None:
+        self.seen.set()
+        raise KeyboardInterrupt
+
+    @property
+    def watching(self) -> bool:
+        return self._previous is not None
+
+    def check(self) -> None:
+        """Raise KeyboardInterrupt if Ctrl-C came (and its own was lost)."""
+        if self.seen.is_set():
+            raise KeyboardInterrupt
+
+    def close(self) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+
 def run_chunks(
     fn: Callable[[T], R],
     tasks: Sequence[T],
@@ -161,9 +206,20 @@ def run_chunks(
     results: list[R | None] = [None] * len(tasks)
     if executor is None:
         workers = min(workers, max(1, len(tasks)))
+    ctrl_c = _CtrlC()
+    try:
+        return _run(fn, tasks, workers, executor, threads, on_done, results, ctrl_c)
+    finally:
+        ctrl_c.close()
+
+
+def _run(fn: Callable[[T], R], tasks: Sequence[T], workers: int, executor: Executor | None, threads: bool,
+         on_done: Callable[[int, R], None] | None, results: list[R | None], ctrl_c: _CtrlC) -> Outcome[R]:
+    """:func:`run_chunks` once its arguments are checked, with Ctrl-C watched by ``ctrl_c``."""
     if executor is None and workers == 1:
         try:
             for i, task in enumerate(tasks):
+                ctrl_c.check()
                 results[i] = fn(task)
                 if on_done is not None:
                     on_done(i, results[i])   # type: ignore[arg-type]
@@ -197,7 +253,8 @@ def run_chunks(
                 pending.add(future)
             if not pending:
                 break
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            ctrl_c.check()
+            done, pending = wait(pending, timeout=_POLL if ctrl_c.watching else None, return_when=FIRST_COMPLETED)
             for future in sorted(done, key=index.__getitem__):
                 result = future.result()          # a task's exception is raised here
                 results[index[future]] = result
