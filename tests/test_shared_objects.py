@@ -160,17 +160,19 @@ def test_shared_events_equal_fresh_ones(r: int, rules: Any, stacks: list[int], b
         assert [repr(e) for e in h.events] == logged
 
 
-def test_the_decode_memo_starts_again_when_full() -> None:
-    """The plain-Python memo's bound (the compiled one is the same code): it never holds more than
-    _DECODED_MAX events, and events decoded after it restarted are still right."""
+def test_the_decode_memo_keeps_the_right_event_per_slot() -> None:
+    """The plain-Python memo (the compiled one is the same code): _DECODED_MAX slots, each a pair
+    (key, event); keys that share a slot replace each other, and every event is still its record's."""
     codes = PURE_CODES
-    rules = RULE_VARIETY[0]
-    h = Hand(rules, [10**6] * 3, 0, seed=5)
+    h = Hand(RULE_VARIETY[0], [10**6] * 3, 0, seed=5)
     first = 5 | 1 << 5     # a bet (record code 5) by seat 0 (seat + 1 in bits 5-7)
-    seen = []
-    for amount in range(1, codes._DECODED_MAX + 50):
-        ev = codes.decode(h, first, amount + 1)
-        assert len(codes._DECODED) <= codes._DECODED_MAX
-        seen.append(ev)
-    for amount, ev in enumerate(seen, start=1):
-        assert ev == _fresh(h, first, amount + 1) and ev.amount == amount and ev.kind is EventKind.BET
+    for _ in range(2):
+        for amount in range(1, 2 * codes._DECODED_MAX + 50):
+            ev = codes.decode(h, first, amount + 1)
+            assert ev == _fresh(h, first, amount + 1) and ev.amount == amount and ev.kind is EventKind.BET
+            assert codes.decode(h, first, amount + 1) is ev        # shared while it keeps its slot
+    assert len(codes._DECODED) == codes._DECODED_MAX
+    for pair in codes._DECODED:
+        if pair is not None:
+            key, ev = pair
+            assert ev == _fresh(h, key & (1 << 24) - 1, key >> 24)

@@ -20,12 +20,15 @@ cpdef i64 discard_word(list codes) except? -2
 @cython.locals(w=i64, k=int, code=i64)
 cpdef i64 cards_word(cards) except? -2
 
-cdef dict _DECODED
+cdef list _DECODED
 cdef Py_ssize_t _DECODED_MAX
-@cython.locals(code=int, key=i64)
+cdef inline Py_ssize_t _memo_slot(i64 key) noexcept nogil:
+    return (key ^ key >> 12 ^ key >> 24 ^ key >> 36 ^ key >> 48) & 4095
+@cython.locals(code=int, key=i64, slot=Py_ssize_t, pair=tuple, known=i64)
 cpdef decode(hand, i64 first, i64 word)
 @cython.locals(first=i64, word=i64, code=int, seat=int, flags=i64, count=int)
 cdef _decoded(hand, i64 first, i64 word)
+cdef redecode(spare, hand, i64 first, i64 word)
 cpdef tuple word_cards(i64 word)
 
 cpdef int blind_seat(int n, int button, int i, bint hu_small) noexcept nogil

@@ -312,11 +312,18 @@ for _kind in (2, 3, 7, 8, 17):   # FOLD, CHECK, SPLIT, DECLINE, MUCK
 del _kind, _seat
 
 
-# Events that their record alone fixes (no cards, no stacks: a call, a bet, a blind, standing pat, ...),
-# by the record's words (``word << 24 | first``: a first word is below 2**24): immutable, so made once
-# and shared, as _SIMPLE's.  At most _DECODED_MAX of them; then the memo starts again.
-_DECODED = {}
+# Events that their record alone fixes (no cards, no stacks: a call, a bet, a blind, standing pat, ...):
+# immutable, so made once and shared, as _SIMPLE's.  A direct-mapped memo of _DECODED_MAX slots: the
+# record's key ``word << 24 | first`` (a first word is below 2**24) picks slot _memo_slot(key), which
+# holds the pair (key, event), written and read as one object (threads); another key for the same
+# slot replaces it.  Compiled, a look-up makes no Python integer (unlike a dict's).
 _DECODED_MAX = 4096
+_DECODED = [None] * _DECODED_MAX
+
+if not cython.compiled:   # compiled, an inline C function of _codes.pxd
+    def _memo_slot(key):
+        """The memo slot of a record's key (0 <= key < 2**62): its bits folded onto 12."""
+        return (key ^ key >> 12 ^ key >> 24 ^ key >> 36 ^ key >> 48) & 4095
 
 
 def decode(hand, first, word):
@@ -330,15 +337,34 @@ def decode(hand, first, word):
     if code != E_HAND_END and code != E_SHOW and code != E_DEAL_HOLE and code != E_DEAL_DRAW \
             and (code != E_DISCARD or word == 0) and 0 <= word < 1 << 38:
         key = word << 24 | first
-        known = _DECODED.get(key)
-        if known is not None:
-            return known
+        slot = _memo_slot(key)
+        pair = _DECODED[slot]
+        if pair is not None:
+            known = pair[0]   # compiled, a C integer
+            if known == key:
+                return pair[1]
     ev = _decoded(hand, first, word)
     if key >= 0:
-        if len(_DECODED) >= _DECODED_MAX:
-            _DECODED.clear()
-        _DECODED[key] = ev
+        _DECODED[slot] = (key, ev)
     return ev
+
+
+def redecode(spare, hand, first, word):
+    """:func:`decode`; compiled, the event of a discard with cards is written into ``spare`` (an event
+    of this hand's discard that nothing else holds any more: its only reference is the hand's)
+    instead of a new object, as :func:`refill_legal` does for the legal actions.  Such an event is
+    never shared (the memo keeps no event with cards): a caller that let go of it cannot see it
+    change, and one that holds it keeps it as it was."""
+    if cython.compiled and spare is not None and (first & 31) == E_DISCARD and not first >> 8 & 32768 \
+            and word & 7 and _EV_OFF[0] >= 0 and pd32_sole(spare):  # noqa: F821 -- declared in _codes.pxd
+        cards = word_cards(word)
+        pd32_set_slot(spare, _EV_OFF[0], _KINDS[E_DISCARD])  # noqa: F821 -- C helpers of _codes.pxd
+        pd32_set_slot(spare, _EV_OFF[1], (first >> 5 & 7) - 1)  # noqa: F821
+        pd32_set_slot(spare, _EV_OFF[2], word & 7)  # noqa: F821
+        pd32_set_slot(spare, _EV_OFF[3], cards)  # noqa: F821
+        pd32_set_slot(spare, _EV_OFF[4], ())  # noqa: F821
+        return spare
+    return decode(hand, first, word)
 
 
 def _decoded(hand, first, word):
