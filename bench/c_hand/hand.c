@@ -20,6 +20,12 @@
  *   hand bench PLAYERS DISCARD SEED SECONDS REPEAT -> JSON {"rates": [...], "wall_rates": [...], ...}
  *   hand table                                     -> 201,376 uint32 LE values, itertools.combinations order
  *
+ * As fast as plain C plays these hands (the ceiling of issue 25): the hand is one flat struct on the
+ * caller's stack with a fixed event array inside (no allocation per hand or per event); no division on
+ * the seat rotations; the shuffle draws its indices without a data-dependent branch, the generator's
+ * state in registers; the showdown's table entries are fetched when the second round starts (the hands
+ * are final then), and shown cards come sorted from the hand's card mask.
+ *
  * C99, no dependencies: cc -O2 -std=c99 hand.c -o hand (GCC or Clang: it uses __builtin_ctz, __builtin_clzll
  * and __builtin_popcount, and clock_gettime for CPU time).
  */
@@ -65,26 +71,44 @@ static inline uint64_t rng_next(rng_t *r) {       /* xoshiro256** 1.0 */
 
 static inline int bit_length64(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 0; }
 
-static inline uint32_t rng_below(rng_t *r, uint32_t n) {   /* 2 <= n: bitmask rejection */
-    int shift = 64 - bit_length64((uint64_t)n - 1);
-    for (;;) {
-        uint64_t v = rng_next(r) >> shift;
-        if (v < n) return (uint32_t)v;
-    }
-}
-
-/* Rng.shuffled(mask): the codes of mask ascending, then Fisher-Yates from the top. */
+/* Rng.shuffled(mask): the codes of mask ascending, then Fisher-Yates from the top, j = Rng.below(i + 1)
+ * for i = n-1 .. 1 (bitmask rejection: the top bit_length(i) bits of the next output, again while above
+ * i).  Two loops: the draws first, without a branch that depends on the output (a rejected draw stores
+ * its j, which the next draw for the same i overwrites, and i moves on only when accepted), then the
+ * swaps.  The generator's state lives in locals; the shift 64 - bit_length(i) is clz(i). */
 static int rng_shuffled(rng_t *r, uint32_t mask, uint8_t *out) {
+    static const uint8_t ALL[32] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                    22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
     int n = 0;
-    while (mask) {
-        out[n++] = (uint8_t)__builtin_ctz(mask);
-        mask &= mask - 1;
+    if (mask == 0xFFFFFFFFu) {
+        memcpy(out, ALL, 32);
+        n = 32;
+    } else {
+        while (mask) {
+            out[n++] = (uint8_t)__builtin_ctz(mask);
+            mask &= mask - 1;
+        }
     }
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)rng_below(r, (uint32_t)i + 1);
-        uint8_t tmp = out[i];
-        out[i] = out[j];
-        out[j] = tmp;
+    uint64_t s0 = r->s0, s1 = r->s1, s2 = r->s2, s3 = r->s3;
+    uint8_t js[32];
+    uint64_t i = (uint64_t)(n - 1);
+    while (i > 0) {
+        uint64_t v = (rotl(s1 * 5, 7) * 9) >> __builtin_clzll(i);     /* xoshiro256** 1.0, inline */
+        uint64_t t = s1 << 17;
+        s2 ^= s0;
+        s3 ^= s1;
+        s1 ^= s2;
+        s0 ^= s3;
+        s2 ^= t;
+        s3 = rotl(s3, 45);
+        js[i] = (uint8_t)v;
+        i -= v <= i;
+    }
+    r->s0 = s0; r->s1 = s1; r->s2 = s2; r->s3 = s3;
+    for (int k = n - 1; k > 0; k--) {
+        uint8_t tmp = out[k];
+        out[k] = out[js[k]];
+        out[js[k]] = tmp;
     }
     return n;
 }
@@ -215,6 +239,9 @@ typedef struct {
 
 typedef struct {
     int n, button, L, nblinds, blind_seats[3], blinds[3];
+    int after_button, first_after_blinds;   /* the seats left of the button and of the last blind */
+    uint32_t value_index[5];
+    int nlive;                              /* seats not folded (the bot never folds: n) */                /* second round: each live hand's index in hand_values */
     int64_t stacks[5], start[5], bets[5], contrib[5];
     uint8_t folded[5], no_raise[5];
     uint8_t hole[5][5];
@@ -237,6 +264,9 @@ typedef struct {
     event_t ev[MAX_EVENTS];
     int nev;
 } hand_t;
+
+static const uint8_t SEATS_IN[32] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                     1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5};   /* popcount, 5 bits */
 
 static inline void log_ev(hand_t *h, int kind, int seat, int64_t amount, const uint8_t *cards, int ncards) {
     event_t *e = &h->ev[h->nev++];
@@ -363,7 +393,7 @@ static int split_pots(int n, const int64_t *contrib, const int64_t *power, int l
                 else if (power[i] == best) winners |= 1 << i;
             }
         }
-        int count = __builtin_popcount((unsigned)winners);
+        int count = SEATS_IN[winners];
         int64_t share = pots[k].amount / count, odd = pots[k].amount % count;
         for (int i = 0; i < n; i++)
             if (winners >> i & 1) winnings[i] += share;
@@ -384,21 +414,25 @@ static void finish(hand_t *h, int showdown) {
     return_uncalled(h);
     int live = 0;
     int64_t strengths[5];
+    uint32_t masks[5];
     for (int s = 0; s < n; s++) {
         strengths[s] = -1;
+        masks[s] = 0;
         if (!h->folded[s]) {
             live |= 1 << s;
             if (showdown) {
-                uint32_t m = 0;
-                for (int i = 0; i < h->nhole[s]; i++) m |= 1u << h->hole[s][i];
-                strengths[s] = evaluate_mask(m);
+                const uint8_t *c = h->hole[s];   /* five cards: a live hand at the showdown holds five */
+                masks[s] = 1u << c[0] | 1u << c[1] | 1u << c[2] | 1u << c[3] | 1u << c[4];
             }
         }
     }
+    if (showdown)   /* the second round's start took each live hand's index in the table */
+        for (int s = 0; s < n; s++)
+            if (live >> s & 1) strengths[s] = hand_values[h->value_index[s]];
     int sharers = showdown && h->votes ? h->votes : 0;
     int64_t returned[5], winnings[5];
     pot_t pots[5];
-    int npots = split_pots(n, h->contrib, strengths, live, sharers, (h->button + 1) % n, 0, returned, pots, winnings);
+    int npots = split_pots(n, h->contrib, strengths, live, sharers, h->after_button, 0, returned, pots, winnings);
     if (showdown) {
         /* R9.3: show in order; a player who cannot win a contested pot mucks (muck_losers on) */
         int contested[5], ncontested = 0;
@@ -406,30 +440,28 @@ static void finish(hand_t *h, int showdown) {
             if (!pots[k].shared && (pots[k].eligible & (pots[k].eligible - 1))) contested[ncontested++] = pots[k].eligible;
         int start;
         if (h->phase == PH_SECOND && h->aggressor >= 0 && !h->folded[h->aggressor]) start = h->aggressor;
-        else start = (h->blind_seats[h->nblinds - 1] + 1) % n;
-        int shown = 0;
-        for (int i = 0; i < n; i++) {
-            int s = (start + i) % n;
+        else start = h->first_after_blinds;
+        int64_t best_shown[5];                 /* the best hand shown so far in each contested pot, -1: none */
+        for (int k = 0; k < ncontested; k++) best_shown[k] = -1;
+        for (int i = 0, s = start; i < n; i++, s = s + 1 < n ? s + 1 : 0) {
             if (!(live >> s & 1)) continue;
             int mine = 0, can_win = 0;
-            for (int k = 0; k < ncontested; k++) {
-                int elig = contested[k];
-                if (!(elig >> s & 1)) continue;
-                mine = 1;
-                int ok = 1;
-                for (int o = 0; o < n; o++)
-                    if ((shown >> o & 1) && (elig >> o & 1) && strengths[o] > strengths[s]) { ok = 0; break; }
-                if (ok) { can_win = 1; break; }
-            }
+            for (int k = 0; k < ncontested; k++)
+                if (contested[k] >> s & 1) {
+                    mine = 1;
+                    can_win |= strengths[s] >= best_shown[k];   /* nobody shown in it beats s */
+                }
             if (!mine) continue;
             if (can_win) {
                 uint8_t cards[5];
-                memcpy(cards, h->hole[s], 5);
-                for (int a = 1; a < 5; a++)        /* sorted, highest first */
-                    for (int b = a; b > 0 && cards[b] > cards[b - 1]; b--) {
-                        uint8_t t = cards[b]; cards[b] = cards[b - 1]; cards[b - 1] = t;
-                    }
-                shown |= 1 << s;
+                uint32_t m = masks[s];
+                for (int a = 0; a < 5; a++) {      /* sorted, highest first: the mask's bits from the top */
+                    int c = 31 - __builtin_clz(m);
+                    cards[a] = (uint8_t)c;
+                    m ^= 1u << c;
+                }
+                for (int k = 0; k < ncontested; k++)
+                    if (contested[k] >> s & 1 && strengths[s] > best_shown[k]) best_shown[k] = strengths[s];
                 log_ev(h, EV_SHOW, s, -1, cards, 5);
             } else {
                 log_ev(h, EV_MUCK, s, -1, NULL, 0);
@@ -462,14 +494,13 @@ static void end_round(hand_t *h) {
 }
 
 static void advance(hand_t *h, int start, int inclusive) {
-    int live = 0;
-    for (int i = 0; i < h->n; i++) live += !h->folded[i];
-    if (live == 1) { finish(h, 0); return; }
-    if (!no_actions(h) || h->offer_open)
-        for (int i = inclusive ? 0 : 1; i <= h->n; i++) {
-            int seat = (start + i) % h->n;
+    if (h->nlive == 1) { finish(h, 0); return; }
+    if (!no_actions(h) || h->offer_open) {
+        int n = h->n, seat = start;
+        if (!inclusive) seat = seat + 1 < n ? seat + 1 : 0;
+        for (int i = inclusive ? 0 : 1; i <= n; i++, seat = seat + 1 < n ? seat + 1 : 0)
             if (needs_to_act(h, seat)) { h->actor = seat; return; }
-        }
+    }
     h->actor = -1;
     end_round(h);
 }
@@ -484,17 +515,24 @@ static void start_round(hand_t *h, int phase) {
     if (phase == PH_FIRST) {   /* the largest blind is the first bet (R4.4) */
         h->to_match = h->full_level = h->raise_size = h->L;
         h->bet_count = 1;
-        first = (h->blind_seats[h->nblinds - 1] + 1) % n;        /* R5.2 */
+        first = h->first_after_blinds;                          /* R5.2 */
     } else {
         for (int i = 0; i < n; i++) h->bets[i] = 0;
         h->to_match = h->full_level = 0;
         h->raise_size = h->L;
         h->bet_count = 0;
-        int start = (h->blind_seats[h->nblinds - 1] + 1) % n;    /* R7.1 */
+        int start = h->first_after_blinds;                      /* R7.1 */
         first = start;
-        for (int i = 0; i < n; i++)
-            if (active(h, (start + i) % n)) { first = (start + i) % n; break; }
+        for (int i = 0, s = start; i < n; i++, s = s + 1 < n ? s + 1 : 0)
+            if (active(h, s)) { first = s; break; }
     }
+    if (phase == PH_SECOND)   /* the hands are final: fetch their values now, the showdown reads them */
+        for (int i = 0; i < n; i++)
+            if (!h->folded[i]) {
+                const uint8_t *c = h->hole[i];
+                h->value_index[i] = colex(1u << c[0] | 1u << c[1] | 1u << c[2] | 1u << c[3] | 1u << c[4]);
+                __builtin_prefetch(&hand_values[h->value_index[i]]);
+            }
     h->offer_open = phase == PH_SECOND && !no_actions(h);       /* R8.1, parole on */
     h->votes = h->voted = 0;
     h->actor = -1;
@@ -514,10 +552,9 @@ static void next_drawer(hand_t *h) {
 static void start_draw(hand_t *h) {
     h->phase = PH_DRAW;
     h->ndraw = 0;
-    for (int i = 0; i < h->n; i++) {
+    for (int i = 0, s = h->after_button; i < h->n; i++, s = s + 1 < h->n ? s + 1 : 0) {
         h->bets[i] = 0;
-        int s = (h->button + 1 + i) % h->n;                        /* R6.1 */
-        if (!h->folded[s]) h->draw_order[h->ndraw++] = s;
+        if (!h->folded[s]) h->draw_order[h->ndraw++] = s;      /* R6.1 */
     }
     h->draw_index = -1;
     h->nown = 0;
@@ -545,10 +582,14 @@ static void hand_init(hand_t *h, rng_t *rng, const int64_t *stacks, int n, int b
         h->blind_seats[1] = button;
     } else {
         h->nblinds = n >= 4 ? 3 : 2;
-        for (int i = 0; i < h->nblinds; i++) h->blind_seats[i] = (button + 1 + i) % n;
+        for (int i = 0, s = button + 1 < n ? button + 1 : 0; i < h->nblinds; i++, s = s + 1 < n ? s + 1 : 0)
+            h->blind_seats[i] = s;
     }
     h->blinds[0] = 1; h->blinds[1] = 2; h->blinds[2] = 4;
     h->L = h->blinds[h->nblinds - 1];
+    h->after_button = button + 1 < n ? button + 1 : 0;
+    h->first_after_blinds = h->blind_seats[h->nblinds - 1] + 1 < n ? h->blind_seats[h->nblinds - 1] + 1 : 0;
+    h->nlive = n;
     for (int i = 0; i < h->nblinds; i++) {
         int seat = h->blind_seats[i];
         int64_t paid = h->blinds[i] < h->stacks[seat] ? h->blinds[i] : h->stacks[seat];   /* R4.5 */
@@ -556,8 +597,7 @@ static void hand_init(hand_t *h, rng_t *rng, const int64_t *stacks, int n, int b
         log_ev(h, EV_POST_BLIND, seat, paid, NULL, 0);
     }
     /* R5.1: one card at a time from left of the button: deal-order k gets deck[k], deck[k+n], ... */
-    for (int k = 0; k < n; k++) {
-        int seat = (button + 1 + k) % n;
+    for (int k = 0, seat = h->after_button; k < n; k++, seat = seat + 1 < n ? seat + 1 : 0) {
         for (int j = 0; j < 5; j++) h->hole[seat][j] = deck[k + j * n];
         h->nhole[seat] = 5;
         log_ev(h, EV_DEAL_HOLE, seat, -1, h->hole[seat], 5);
@@ -635,15 +675,18 @@ static void act_call(hand_t *h, const legal_t *la) {
 static void act_discard(hand_t *h, const legal_t *la, const uint8_t *chosen, int k) {
     int p = la->seat;
     uint8_t cards[4];
-    memcpy(cards, chosen, (size_t)k);   /* chosen may point into the hand being changed */
-    uint8_t kept[5];
-    int nkept = 0;
-    for (int i = 0; i < h->nhole[p]; i++) {
-        int out = 0;
-        for (int j = 0; j < k; j++) out |= h->hole[p][i] == cards[j];
-        if (!out) kept[nkept++] = h->hole[p][i];
+    uint32_t thrown = 0;
+    for (int j = 0; j < k; j++) {       /* chosen may point into the hand being changed */
+        cards[j] = chosen[j];
+        thrown |= 1u << chosen[j];
     }
-    memcpy(h->hole[p], kept, (size_t)nkept);
+    int nkept = 0, nhole = h->nhole[p];
+    uint8_t *hole = h->hole[p];
+    for (int i = 0; i < nhole; i++) {   /* the kept cards, in order, without a branch */
+        uint8_t c = hole[i];
+        hole[nkept] = c;
+        nkept += !(thrown >> c & 1);
+    }
     h->nhole[p] = nkept;
     memcpy(h->own, cards, (size_t)k);
     h->nown = k;
@@ -741,7 +784,7 @@ int main(int argc, char **argv) {
     if (players < 2 || players > 5 || discard < 0 || discard > 4) return usage();
     rng_t rng;
     rng_seed(&rng, seed);
-    static hand_t h;
+    hand_t h;   /* one flat struct on the stack, set up again for each hand */
     int64_t stacks[5];
     if (!strcmp(argv[1], "check") && argc == 8) {
         /* STACK chips each; CARRY 1: stacks carry over between hands and a broke seat buys in again */

@@ -3,7 +3,7 @@
 # Every name here must agree with _betting.py (Cython checks it when compiling).
 
 cimport cython
-from pokerdraw32._codes_c cimport (i64, bit, kind_set, make_legal, A_BET, A_CALL, A_CHECK, A_DECLINE, A_DISCARD,
+from pokerdraw32._codes_c cimport (i64, bit, kind_set, make_legal, refill_legal, pd32_codes_cards, A_BET, A_CALL, A_CHECK, A_DECLINE, A_DISCARD,
                                    A_FOLD, A_RAISE, A_SPLIT, A_TIMEOUT, E_BET, E_CALL, E_CHECK, E_DECLINE, E_FOLD,
                                    E_RAISE, E_RETURN_UNCALLED, E_ROUND_END, E_SPLIT, E_TIMEOUT, F_ALL_IN, F_FULL,
                                    F_R63, F_SECOND, FIXED_LIMIT, POT_LIMIT, PH_COMPLETE, PH_DRAW, PH_FIRST, PH_SECOND)

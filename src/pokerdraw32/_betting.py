@@ -17,7 +17,7 @@ else:
 from .cards import DECK
 from .errors import MAX_CHIPS, IllegalActionError, integer, shown
 
-if cython.compiled:   # DealCore, the enums, bit, kind_set, make_legal: cimported in _betting.pxd
+if cython.compiled:   # DealCore, the enums, bit, kind_set, make_legal, refill_legal: cimported in _betting.pxd
     from ._codes_c import PHASES
 else:
     from ._codes import (
@@ -54,6 +54,7 @@ else:
         bit,
         kind_set,
         make_legal,
+        refill_legal,
     )
     from ._deal import DealCore
 
@@ -282,7 +283,10 @@ class BettingCore(DealCore):
         the event log identifies the decision point.
         """
         if self._legal_key != self._nrec:
-            self._legal = self._compute_legal()
+            made = self._compute_legal()
+            if cython.compiled:   # the previous decision's object: the next one may be made in it
+                self._spare_legal = self._legal if self._legal is not made else None
+            self._legal = made
             self._legal_key = self._nrec
         return self._legal
 
@@ -299,7 +303,8 @@ class BettingCore(DealCore):
             if self._hole_keys[p] == key and self._hole_cache is not None:
                 hole = self._hole_cache[p]
             else:
-                hole = tuple([deck[self._hole[5 * p + j]] for j in range(self._hole_n[p])])
+                hole = pd32_codes_cards(deck, cython.address(self._hole[5 * p]),  # noqa: F821 -- _codes.pxd
+                                        self._hole_n[p])
                 if self._hole_cache is None:
                     self._hole_cache = [None] * 5
                 self._hole_cache[p] = hole
@@ -309,6 +314,14 @@ class BettingCore(DealCore):
         mask = self._kinds(p)
         phases = PHASES
         phase = phases[self._phase]
+        if cython.compiled:
+            spare = self._spare_legal
+            self._spare_legal = None
+            if self._phase == PH_DRAW:
+                return refill_legal(spare, p, phase, kind_set(mask), 0, None, None, 4, hole)
+            if mask & (1 << A_BET | 1 << A_RAISE):
+                return refill_legal(spare, p, phase, kind_set(mask), self._call, self._lo, self._hi, 0, hole)
+            return refill_legal(spare, p, phase, kind_set(mask), self._call, None, None, 0, hole)
         if self._phase == PH_DRAW:
             return make_legal(p, phase, kind_set(mask), 0, None, None, 4, hole)
         if mask & (1 << A_BET | 1 << A_RAISE):

@@ -17,9 +17,19 @@ cdef inline i64 bit(i64 c) noexcept nogil:
 @cython.locals(w=i64, c=i64, j=int)
 cpdef i64 pack_cards(cards) except? -1
 cpdef i64 discard_word(list codes) except? -2
+@cython.locals(w=i64, k=int, code=i64)
+cpdef i64 cards_word(cards) except? -2
 
-@cython.locals(first=i64, word=i64, code=int, seat=int, flags=i64, count=int)
+cdef list _DECODED
+cdef Py_ssize_t _DECODED_MAX
+cdef inline Py_ssize_t _memo_slot(i64 key) noexcept nogil:
+    return (key ^ key >> 12 ^ key >> 24 ^ key >> 36 ^ key >> 48) & 4095
+@cython.locals(code=int, key=i64, slot=Py_ssize_t, pair=tuple, known=i64)
 cpdef decode(hand, i64 first, i64 word)
+@cython.locals(first=i64, word=i64, code=int, seat=int, flags=i64, count=int)
+cdef _decoded(hand, i64 first, i64 word)
+cdef redecode(spare, hand, i64 first, i64 word)
+cpdef tuple word_cards(i64 word)
 
 cpdef int blind_seat(int n, int button, int i, bint hu_small) noexcept nogil
 cpdef tuple rules_in_c(rules)
@@ -50,15 +60,53 @@ cdef extern from *:
         *slot = value;
         Py_XDECREF(old);
     }
+    /* Only the caller holds obj (its one reference): nobody else can see it change.  Free-threaded
+       builds count references per thread: there it is never so. */
+    static CYTHON_UNUSED int pd32_sole(PyObject *obj) {
+    #ifdef Py_GIL_DISABLED
+        return 0;
+    #else
+        return Py_REFCNT(obj) == 1;
+    #endif
+    }
+    /* The Card objects of deck (the tuple DECK) for n card codes, as a new tuple. */
+    static CYTHON_UNUSED PyObject *pd32_codes_cards(PyObject *deck, const signed char *codes, int n) {
+        PyObject *t = PyTuple_New(n);
+        if (t == NULL) return NULL;
+        for (int j = 0; j < n; j++) {
+            PyObject *card = PyTuple_GET_ITEM(deck, codes[j]);   /* codes 0..31 */
+            Py_INCREF(card);
+            PyTuple_SET_ITEM(t, j, card);
+        }
+        return t;
+    }
+    /* The cards of a card word (count in bits 0-2, then 6 bits a code), as a new tuple. */
+    static CYTHON_UNUSED PyObject *pd32_word_cards(PyObject *deck, long long word) {
+        signed char codes[7];
+        int n = (int)(word & 7);
+        for (int j = 0; j < n; j++) {
+            int c = (int)(word >> (3 + 6 * j) & 63);
+            if (c >= PyTuple_GET_SIZE(deck)) {   /* as DECK[c] would say */
+                PyErr_SetString(PyExc_IndexError, "tuple index out of range");
+                return NULL;
+            }
+            codes[j] = (signed char)c;
+        }
+        return pd32_codes_cards(deck, codes, n);
+    }
     """
     Py_ssize_t pd32_slot_offset(object descr)
     object pd32_new(object type)
     void pd32_set_slot(object obj, Py_ssize_t offset, object value)
+    tuple pd32_codes_cards(tuple deck, const signed char *codes, int n)
+    bint pd32_sole(object obj)
+    tuple pd32_word_cards(tuple deck, long long word)
 
 cdef Py_ssize_t _EV_OFF[5]
 cdef Py_ssize_t _LG_OFF[8]
 cpdef make_event(kind, seat, amount, cards, info)
 cpdef make_legal(seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards)
+cdef refill_legal(spare, seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards)
 cdef _set_fields(obj, tuple names, tuple values)
 @cython.locals(offset=Py_ssize_t, i=Py_ssize_t)
 cdef _slot_offsets(cls, tuple names, Py_ssize_t *out)

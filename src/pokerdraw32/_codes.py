@@ -24,7 +24,7 @@ from collections.abc import Mapping
 
 from ._describe import describe_value
 from .actions import ActionKind, Event, EventKind, LegalActions, Phase
-from .cards import DECK, FULL_MASK, parse_cards
+from .cards import DECK, FULL_MASK, Card, parse_cards
 from .errors import (
     MAX_CHIPS,
     DealError,
@@ -100,6 +100,25 @@ def make_legal(seat, phase, kinds, call_amount, min_to, max_to, max_discard, hol
         return legal
     return _set_fields(_NEW(LegalActions), _LEGAL_FIELDS,
                        (seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards))
+
+
+def refill_legal(spare, seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards):
+    """Compiled only: :func:`make_legal`, into ``spare`` (a LegalActions of this hand's that nothing
+    else holds any more: its only reference is the hand's) instead of a new object, or a new one
+    when ``spare`` is None or held elsewhere.  Nobody can see the old values change: a bot's loop
+    (``legal = hand.legal_actions()``) lets go of a decision's object when it asks for the one
+    after next, and this takes it back then instead of freeing it and making another."""
+    if spare is None or _LG_OFF[0] < 0 or not pd32_sole(spare):  # noqa: F821 -- declared in _codes.pxd
+        return make_legal(seat, phase, kinds, call_amount, min_to, max_to, max_discard, hole_cards)
+    pd32_set_slot(spare, _LG_OFF[0], seat)  # noqa: F821 -- C helpers of _codes.pxd
+    pd32_set_slot(spare, _LG_OFF[1], phase)  # noqa: F821
+    pd32_set_slot(spare, _LG_OFF[2], kinds)  # noqa: F821
+    pd32_set_slot(spare, _LG_OFF[3], call_amount)  # noqa: F821
+    pd32_set_slot(spare, _LG_OFF[4], min_to)  # noqa: F821
+    pd32_set_slot(spare, _LG_OFF[5], max_to)  # noqa: F821
+    pd32_set_slot(spare, _LG_OFF[6], max_discard)  # noqa: F821
+    pd32_set_slot(spare, _LG_OFF[7], hole_cards)  # noqa: F821
+    return spare
 
 
 def _set_fields(obj, names, values):
@@ -254,6 +273,29 @@ def pack_cards(cards):
     return w
 
 
+def word_cards(word):
+    """The cards of a card word (:func:`pack_cards`), as a tuple of :class:`Card`."""
+    if cython.compiled:
+        return pd32_word_cards(DECK, word)  # noqa: F821 -- C helper of _codes.pxd
+    return tuple([DECK[word >> (3 + 6 * j) & 63] for j in range(word & 7)])
+
+
+def cards_word(cards):
+    """The card word of a tuple or list of :class:`Card` objects (as legal_actions() gives them), or
+    -1 for anything else or more than four cards (then :meth:`HandCore.act` checks them and says why)."""
+    w = 0
+    k = 0
+    for c in cards:
+        if type(c) is not Card or k == 4:
+            return -1
+        code = c
+        if not 0 <= code < 32:
+            return -1
+        w |= code << (3 + 6 * k)
+        k += 1
+    return w | k
+
+
 def discard_word(codes):
     """The card word of a discard's card codes (:func:`card_codes`), or -1 for more than 4 cards
     (never legal, R6.1)."""
@@ -270,20 +312,71 @@ for _kind in (2, 3, 7, 8, 17):   # FOLD, CHECK, SPLIT, DECLINE, MUCK
 del _kind, _seat
 
 
+# Events that their record alone fixes (no cards, no stacks: a call, a bet, a blind, standing pat, ...):
+# immutable, so made once and shared, as _SIMPLE's.  A direct-mapped memo of _DECODED_MAX slots: the
+# record's key ``word << 24 | first`` (a first word is below 2**24) picks slot _memo_slot(key), which
+# holds the pair (key, event), written and read as one object (threads); another key for the same
+# slot replaces it.  Compiled, a look-up makes no Python integer (unlike a dict's).
+_DECODED_MAX = 4096
+_DECODED = [None] * _DECODED_MAX
+
+if not cython.compiled:   # compiled, an inline C function of _codes.pxd
+    def _memo_slot(key):
+        """The memo slot of a record's key (0 <= key < 2**62): its bits folded onto 12."""
+        return (key ^ key >> 12 ^ key >> 24 ^ key >> 36 ^ key >> 48) & 4095
+
+
 def decode(hand, first, word):
     """The :class:`Event` of one record of ``hand``'s log."""
     code = first & 31
-    kind = _KINDS[code]
-    seat = (first >> 5 & 7) - 1
-    flags = first >> 8
     if first < 256:
         simple = _SIMPLE[first]
         if simple is not None:
             return simple
+    key = -1
+    if code != E_HAND_END and code != E_SHOW and code != E_DEAL_HOLE and code != E_DEAL_DRAW \
+            and (code != E_DISCARD or word == 0) and 0 <= word < 1 << 38:
+        key = word << 24 | first
+        slot = _memo_slot(key)
+        pair = _DECODED[slot]
+        if pair is not None:
+            known = pair[0]   # compiled, a C integer
+            if known == key:
+                return pair[1]
+    ev = _decoded(hand, first, word)
+    if key >= 0:
+        _DECODED[slot] = (key, ev)
+    return ev
+
+
+def redecode(spare, hand, first, word):
+    """:func:`decode`; compiled, the event of a discard with cards is written into ``spare`` (an event
+    of this hand's discard that nothing else holds any more: its only reference is the hand's)
+    instead of a new object, as :func:`refill_legal` does for the legal actions.  Such an event is
+    never shared (the memo keeps no event with cards): a caller that let go of it cannot see it
+    change, and one that holds it keeps it as it was."""
+    if cython.compiled and spare is not None and (first & 31) == E_DISCARD and not first >> 8 & 32768 \
+            and word & 7 and _EV_OFF[0] >= 0 and pd32_sole(spare):  # noqa: F821 -- declared in _codes.pxd
+        cards = word_cards(word)
+        pd32_set_slot(spare, _EV_OFF[0], _KINDS[E_DISCARD])  # noqa: F821 -- C helpers of _codes.pxd
+        pd32_set_slot(spare, _EV_OFF[1], (first >> 5 & 7) - 1)  # noqa: F821
+        pd32_set_slot(spare, _EV_OFF[2], word & 7)  # noqa: F821
+        pd32_set_slot(spare, _EV_OFF[3], cards)  # noqa: F821
+        pd32_set_slot(spare, _EV_OFF[4], ())  # noqa: F821
+        return spare
+    return decode(hand, first, word)
+
+
+def _decoded(hand, first, word):
+    """The :class:`Event` of a record, made (see :func:`decode`)."""
+    code = first & 31
+    kind = _KINDS[code]
+    seat = (first >> 5 & 7) - 1
+    flags = first >> 8
     info = ()
     if code == E_DEAL_HOLE or code == E_DEAL_DRAW or code == E_DISCARD or code == E_SHOW:
         count = word & 7
-        cards = tuple([DECK[word >> (3 + 6 * j) & 63] for j in range(count)]) if not flags & 32768 else ()
+        cards = word_cards(word) if not flags & 32768 else ()
         amount = count if code == E_DISCARD else None
         if code == E_DEAL_DRAW:
             info = (("reshuffled", bool(flags & 64)),)

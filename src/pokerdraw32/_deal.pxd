@@ -20,6 +20,8 @@ cdef class DealCore:
     cdef object _rules
     cdef object _rng
     cdef object _legal
+    cdef object _spare_legal   # the decision before _legal's LegalActions, for legal_actions() to refill
+    cdef object _spare_event   # the event of this hand's last discard with cards, for the next one to refill
     cdef object _events_cache
     cdef object _result
     # Plain C fields from _n to _won, copied in one block by _copy_fields (keep them together)

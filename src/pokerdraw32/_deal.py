@@ -232,6 +232,8 @@ class DealCore:
         Python entry points call this after the rules, which run without the GIL)."""
         if self._phase == PH_COMPLETE:
             self._legal = self._hole_cache = None
+            if cython.compiled:
+                self._spare_legal = None
         return 0
 
     def _post_blinds(self):

@@ -9,10 +9,14 @@
 cimport cython
 from cpython.mem cimport PyMem_RawRealloc
 from pokerdraw32._core cimport Rng, split_pots_c, value_of
-from pokerdraw32._codes_c cimport (i64, bit, discard_word, A_BET, A_CALL, A_CHECK, A_DECLINE, A_DISCARD, A_FOLD,
+from pokerdraw32._codes_c cimport (i64, bit, cards_word, discard_word, redecode, A_BET, A_CALL, A_CHECK, A_DECLINE, A_DISCARD, A_FOLD,
                                    A_RAISE, A_SPLIT, A_TIMEOUT, E_AWARD, E_HAND_END, E_MUCK, E_RAISE_WITHDRAWN,
                                    E_RETURN_UNCALLED, E_SHOW, F_SHARED, PH_COMPLETE, PH_FIRST, PH_SECOND)
 from pokerdraw32._betting_c cimport BettingCore
+
+
+@cython.locals(total=i64)
+cdef i64 chips_total(stacks) except -2
 
 
 cdef class HandCore(BettingCore):

@@ -34,7 +34,6 @@ else:                                     # this file as plain Python: only cyth
     from . import _cython_shim as cython  # the Cython package is not imported (nor needed) at run time
 
 from .actions import Action
-from .cards import Card
 from .errors import MAX_CHIPS, IllegalActionError, shown
 from .rules import Rules
 
@@ -66,10 +65,26 @@ else:
         PH_SECOND,
         bit,
         card_codes,
+        cards_word,
         checked_arguments,
         discard_word,
+        redecode,
     )
     from ._core_py import Rng, evaluate_mask, split_pots
+
+
+assert MAX_CHIPS == 9007199254740991   # chips_total's bound
+
+
+def chips_total(stacks):
+    """The chips of a list or tuple of stacks, or -1 when one is no positive int (exactly an int) or
+    they add up to more than ``MAX_CHIPS`` (R3.2): then :func:`checked_arguments` says why."""
+    total = 0
+    for s in stacks:
+        if type(s) is not int or s <= 0 or s > 9007199254740991:   # MAX_CHIPS, 2**53 - 1
+            return -1
+        total += s
+    return total if total <= MAX_CHIPS else -1
 
 
 class HandCore(BettingCore):
@@ -84,18 +99,10 @@ class HandCore(BettingCore):
                 and (seed is None or (type(seed) is int and rng is None and 0 <= seed < 18446744073709551616)) \
                 and (rng is None or type(rng) is Rng):
             n = len(stacks)
-            if 2 <= n <= 5 and 0 <= button < n:
-                chips = list(stacks)
-                total = 0
-                for s in chips:
-                    if type(s) is not int or s <= 0:
-                        break
-                    total += s
-                else:
-                    if total <= MAX_CHIPS:
-                        generator = rng if rng is not None else Rng(seed)
-                        self._setup(rules, chips, button, generator, None, True, [])
-                        return
+            if 2 <= n <= 5 and 0 <= button < n and chips_total(stacks) >= 0:   # read, not copied
+                generator = rng if rng is not None else Rng(seed)
+                self._setup(rules, stacks, button, generator, None, True, ())   # no extra posts
+                return
         chips, seat, generator, stub, deals, extra = checked_arguments(rules, stacks, button, seed, rng, deck,
                                                                       auto_deal, posts)
         self._setup(rules, chips, seat, generator, stub, deals, extra)
@@ -147,6 +154,12 @@ class HandCore(BettingCore):
         start = self._nrec
         self._apply(p, code, amount if code == A_BET or code == A_RAISE else 0, cards)
         self._drop_when_complete()
+        if cython.compiled and code == A_DISCARD and cards != 0:
+            cache = self._events_cache
+            if cache is None or 2 * len(cache) != start:   # else the events list keeps it (_event_at)
+                ev = redecode(self._spare_event, self, self._rec[start], self._rec[start + 1])
+                self._spare_event = ev   # the next discard's event may be written into it
+                return ev
         return self._event_at(start if code != A_TIMEOUT else start + 2)   # a timeout: the action it stands for
 
     def withdraw_raise(self):
@@ -207,13 +220,9 @@ class HandCore(BettingCore):
     def discard(self, cards=(), seat=None):
         """Discard 0-4 of one's cards in the draw (R6.1); no cards = stand pat. See :meth:`act`."""
         if type(cards) is tuple or type(cards) is list:     # Card objects, as legal_actions() gives them
-            codes = []
-            for c in cards:
-                if type(c) is not Card:
-                    break
-                codes.append(int(c))
-            else:
-                ev = self._act(A_DISCARD, None, discard_word(codes), seat)
+            w = cards_word(cards)
+            if w >= 0:
+                ev = self._act(A_DISCARD, None, w, seat)
                 if ev is not None:
                     return ev
         return self.act(Action.discard(cards), seat)

@@ -39,6 +39,10 @@ else:
 _NEW = object.__new__
 _SETATTR = object.__setattr__
 
+if cython.compiled:   # the engine's enums read their members without EnumType's slow hook (actions.py)
+    from .actions import ActionKind
+    pd32_fast_enum_reads(type(ActionKind))  # noqa: F821 -- C helper of _state_view.pxd
+
 
 def frozen(cls, fields):
     """An instance of the frozen dataclass ``cls`` with these fields, already checked: the

@@ -22,7 +22,18 @@ if TYPE_CHECKING:
 __all__ = ["Action", "ActionKind", "Event", "EventKind", "LegalActions", "Phase"]
 
 
-class Phase(Enum):
+if TYPE_CHECKING:   # for type checkers: the standard metaclass, which they know makes enums
+    from enum import EnumMeta as _EnumType
+else:
+    class _EnumType(type(Enum)):
+        """The metaclass of the engine's enums: the standard one (``enum.EnumType``), under a name of
+        the engine's own.  Python 3.10 and 3.11 read every attribute of an enum class (``ActionKind.CALL``
+        in a bot's loop) through ``EnumType.__getattr__``'s slow path; the compiled engine gives this
+        class a faster one with the same results (see ``pokerdraw32._state_view``); other enums are
+        left as they are."""
+
+
+class Phase(Enum, metaclass=_EnumType):
     """Where a hand stands."""
 
     __hash__ = object.__hash__   # members are singletons: identity hash, computed in C
@@ -39,7 +50,7 @@ class Phase(Enum):
     """The hand is over; pots are awarded (R9)."""
 
 
-class ActionKind(Enum):
+class ActionKind(Enum, metaclass=_EnumType):
     """What a player may do."""
 
     __hash__ = object.__hash__   # members are singletons: identity hash, computed in C
@@ -278,7 +289,7 @@ class LegalActions:
         }
 
 
-class EventKind(Enum):
+class EventKind(Enum, metaclass=_EnumType):
     """Kinds of :class:`Event` in a hand's log."""
 
     __hash__ = object.__hash__   # members are singletons: identity hash, computed in C
