@@ -109,10 +109,12 @@ cdef class Solver:
     cpdef i64 utility(self, int d) noexcept nogil
     @cython.locals(b=i64, p=int, idx=i64, bucket=u64, hist=u64)
     cpdef u64 key(self, int d) noexcept nogil
-    @cython.locals(b=i64, slots=i64, n=int, s=int, off=Py_ssize_t, sig=i64, pos=double, r=double, j=int, w=double,
+    @cython.locals(pos=double, r=double, j=int)
+    cdef void _match(self, Py_ssize_t off, int n, i64 sig) noexcept nogil
+    @cython.locals(b=i64, slots=i64, n=int, s=int, off=Py_ssize_t, sig=i64, j=int, w=double,
                    u=double, acc=double, k=int, value=double, v=double)
     cdef double _walk(self, int d, int tr) except? -1.0e300 nogil
-    @cython.locals(b=i64, slots=i64, n=int, s=int, off=Py_ssize_t, sig=i64, pos=double, r=double, j=int,
+    @cython.locals(b=i64, slots=i64, n=int, s=int, off=Py_ssize_t, sig=i64, j=int,
                    mine=bint, u=double, pick=int, last=int, acc=double, q=double, k=int, sp=double, v=double,
                    vj=double, value=double, w=double, c=double)
     cdef double _walk_os(self, int d, int tr, double my, double opp, double samp) except? -1.0e300 nogil

@@ -494,6 +494,21 @@ class Solver:
 
     # -- MCCFR ----------------------------------------------------------------------------------------
 
+    def _match(self, off, n, sig):
+        """Regret matching: the current strategy of the ``n`` actions whose regrets start at ``off``,
+        written to ``sc[sig:sig + n]`` (positive regrets normalised; all uniform when none is)."""
+        pos = 0.0
+        for j in range(n):
+            r = self.reg[off + j]
+            if r > 0.0:
+                pos += r
+        for j in range(n):
+            r = self.reg[off + j]
+            if pos > 0.0:
+                self.sc[sig + j] = (r / pos) if r > 0.0 else 0.0
+            else:
+                self.sc[sig + j] = 1.0 / n
+
     def _walk(self, d, tr):
         """The traverser ``tr``'s sampled value of row ``d`` (external sampling, linear weights)."""
         b = d * NF
@@ -510,17 +525,7 @@ class Solver:
         if off < 0:
             return -1.0e300
         sig = d * NSLOT * 2
-        pos = 0.0
-        for j in range(n):
-            r = self.reg[off + j]
-            if r > 0.0:
-                pos += r
-        for j in range(n):
-            r = self.reg[off + j]
-            if pos > 0.0:
-                self.sc[sig + j] = (r / pos) if r > 0.0 else 0.0
-            else:
-                self.sc[sig + j] = 1.0 / n
+        self._match(off, n, sig)
         w = self.t * 1.0
         if self.st[b + F_ACTOR] != tr:
             for j in range(n):
@@ -572,18 +577,9 @@ class Solver:
         if off < 0:
             return -1.0e300
         sig = d * NSLOT * 2
-        pos = 0.0
-        for j in range(n):
-            r = self.reg[off + j]
-            if r > 0.0:
-                pos += r
+        self._match(off, n, sig)
         mine = self.st[b + F_ACTOR] == tr
         for j in range(n):
-            r = self.reg[off + j]
-            if pos > 0.0:
-                self.sc[sig + j] = (r / pos) if r > 0.0 else 0.0
-            else:
-                self.sc[sig + j] = 1.0 / n
             if mine:
                 self.sc[sig + NSLOT + j] = self.eps / n + (1.0 - self.eps) * self.sc[sig + j]
             else:
