@@ -156,6 +156,10 @@ async def _play(server: ServerProcess, clients: list[BotClient], rng: random.Ran
             kills.append(f"after {at} hands, {how}: {', '.join(running)}; {in_flight} client act(s) in flight")
             await asyncio.sleep(rng.uniform(0.0, 0.5))
             await asyncio.to_thread(server.start)
+        # every client resumed after the last kill too (one that already has its hands would otherwise
+        # be stopped before it noticed that kill)
+        await _until(lambda: all(c.live and c.resumes >= kills_seen[c.name] for c in active), 30,
+                     "every client back at its seat after the last kill", clients)
         await _until(lambda: min(c.hands for c in active if c in first) >= HANDS
                      and min(c.hands for c in active) >= HANDS // 3, 60, f"{HANDS} hands for every client", clients)
     finally:
