@@ -8,7 +8,7 @@ Subjects, each repeat in a fresh process, alternating within the repeat (CPU sec
 ``time.process_time``, robust on a shared machine, and wall seconds, ``time.perf_counter``;
 inside the process, after ``import pokerdraw32.cfr.blueprint``):
 
-* ``compact``: ``read_compact`` of the packaged ``blueprint_hunl100.cfrz`` (LZMA, byte planes,
+* ``compact``: ``Strategy.load`` of the packaged ``blueprint_hunl100.cfrz`` (LZMA, byte planes,
   8-bit probabilities; validated: CRC-32, ascending keys, phases, sums of 255);
 * ``full``: ``Strategy.load`` of the same strategy saved in the solver's format (zlib, float32
   probabilities, int64 offsets), written to a temporary file first: the baseline;
@@ -32,12 +32,11 @@ from pathlib import Path
 CHILD = """
 import json, sys, time
 from pokerdraw32.cfr.blueprint import blueprint_bot, blueprint_path
-from pokerdraw32.cfr.compact import read_compact
 from pokerdraw32.cfr.solver import Strategy
 subject, full = sys.argv[1], sys.argv[2]
 t, c = time.perf_counter(), time.process_time()
 if subject == "compact":
-    read_compact(blueprint_path())
+    Strategy.load(blueprint_path())
 elif subject == "full":
     Strategy.load(full)
 else:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .bot import CfrBot
-from .compact import read_compact, read_header
+from .compact import read_header
 from .solver import Strategy
 
 __all__ = ["BLUEPRINT", "FILE", "blueprint_bot", "blueprint_path", "blueprint_strategy"]
@@ -65,7 +65,7 @@ def blueprint_strategy() -> Strategy:
     if not _loaded:
         with _lock:
             if not _loaded:
-                _loaded.append(read_compact(blueprint_path(), _Packaged)[0])
+                _loaded.append(_Packaged.load(blueprint_path()))
     return _loaded[0]
 
 

@@ -36,13 +36,15 @@ from array import array
 from itertools import accumulate, repeat
 from operator import lshift, or_
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import PokerDraw32ValueError
 from .abstraction import Abstraction
-from .solver import Strategy
 
-__all__ = ["FORMAT", "MAGIC", "QUANTUM", "VERSION", "quantise", "read_compact", "read_header", "write_compact"]
+if TYPE_CHECKING:
+    from .solver import Strategy
+
+__all__ = ["FORMAT", "MAGIC", "QUANTUM", "VERSION", "quantise", "read_header", "read_tables", "write_compact"]
 
 MAGIC = b"PD32CFRZ"
 FORMAT = "pokerdraw32-cfr-compact-strategy"
@@ -170,9 +172,11 @@ def read_header(path: str | Path) -> dict[str, Any]:
     return _split(data, where)[0]
 
 
-def read_compact(path: str | Path, cls: type[Strategy] = Strategy) -> tuple[Strategy, dict[str, Any]]:
-    """The :class:`Strategy` in a compact file (made by ``cls``, a subclass taking the same
-    arguments), and the header's metadata.
+def read_tables(path: str | Path) -> tuple[dict[str, Any], Abstraction, array, array, array]:  # type: ignore[type-arg]
+    """The header, abstraction, keys (``array('Q')``), offsets (``array('q')``: ``start << 18 |
+    phase << 16 | legal slots``) and probabilities (``array('f')``) of a compact file: the arguments
+    of :class:`~pokerdraw32.cfr.solver.Strategy`, whose :meth:`~pokerdraw32.cfr.solver.Strategy.load`
+    reads compact files with this.
 
     :raises PokerDraw32ValueError: not a compact strategy file, a truncated or damaged one (the
         message says what is wrong), or one of a newer format version.
@@ -223,4 +227,4 @@ def read_compact(path: str | Path, cls: type[Strategy] = Strategy) -> tuple[Stra
         buf[j::4] = q.translate(table)
     probs = array("f")
     probs.frombytes(bytes(buf))
-    return cls(abstraction, header["iterations"], keys, offsets, probs), header["metadata"]
+    return header, abstraction, keys, offsets, probs

@@ -145,9 +145,10 @@ class Strategy:
         except OSError:
             compact = False                    # _read says why
         if compact:
-            from .compact import read_compact
+            from .compact import read_tables
 
-            return read_compact(path)[0]
+            header, abstraction, keys, offsets, probs = read_tables(path)
+            return cls(abstraction, header["iterations"], keys, offsets, probs)
         header, (keys, offsets, probs) = _read(path, "strategy", "Qqf")
         return cls(Abstraction.from_dict(header["abstraction"]), header["iterations"], keys, offsets, probs)
 
