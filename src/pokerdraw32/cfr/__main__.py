@@ -75,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("export", help="write a strategy in the compact (shipping) format, with its metadata")
     ex.add_argument("--strategy", required=True, help="the strategy file written by train")
     ex.add_argument("--out", required=True, help="the compact file to write (e.g. blueprint_hunl100.cfrz)")
-    ex.add_argument("--command", dest="made_by", default="",
+    ex.add_argument("--command", dest="made_by", metavar="COMMANDS", default="",
                     help="the commands that made the strategy, recorded in the file")
     return parser
 
