@@ -38,7 +38,7 @@ def _hand(bots: list[object], rules: Rules, stacks: list[int], button: int, seed
 
 SITUATIONS = [([40, 40], Rules()), ([200, 200], Rules()), ([3, 500], Rules()), ([500, 2], Rules()), ([1, 9], Rules()),
               ([7, 7], Rules()), ([60, 25], Rules.preset("two-blind")), ([80, 80], Rules(structure="pot-limit")),
-              ([50, 50], Rules(structure="fixed-limit")), ([90, 30], Rules(heads_up_button_posts_small=True)),
+              ([50, 50], Rules(sb=3, bb=5)), ([90, 30], Rules(heads_up_button_posts_small=True)),
               ([45, 45], Rules(parole=False))]
 
 

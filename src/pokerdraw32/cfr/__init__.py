@@ -29,9 +29,12 @@ What is here:
   translating real bets with the pseudo-harmonic mapping (Ganzfried & Sandholm 2013); refuses a
   hand of more than 2 players.
 
+The shipped blueprint: :mod:`.blueprint` (``blueprint_bot(seed)``), stored in the compact format
+of :mod:`.compact` (``python -m pokerdraw32.cfr export``).
+
 Not built yet (later sessions, see DESIGN.md): exploitability (exact best response in the
-abstract game, an approximate best response in the real one), a shipped blueprint and its
-targets, ``--bots cfr`` as a built-in name, threads and Dask, 3 players.
+abstract game, an approximate best response in the real one), the blueprint's targets, threads
+and Dask, 3 players.
 """
 
 from __future__ import annotations

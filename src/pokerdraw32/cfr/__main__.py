@@ -1,25 +1,35 @@
-"""``python -m pokerdraw32.cfr``: write an abstraction, train a strategy (with checkpoints, resumable).
+"""``python -m pokerdraw32.cfr``: write an abstraction, train a strategy (with checkpoints, resumable), export it.
 
     python -m pokerdraw32.cfr abstraction --out abs.json [--bet-fractions 0.5,1,2 --raise-cap 3 ...]
     python -m pokerdraw32.cfr train --iterations N --seed S [--abstraction abs.json] --out strategy.cfr
                                     [--sampling external|outcome] [--checkpoint ck.cfr [--every K]]
                                     [--resume ck.cfr]
+    python -m pokerdraw32.cfr export --strategy strategy.cfr --out strategy.cfrz [--command "..."]
 
 ``train`` prints its progress (iterations, iterations per second, information sets) after each chunk
 of ``--every`` iterations (default: a tenth of the run), and writes the checkpoint then if asked;
 ``--resume`` goes on from a checkpoint (its abstraction and generator; ``--seed`` and
 ``--abstraction`` are then not allowed) for ``--iterations`` more iterations.
+
+``export`` writes a strategy in the compact format (:mod:`pokerdraw32.cfr.compact`: about a byte a
+probability, 8-bit quantised) with metadata in its header: ``--command`` (the commands that made it,
+recorded verbatim; the ``--seed``, ``--sampling`` and ``--iterations`` of a ``train`` command in it
+are recorded too, and its ``--iterations`` must be the strategy's).  The shipped blueprint
+(:mod:`pokerdraw32.cfr.blueprint`) is such a file.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from ..errors import PokerDraw32Error
+from .._version import __version__
+from ..errors import PokerDraw32Error, PokerDraw32ValueError
 from .abstraction import Abstraction
-from .solver import Progress, Trainer
+from .solver import Progress, Strategy, Trainer
 
 
 def _count(text: str) -> int:
@@ -62,7 +72,33 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--resume", default=None, help="go on from this checkpoint")
     tr.add_argument("--sampling", choices=["external", "outcome"], default=None,
                     help="MCCFR variant (default external; outcome: one trajectory an iteration)")
+    ex = sub.add_parser("export", help="write a strategy in the compact (shipping) format, with its metadata")
+    ex.add_argument("--strategy", required=True, help="the strategy file written by train")
+    ex.add_argument("--out", required=True, help="the compact file to write (e.g. blueprint_hunl100.cfrz)")
+    ex.add_argument("--command", dest="made_by", metavar="COMMANDS", default="",
+                    help="the commands that made the strategy, recorded in the file")
     return parser
+
+
+def _metadata(command: str, strategy: Strategy) -> dict[str, Any]:
+    """The export's metadata: the command, and the seed, sampling and iterations of a train command in it."""
+    meta: dict[str, Any] = {"command": command, "pokerdraw32": __version__}
+    for part in command.split("&&"):
+        words = shlex.split(part)
+        if "train" not in words or "pokerdraw32.cfr" not in words:
+            continue
+        try:
+            args, _rest = _parser().parse_known_args(words[words.index("train"):])
+        except SystemExit:
+            raise PokerDraw32ValueError(f"--command: cannot read the train command {part.strip()!r}") from None
+        if args.resume is not None:
+            meta["resumed_from"] = args.resume
+        else:
+            meta.update(seed=args.seed or 0, sampling=args.sampling or "external")
+        if args.resume is None and args.iterations != strategy.iterations:
+            raise PokerDraw32ValueError(f"--command trains {args.iterations} iterations, but the strategy has "
+                                        f"{strategy.iterations}: is it the strategy that command wrote?")
+    return meta
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -74,6 +110,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         parole=not args.no_parole, pre_strength=args.pre_strength, pre_potential=args.pre_potential,
                         post_buckets=args.post_buckets).save(args.out)
             print(f"wrote {args.out}")
+            return 0
+        if args.command == "export":
+            from .compact import write_compact
+
+            strategy = Strategy.load(args.strategy)
+            size = write_compact(strategy, args.out, _metadata(args.made_by, strategy))
+            print(f"wrote {args.out}: {len(strategy)} information sets, {size} bytes")
             return 0
         if args.resume is not None:
             if args.seed is not None or args.abstraction is not None or args.sampling is not None:

@@ -7,7 +7,7 @@ which starts from the effective stack (the smaller one) in big blinds, at most t
 all-ins; the strategy's information sets are the same keys, trained at ``stack_bb``):
 
 * a real check, call, fold, split or draw is the same abstract action (a draw: "draw ``k``" with
-  the real count ``k``; a timeout: a fold when owing, else a check; in the draw, standing pat);
+  the real count ``k``; a timeout is read as the fold, check or pat it is logged as);
 * a real bet or raise is translated to an abstract size by its fraction of the pot after calling,
   ``x = (to - current bet) / (pot + owed)``: an all-in to the all-in, else between the two nearest
   abstract sizes ``a <= x <= b`` to ``a`` with the pseudo-harmonic probability
@@ -27,6 +27,29 @@ the abstract game (the real hand goes on where the abstract one ended,
 or another player acts than the abstract game expects) or meets an information set the strategy
 never saw, it plays the *fallback*: check, else call; in the draw the ``"rule"`` draw.  Counts of
 each case are in :attr:`CfrBot.stats`.  Every action it returns is legal (tests/test_cfr_bot.py).
+
+Rules it was not trained for (the strategy is a heads-up no-limit one, classic preset, blinds 1/2;
+tests/test_cfr_blueprint.py):
+
+* **stack depth**: as above (deeper: capped at ``stack_bb``; shallower: its own all-ins);
+* **blinds**: any small and big blind; depths and raises are measured in big blinds and pot
+  fractions, and the abstract game's small blind is half its big blind whatever the real one is;
+* **pot-limit** (R3.4): played as no-limit; a raise the strategy sizes above the pot limit (a
+  two-pot raise, the all-in) is made at the pot limit (the legal maximum), and read back, like any
+  real raise, by its pot fraction;
+* **fixed-limit** (R3.4): refused (:func:`check_rules`): its bets are fixed, the strategy's are
+  pot fractions and all-in;
+* **the two-blind preset**: heads-up the same game as the classic one (the over blind needs 4
+  players, R4.2; a folded hand ends a heads-up hand before any reshuffle, R6.2);
+* **heads_up_button_posts_small** (R4.3): the betting order is the same, but the big blind draws
+  first (R6.1), the abstract game's small blind does: the replay puts the small blind's draw
+  first, so the small blind draws by its strategy (without using the count it has seen), and the
+  big blind's draw, made first, is the fallback (the ``"rule"`` draw, counted as ``"off_tree"``);
+  with ``second_round_first="after_button"`` the big blind would also open the second round
+  (R7.1): refused;
+* other options (``suit_tiebreak`` off, ``parole`` off, ``muck_losers``, ``reshuffle_folded``,
+  ``second_round_first`` with the big blind on the button): played as they are; with Parole off
+  (R8) the split is never legal and its probability goes to the check.
 """
 
 from __future__ import annotations
@@ -39,15 +62,16 @@ from ..bots import Bot, SeatView
 from ..cards import DECK
 from ..errors import PokerDraw32TypeError, PokerDraw32ValueError
 from ..hand import Hand
+from ..rules import Rules, SecondRoundFirst, Structure
 from ._select import mccfr
 from .abstraction import card_tables, pseudo_harmonic
 from .solver import Strategy
 
-__all__ = ["CfrBot"]
+__all__ = ["CfrBot", "check_rules"]
 
 _PHASES = {mccfr.PH_FIRST: Phase.FIRST_ROUND, mccfr.PH_DRAW: Phase.DRAW, mccfr.PH_SECOND: Phase.SECOND_ROUND}
 _ACTIONS = {EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE, EventKind.SPLIT,
-            EventKind.TIMEOUT, EventKind.DISCARD}
+            EventKind.DISCARD}        # a TIMEOUT is followed by the FOLD, CHECK or DISCARD it amounts to
 _STRATEGIES: dict[str, Strategy] = {}
 
 
@@ -59,6 +83,25 @@ def _load(path: str | Path) -> Strategy:
     return found
 
 
+def check_rules(rules: Rules, players: int = 2) -> None:
+    """Whether a :class:`CfrBot` plays hands of ``rules`` with ``players`` players (see the module's
+    docstring): returns if so.
+
+    :raises PokerDraw32ValueError: more than 2 players; fixed-limit (R3.4); heads-up with
+        ``heads_up_button_posts_small`` and ``second_round_first="after_button"`` (R4.3, R7.1).
+    """
+    if players != 2:
+        raise PokerDraw32ValueError(f"CfrBot plays heads-up only: this hand has {players} players, and the "
+                                    "solver's strategy is for 2 (pokerdraw32.cfr trains heads-up)")
+    if rules.structure is Structure.FIXED_LIMIT:
+        raise PokerDraw32ValueError("CfrBot does not play fixed-limit (R3.4): its strategy bets pot fractions and "
+                                    "all-in (no-limit); it plays no-limit and pot-limit hands")
+    if rules.heads_up_button_posts_small and rules.second_round_first is SecondRoundFirst.AFTER_BUTTON:
+        raise PokerDraw32ValueError("CfrBot does not play heads_up_button_posts_small (R4.3) with "
+                                    "second_round_first='after_button' (R7.1): the big blind would open the second "
+                                    "round, the strategy's small blind does; drop either option")
+
+
 class CfrBot(Bot):
     """Plays a :class:`~pokerdraw32.cfr.solver.Strategy` heads-up (see the module's docstring).
 
@@ -66,8 +109,8 @@ class CfrBot(Bot):
     :param seed: the seed of its generator (its random choices and translations).
     :raises PokerDraw32TypeError: ``strategy`` is neither.
 
-    :meth:`decide` raises :class:`~pokerdraw32.errors.PokerDraw32ValueError` for a hand of more
-    than 2 players: the strategy is a heads-up one.
+    :meth:`decide` raises :class:`~pokerdraw32.errors.PokerDraw32ValueError` for a hand it does not
+    play (:func:`check_rules`: more than 2 players, fixed-limit, ...), at its first decision.
 
     :ivar stats: decisions by case: ``"strategy"``, ``"mapped"`` (the information set was trained
         with other legal slots, at another depth: see the module's docstring), ``"unseen"`` (an
@@ -147,7 +190,14 @@ class CfrBot(Bot):
         sv.start(0)
         bets = [0, 0]
         chips = [0, 0]
-        for i, ev in enumerate(events):
+        order = list(enumerate(events))
+        if view.rules.heads_up_button_posts_small:      # the big blind draws first (R4.3, R6.1): the small blind's
+            draws = [j for j, (_i, ev) in enumerate(order) if ev.kind is EventKind.DISCARD]   # draw first here
+            if draws and order[draws[0]][1].seat != small:
+                moved = order.pop(draws[0])         # until the small blind has drawn, the big blind's draw waits
+                if len(draws) > 1:
+                    order.insert(draws[1], moved)
+        for i, ev in order:
             kind = ev.kind
             if ev.seat is None:
                 if kind is EventKind.ROUND_END:
@@ -169,15 +219,12 @@ class CfrBot(Bot):
             slots = [s for s in range(16) if sv.legal(0) >> s & 1]
             owes = row[mccfr.F_C1 - row[mccfr.F_ACTOR]] > row[mccfr.F_C0 + row[mccfr.F_ACTOR]]
             if phase == mccfr.PH_DRAW:
-                if kind is EventKind.DISCARD:
-                    slot = len(ev.cards) if ev.cards else amount
-                elif kind is EventKind.TIMEOUT:
-                    slot = 0
-                else:
+                if kind is not EventKind.DISCARD:
                     return False
+                slot = len(ev.cards) if ev.cards else amount
             elif kind is EventKind.DISCARD:
                 return False
-            elif kind is EventKind.FOLD or kind is EventKind.TIMEOUT:
+            elif kind is EventKind.FOLD:
                 slot = 0 if owes else 1
             elif kind is EventKind.SPLIT:
                 slot = 2 if 2 in slots else 1
@@ -212,7 +259,7 @@ class CfrBot(Bot):
     def decide(self, view: SeatView | Hand | None = None, *, hand: Hand | None = None) -> Action:
         """The action for ``view.seat`` (see the module's docstring).
 
-        :raises PokerDraw32ValueError: the hand has more than 2 players.
+        :raises PokerDraw32ValueError: a hand it does not play (:func:`check_rules`).
         """
         if hand is not None or isinstance(view, Hand):
             h = hand if hand is not None else view
@@ -220,9 +267,7 @@ class CfrBot(Bot):
             view = SeatView.of(h)
         if not isinstance(view, SeatView):
             raise PokerDraw32TypeError(f"a bot decides from a SeatView (or a Hand), got {type(view).__name__}")
-        if view.players != 2:
-            raise PokerDraw32ValueError(f"CfrBot plays heads-up only: this hand has {view.players} players, and the "
-                                        "solver's strategy is for 2 (pokerdraw32.cfr trains heads-up)")
+        check_rules(view.rules, view.players)
         legal = view.legal
         assert legal is not None, "nobody is to act"
         slot = -1

@@ -135,7 +135,20 @@ class Strategy:
 
     @classmethod
     def load(cls, path: str | Path) -> Strategy:
-        """:raises PokerDraw32ValueError: not a strategy file, or a damaged one."""
+        """A strategy file written by :meth:`save`, or a compact one written by
+        :func:`pokerdraw32.cfr.compact.write_compact` (``python -m pokerdraw32.cfr export``).
+
+        :raises PokerDraw32ValueError: not a strategy file, or a damaged one."""
+        try:
+            with open(path, "rb") as f:
+                compact = f.read(8) == b"PD32CFRZ"
+        except OSError:
+            compact = False                    # _read says why
+        if compact:
+            from .compact import read_tables
+
+            header, abstraction, keys, offsets, probs = read_tables(path)
+            return cls(abstraction, header["iterations"], keys, offsets, probs)
         header, (keys, offsets, probs) = _read(path, "strategy", "Qqf")
         return cls(Abstraction.from_dict(header["abstraction"]), header["iterations"], keys, offsets, probs)
 
