@@ -467,7 +467,8 @@ def _named(name: str, where: str, other: str) -> Any:
     try:
         return Named(name, bot_factory(name))
     except PokerDraw32Error as e:
-        raise type(e)(f"{where}: {e}; {other}") from e
+        hint = f"; {other}" if str(e).startswith("unknown bot name") else ""
+        raise type(e)(f"{where}: {e}{hint}") from e
 
 
 def _lineup(bots: object, players: int) -> list[Any]:
