@@ -208,8 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="hands per chunk (default %(default)s); part of what the seed reproduces")
     sim.add_argument("--estimator", choices=["plain", "aivat"], default="plain",
                      help="plain: each bot's mean result (default); aivat: a variance-reduced, unbiased estimate "
-                          "(control variates for the deal, the draw and the built-in bots' decisions; --mode reset; "
-                          "needs numpy: pokerdraw32[aivat]); the plain figures are printed too")
+                          "(control variates for the deal, the draw and the rule and random bots' decisions; "
+                          "--mode reset; needs numpy: pokerdraw32[aivat]); the plain figures are printed too")
     sim.add_argument("--samples", type=_int_in(1, 100_000, "1 to 100,000 outcomes"), default=None, metavar="K",
                      help="--estimator aivat: outcomes each sampled expectation takes (default 128)")
     sim.add_argument("--json", action="store_true", help="print one JSON object on stdout")

@@ -302,8 +302,8 @@ def simulate(
         stack.
     :param estimator: ``"plain"`` (default): each bot's mean result and its interval; ``"aivat"``
         (``mode="reset"``, needs numpy): the variance-reduced AIVAT estimate of :mod:`pokerdraw32.aivat`
-        (control variates for the deal, the draw's replacement cards and the built-in bots'
-        decisions), unbiased, usually with a much narrower interval for the same hands.  The hands
+        (control variates for the deal, the draw's replacement cards and the rule and random
+        bots' decisions), unbiased, usually with a much narrower interval for the same hands.  The hands
         played are the same; ``per_bot`` then holds the estimates (their ``chips``, ``hands_won``
         and showdowns stay the real counts) and :attr:`SimulationResult.plain` the plain results.
         Every hand is played in Python (the compiled session cannot report the decisions), so a run
