@@ -10,7 +10,7 @@ from typing import TextIO
 from ._cli_base import EXIT_INTERRUPTED, EXIT_OK, _rules_from, _write
 from ._kernels import Rng
 from .actions import Action, ActionKind, Event, EventKind, Phase
-from .bots import Bot, make_bot
+from .bots import Bot, SeatView, make_bot
 from .cards import Card, format_cards
 from .errors import PokerDraw32Error
 from .evaluation import evaluate
@@ -209,7 +209,7 @@ def _play_hands(args: argparse.Namespace, out: TextIO, inp: TextIO, rules: Rules
                 break
             if h.actor != 0:
                 assert h.actor is not None
-                h.act(bots[h.actor].decide(h))
+                h.act(bots[h.actor].decide(SeatView.of(h)))      # what the seat may know, never the dealer's hand
                 continue
             legal = h.legal_actions()
             assert legal is not None
