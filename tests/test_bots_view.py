@@ -241,8 +241,9 @@ def test_bad_bots_arguments() -> None:
         simulate(players=2, hands=1, seed=1, bots=["rule", "smart"])
     with pytest.raises(PokerDraw32TypeError, match=r"bots\[0\]: int object has no decide"):
         simulate(players=2, hands=1, seed=1, bots=[3, "rule"])  # type: ignore[list-item]
-    with pytest.raises(PokerDraw32ValueError, match="use rule, random or mixed"):
-        simulate(players=2, hands=1, seed=1, bots="smart")  # type: ignore[arg-type]
+    with pytest.raises(PokerDraw32ValueError, match=r"bots='smart': unknown bot name 'smart': the bots are call, .*"
+                                                    r"rule, shove.*; or 'mixed', or a list of one bot per seat"):
+        simulate(players=2, hands=1, seed=1, bots="smart")
 
 
 def test_builtin_decide_refuses_other_objects() -> None:

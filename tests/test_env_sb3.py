@@ -109,7 +109,7 @@ def test_seeds_resets_and_errors() -> None:
         MaskableDrawVecEnv(2).step(np.zeros(2, np.int64))
     with pytest.raises(PokerDraw32ValueError, match="num_envs"):
         MaskableDrawVecEnv(0)
-    with pytest.raises(PokerDraw32ValueError, match="built-in"):
+    with pytest.raises(PokerDraw32ValueError, match="opponent 'smart': unknown bot name 'smart': the bots are "):
         MaskableDrawVecEnv(2, opponents=["rule", "smart"])
 
 

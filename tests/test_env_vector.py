@@ -218,7 +218,7 @@ def test_an_action_outside_a_mask_moves_no_table() -> None:
 def test_refusals() -> None:
     with pytest.raises(PokerDraw32ValueError, match="num_envs"):
         DrawVectorEnv(0)
-    with pytest.raises(PokerDraw32ValueError, match="built-in"):
+    with pytest.raises(PokerDraw32ValueError, match=r"opponent .*: use a bot name \('rule', 'random', \.\.\.\)$"):
         DrawVectorEnv(2, opponents=lambda view: "f")  # type: ignore[arg-type]
     with pytest.raises(PokerDraw32ValueError, match="seat"):
         DrawVectorEnv(2, players=3, seat=3)

@@ -4,7 +4,7 @@ A chunk is played exactly as a run of its own seeded with its seed
 (:func:`pokerdraw32.parallel.chunk_seed`): the seed's generator gives each bot its seed, one
 per seat whatever the bot, then the table's.  Three ways to play it, one result:
 
-* every bot built in (``"rule"``/``"random"``) and no ``sit_out``: a
+* every bot built in compiled code (``"rule"``/``"random"``) and no ``sit_out``: a
   :class:`pokerdraw32._play.Session`, in compiled code when extensions are on;
 * ``mode="session"`` otherwise: a :class:`~pokerdraw32.table.Table` and the bots' objects;
 * ``mode="reset"`` otherwise: a :class:`~pokerdraw32.hand.Hand` per hand, dealt as the
@@ -26,7 +26,7 @@ from typing import Any
 
 from ._kernels import Rng, evaluate_mask, play
 from .actions import Action
-from .bots import Bot, RandomBot, RuleBot, SeatView
+from .bots import Bot, BotFactory, RandomBot, RuleBot, SeatView
 from .errors import IllegalActionError, InvalidCardError, PokerDraw32Error, PokerDraw32TypeError
 from .hand import Hand
 from .history import HandHistory, HistoryWriter
@@ -37,6 +37,28 @@ TRACE_HANDS = 100
 """A chunk records each bot's running total about every this many hands (for plots)."""
 
 BUILT_IN: dict[str, type[Bot]] = {"rule": RuleBot, "random": RandomBot}
+"""The bot names whose policies :mod:`pokerdraw32._play` plays in compiled code (a line-up's
+``"rule"`` and ``"random"`` stay names); every other name is a :class:`Named`."""
+
+
+@dataclass(frozen=True)
+class Named:
+    """A line-up's bot given by a registered name (:func:`pokerdraw32.bots.bot_names`) that is
+    not in :data:`BUILT_IN`, with its factory: a worker process gets the factory itself (by pickle,
+    a reference to it), so a name registered in this process only plays there too."""
+
+    name: str
+    factory: BotFactory
+
+    def make(self, seed: int | None) -> Bot:
+        """A new bot (as :func:`pokerdraw32.bots.make_bot`).
+
+        :raises PokerDraw32TypeError: the factory made something else than a :class:`Bot`."""
+        bot = self.factory(seed)
+        if not isinstance(bot, Bot):
+            raise PokerDraw32TypeError(f"bot {self.name!r}: its factory made a {type(bot).__name__}, not a "
+                                       "pokerdraw32.bots.Bot")
+        return bot
 
 
 @dataclass(frozen=True)
@@ -46,7 +68,7 @@ class Plan:
     players: int
     rules: Rules
     stack: int
-    specs: tuple[Any, ...]          # per bot: "rule", "random", a bot object, a callable or a class
+    specs: tuple[Any, ...]          # per bot: "rule", "random", a Named, a bot object, a callable or a class
     mode: str                       # "reset" or "session"
     duplicate: bool
     sit_out: float
@@ -99,6 +121,11 @@ def names_of(specs: tuple[Any, ...]) -> tuple[list[str], list[str]]:
     for i, spec in enumerate(specs):
         if isinstance(spec, str):
             label = BUILT_IN[spec].__name__
+        elif isinstance(spec, Named):      # its class's name, and the seat's name from the bot's name
+            label = spec.factory.__name__ if isinstance(spec.factory, type) else spec.name
+            labels.append(label)
+            names.append(f"{spec.name.replace('-', '_')}{i}")
+            continue
         elif isinstance(spec, type):
             label = spec.__name__
         else:
@@ -256,6 +283,9 @@ def _bot(i: int, spec: Any, seed: int) -> tuple[Decide, bool, Rng | None]:
     if isinstance(spec, str):
         builtin = BUILT_IN[spec](seed)
         return builtin.decide, False, builtin.rng
+    if isinstance(spec, Named):
+        made = spec.make(seed)
+        return made.decide, True, made.rng
     bot: Any = spec
     if isinstance(spec, type):
         try:

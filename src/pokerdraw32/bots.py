@@ -1,11 +1,19 @@
-"""Bots for simulation: a uniformly random player and a rule-based player, and what a bot sees.
+"""Bots for simulation: a uniformly random player, a rule-based player, simple test bots, the
+registry of bot names, and what a bot sees.
 
 A bot decides from a :class:`SeatView`: what its seat may know at its turn (its own cards, the
 public state, its legal actions, the events it may see), never the dealer's :class:`Hand`.
 Any object with a ``decide(view)`` method (:class:`BotLike`), or a plain callable
 ``view -> action``, can sit at a :func:`~pokerdraw32.simulate.simulate` table.
 
-Both built-in bots take their randomness from a seeded :class:`~pokerdraw32._kernels.Rng`, so a
+The bots with a name (:func:`bot_names`, :func:`make_bot`): ``"rule"`` (:class:`RuleBot`),
+``"random"`` (:class:`RandomBot`), the test bots ``"call"`` (:class:`CallBot`), ``"shove"``
+(:class:`ShoveBot`), ``"fold"`` (:class:`FoldBot`) and ``"maniac"`` (:class:`PotBot`), the
+names a program adds with :func:`register_bot`, and those installed packages declare as entry
+points of the group ``"pokerdraw32.bots"`` (this package's own: ``"cfr"``, the heads-up
+blueprint of :mod:`pokerdraw32.cfr`), loaded only when their name is asked for.
+
+The rule and random bots take their randomness from a seeded :class:`~pokerdraw32._kernels.Rng`, so a
 simulation with a seed is reproducible, with compiled or pure kernels alike.  For backward
 compatibility their ``decide`` also accepts a :class:`Hand`: it decides for ``hand.actor`` from
 that seat's view (``SeatView.of(hand)``), so the same bot makes the same decision either way.
@@ -21,6 +29,7 @@ that seat's view (``SeatView.of(hand)``), so the same bot makes the same decisio
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol, runtime_checkable
@@ -35,7 +44,8 @@ from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError
 from .hand import Hand
 from .rules import Rules
 
-__all__ = ["Bot", "BotLike", "RandomBot", "RuleBot", "SeatView", "choose_discards"]
+__all__ = ["ENTRY_POINT_GROUP", "Bot", "BotLike", "CallBot", "FoldBot", "PotBot", "RandomBot", "RuleBot", "SeatView",
+           "ShoveBot", "bot_factory", "bot_names", "choose_discards", "make_bot", "pot_raise_to", "register_bot"]
 
 _PLAYER_ACTIONS = frozenset({EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE,
                              EventKind.SPLIT, EventKind.DECLINE, EventKind.TIMEOUT, EventKind.RAISE_WITHDRAWN,
@@ -337,3 +347,211 @@ class RuleBot(Bot):
         return _action(play.rule_action(self.rng, _packed(legal.hole_cards), _PHASE_CODE[legal.phase],
                                         _kinds_mask(legal), seen.bets[legal.seat], legal.call_amount, lo, hi,
                                         seen.pot))
+
+
+# -- test bots: fixed, simple strategies (opponents a strong bot must beat, issue 26) -------------
+
+_CHECK, _CALL, _FOLD, _DECLINE = Action(ActionKind.CHECK), Action(ActionKind.CALL), Action(ActionKind.FOLD), \
+    Action(ActionKind.DECLINE)
+
+
+def _passive(kinds: frozenset[ActionKind]) -> Action:
+    """Check when nothing is owed, else call; an all-in player asked about a Parole offer, who may
+    only split or decline, declines (R8.2)."""
+    if ActionKind.CHECK in kinds:
+        return _CHECK
+    if ActionKind.CALL in kinds:
+        return _CALL
+    if ActionKind.DECLINE in kinds:
+        return _DECLINE
+    return _FOLD        # never: a seat to act may always check, call or (all-in, R8.2) decline
+
+
+def _raise_to(legal: LegalActions, to: int) -> Action:
+    """A bet or a raise (whichever is legal) to ``to`` clamped to the legal range (R3.4)."""
+    assert legal.min_to is not None and legal.max_to is not None
+    to = min(max(to, legal.min_to), legal.max_to)
+    return Action(ActionKind.BET if ActionKind.BET in legal.kinds else ActionKind.RAISE, to)
+
+
+class _FixedBot(Bot):
+    """A test bot: draws as :class:`RuleBot` does (:func:`choose_discards`, R6.1), never proposes or
+    accepts a Parole split (R8: it checks, and all-in it declines), never folds when it may check,
+    and bets by :meth:`_bet`.  Deterministic: the ``seed`` is taken (as every bot's) and unused."""
+
+    def decide(self, view: SeatView | Hand | None = None, *, hand: Hand | None = None) -> Action:
+        seen, legal = _legal_of(view, hand)
+        if ActionKind.DISCARD in legal.kinds:
+            return Action.discard(choose_discards(legal.hole_cards))
+        return self._bet(seen, legal)
+
+    def _bet(self, view: SeatView, legal: LegalActions) -> Action:
+        return _passive(legal.kinds)
+
+
+class CallBot(_FixedBot):
+    """A calling station (name ``"call"``): checks when nothing is owed, else calls (all-in when
+    short, R3.5); never bets, raises or folds.  Draws by :func:`choose_discards` (R6.1); all-in
+    under a Parole offer it declines (R8.2)."""
+
+
+class FoldBot(_FixedBot):
+    """Folds to every bet (name ``"fold"``): checks when nothing is owed (never a fold when a check
+    is free, R5.2), else folds; never bets or raises.  Draws by :func:`choose_discards` (R6.1)."""
+
+    def _bet(self, view: SeatView, legal: LegalActions) -> Action:
+        kinds = legal.kinds
+        if ActionKind.CHECK not in kinds and ActionKind.FOLD in kinds:
+            return _FOLD
+        return _passive(kinds)
+
+
+class ShoveBot(_FixedBot):
+    """Shoves (name ``"shove"``): whenever a bet or raise is legal, bets or raises to the most the
+    rules allow, ``legal.max_to`` (all-in in no-limit; the pot-limit maximum, R3.4; the fixed
+    amount in fixed-limit); otherwise checks when nothing is owed, else calls.  Draws by
+    :func:`choose_discards` (R6.1)."""
+
+    def _bet(self, view: SeatView, legal: LegalActions) -> Action:
+        if legal.max_to is not None and (ActionKind.BET in legal.kinds or ActionKind.RAISE in legal.kinds):
+            return _raise_to(legal, legal.max_to)
+        return _passive(legal.kinds)
+
+
+def pot_raise_to(view: SeatView, legal: LegalActions) -> int:
+    """The standard pot-size raise: call, then raise by the pot after the call, i.e. to
+    ``current bet + pot + owed`` chips (total round bet), with the current bet the seat's bet plus
+    ``legal.call_amount`` and the pot ``view.pot`` (current bets included); the pot-limit maximum of
+    R3.4 in a game deep enough (blinds 5/10/20, nothing bet: 20 + 35 + 20 = 75).  Unclamped."""
+    owed = legal.call_amount
+    return view.bets[legal.seat] + owed + view.pot + owed
+
+
+class PotBot(_FixedBot):
+    """A pot-size maniac (name ``"maniac"``): whenever a bet or raise is legal, bets or raises the
+    pot (:func:`pot_raise_to`), clamped to the legal range (R3.4: at least the minimum raise, at
+    most all-in; in fixed-limit the fixed amount); otherwise checks when nothing is owed, else
+    calls.  Draws by :func:`choose_discards` (R6.1)."""
+
+    def _bet(self, view: SeatView, legal: LegalActions) -> Action:
+        if legal.max_to is not None and (ActionKind.BET in legal.kinds or ActionKind.RAISE in legal.kinds):
+            return _raise_to(legal, pot_raise_to(view, legal))
+        return _passive(legal.kinds)
+
+
+# -- the registry of bot names -----------------------------------------------------------------
+
+ENTRY_POINT_GROUP = "pokerdraw32.bots"
+"""The entry-point group where installed packages declare bots by name: ``name = "module:factory"``
+with ``factory(seed: int | None) -> Bot`` (this package declares ``cfr``)."""
+
+BotFactory = Callable[[int | None], Bot]
+"""What makes a named bot: ``factory(seed)``, ``seed`` an int ``0 <= seed < 2**64`` or None."""
+
+_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}\Z")
+_REGISTERED: dict[str, BotFactory] = {"rule": RuleBot, "random": RandomBot, "call": CallBot, "shove": ShoveBot,
+                                      "fold": FoldBot, "maniac": PotBot}
+_LOADED: dict[str, BotFactory] = {}      # entry points loaded so far, by name
+
+
+def _entry_points() -> dict[str, list[Any]]:
+    """The installed entry points of :data:`ENTRY_POINT_GROUP` by name (read anew each call: a
+    scan of the installed packages' metadata, a few ms)."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, list[Any]] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, []).append(ep)
+    return found
+
+
+def bot_names() -> tuple[str, ...]:
+    """Every bot name :func:`make_bot` knows, sorted: the built-in ones (``call``, ``fold``,
+    ``maniac``, ``random``, ``rule``, ``shove``), those given to :func:`register_bot`, and the
+    entry points of :data:`ENTRY_POINT_GROUP` (listed without being loaded)."""
+    return tuple(sorted({*_REGISTERED, *_LOADED, *(n for n in _entry_points() if _NAME.match(n))}))
+
+
+def _unknown(name: object) -> PokerDraw32ValueError:
+    return PokerDraw32ValueError(f"unknown bot name {name!r}: the bots are {', '.join(bot_names())}")
+
+
+def bot_factory(name: str) -> BotFactory:
+    """The factory of bot ``name`` (an entry point is loaded, once, the first time its name is asked
+    for).
+
+    :raises PokerDraw32TypeError: ``name`` is not a string, or its entry point is not callable.
+    :raises PokerDraw32ValueError: an unknown name (the message lists the known ones), a name two
+        installed packages declare differently, or an entry point that cannot be imported (the
+        message names it and the import's error).
+    """
+    if not isinstance(name, str):
+        raise PokerDraw32TypeError(f"a bot name is a string, got {type(name).__name__}: {name!r}")
+    found = _REGISTERED.get(name) or _LOADED.get(name)
+    if found is not None:
+        return found
+    points = _entry_points().get(name) if _NAME.match(name) else None
+    if not points:
+        raise _unknown(name)
+    values = sorted({ep.value for ep in points})
+    if len(values) > 1:
+        raise PokerDraw32ValueError(f"bot name {name!r} is declared by several installed packages, as "
+                                    f"{' and '.join(values)} (entry-point group {ENTRY_POINT_GROUP!r}): uninstall one")
+    point = points[0]
+    package = getattr(getattr(point, "dist", None), "name", None)
+    where = f"entry point {name} = {point.value!r} (group {ENTRY_POINT_GROUP!r}" + \
+        (f", package {package})" if package else ")")
+    try:
+        factory = point.load()
+    except Exception as e:
+        raise PokerDraw32ValueError(f"bot {name!r} cannot be loaded: {where}: {type(e).__name__}: {e}") from e
+    if not callable(factory):
+        raise PokerDraw32TypeError(f"bot {name!r}: {where} is a {type(factory).__name__}, not a factory "
+                                   "seed -> Bot")
+    _LOADED[name] = factory
+    return factory          # type: ignore[no-any-return]
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """A new bot of the registered ``name`` (see :func:`bot_names`), seeded with ``seed``.
+
+    >>> type(make_bot("maniac", seed=1)).__name__
+    'PotBot'
+    >>> {"call", "fold", "maniac", "random", "rule", "shove"} <= set(bot_names())
+    True
+
+    :param seed: ``0 <= seed < 2**64`` for a reproducible bot, or None (from the operating system, R11.1).
+    :raises PokerDraw32ValueError: an unknown name, a bot that cannot be loaded (see
+        :func:`bot_factory`); what the factory raises (a bad seed, a bot that refuses) propagates.
+    :raises PokerDraw32TypeError: the factory made something else than a :class:`Bot`.
+    """
+    factory = bot_factory(name)
+    bot = factory(seed)
+    if not isinstance(bot, Bot):
+        made = getattr(factory, "__qualname__", type(factory).__name__)
+        raise PokerDraw32TypeError(f"bot {name!r}: its factory {made} made a {type(bot).__name__}, not a "
+                                   "pokerdraw32.bots.Bot")
+    return bot
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Give ``factory`` (``factory(seed) -> Bot``, e.g. a :class:`Bot` subclass) the bot name ``name``,
+    for every interface that takes a bot name (``simulate(bots=...)``, the command line,
+    :class:`~pokerdraw32.env.DrawEnv`, a server table...).  In this process only: a worker process
+    gets the factory itself (by pickle: define it at module level); a package declares its bots
+    for every process as entry points of :data:`ENTRY_POINT_GROUP` instead.
+
+    :param name: 1 to 32 lower-case letters, digits, ``_`` or ``-``, starting with a letter; not
+        ``"mixed"`` (``simulate``'s alternating line-up).
+    :raises PokerDraw32ValueError: a bad name, or one that is taken (the message lists the names).
+    :raises PokerDraw32TypeError: ``factory`` is not callable.
+    """
+    if not isinstance(name, str) or not _NAME.match(name) or name == "mixed":
+        raise PokerDraw32ValueError(f"bot name {name!r}: a name is 1 to 32 lower-case letters, digits, '_' or '-', "
+                                    "starting with a letter, and not 'mixed'")
+    if not callable(factory):
+        raise PokerDraw32TypeError(f"bot {name!r}: the factory must be callable (seed -> Bot), got "
+                                   f"{type(factory).__name__}")
+    if name in _REGISTERED or name in _LOADED or name in _entry_points():
+        raise PokerDraw32ValueError(f"bot name {name!r} is taken: the bots are {', '.join(bot_names())}")
+    _REGISTERED[name] = factory

@@ -79,21 +79,34 @@ def _int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
     return parse
 
 
-def _bots_spec(text: str) -> str | list[Any]:
-    """An argparse type for ``simulate --bots``: ``mixed``, ``rule``, ``random``, or a comma-separated
-    list of ``rule``, ``random`` and ``module:attr`` import specs (user bots)."""
-    if text in ("mixed", "rule", "random"):
+def _bot_name(text: str) -> str:
+    """An argparse type: a registered bot name (:func:`pokerdraw32.bots.bot_names`); the bot itself
+    is made (an installed one loaded) only when it plays."""
+    from .bots import _REGISTERED, bot_names
+
+    if text in _REGISTERED:         # the engine's own and the registered: no scan of the installed packages
         return text
+    names = bot_names()
+    if text not in names:
+        raise argparse.ArgumentTypeError(f"unknown bot name {shown(text)}: the bots are {', '.join(names)}")
+    return text
+
+
+def _bots_spec(text: str) -> str | list[Any]:
+    """An argparse type for ``simulate --bots``: ``mixed``, a bot name, or a comma-separated list
+    of bot names and ``module:attr`` import specs (user bots)."""
+    if text == "mixed" or ("," not in text and ":" not in text):
+        return text if text == "mixed" else _bot_name(text)
     bots: list[Any] = []
     for item in text.split(","):
         item = item.strip()
-        if item in ("rule", "random"):
-            bots.append(item)
-            continue
         module, sep, attr = item.partition(":")
-        if not sep or not module or not attr:
-            raise argparse.ArgumentTypeError(f"{shown(item)}: use mixed, rule or random, or a comma-separated list of "
-                                             "rule, random and module:attr bots")
+        if not sep:
+            bots.append(_bot_name(item))
+            continue
+        if not module or not attr:
+            raise argparse.ArgumentTypeError(f"{shown(item)}: use mixed, a bot name, or a comma-separated list of "
+                                             "bot names and module:attr bots")
         if os.getcwd() not in sys.path:     # module:attr names a module of the current directory too
             sys.path.insert(0, os.getcwd())  # (as `python -m` and uvicorn's app specs do)
         try:
@@ -123,6 +136,8 @@ def _float_in(low: float, high: float, what: str, *, closed: bool) -> Callable[[
     return parse
 
 
+_BOT_NAMES_HELP = ("rule (rule-based), random (uniformly random), the test bots call, shove, fold and maniac (pot-size "
+                   "raises), cfr (the heads-up blueprint) or any other registered name (pokerdraw32.bots.bot_names)")
 _PLAYERS = _int_in(2, 5, "a table deals 2 to 5 players [R3.1]")
 _SEED = _int_in(0, 2**64 - 1, "a seed is 0 <= S < 2**64 [R11.1]")
 _CHIPS = _int_in(1, MAX_CHIPS, f"chips are whole numbers from 1 to {MAX_CHIPS} [R3.2]")
@@ -170,11 +185,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_table_options(sim)
     sim.add_argument("--hands", type=_int_in(1, None, "play at least one hand"), default=1000, metavar="H",
                      help="hands to play (default %(default)s; with --duplicate rounded up to whole deals)")
-    sim.add_argument("--bots", type=_bots_spec, default="mixed", metavar="mixed|rule|random|B1,B2,...",
-                     help="bot types: rule-based, uniformly random, or alternating (default %(default)s); or one "
-                          "bot per seat, comma-separated, each rule, random or an import spec module:attr naming "
-                          "a bot class (a pokerdraw32.bots.Bot subclass gets the seat's seed, any other class no "
-                          "argument), a bot object or a function view -> action")
+    sim.add_argument("--bots", type=_bots_spec, default="mixed", metavar="mixed|NAME|B1,B2,...",
+                     help="a bot name for every seat: " + _BOT_NAMES_HELP + "; or mixed: rule and random "
+                          "alternating (default %(default)s); or one bot per seat, comma-separated, each a bot name "
+                          "or an import spec module:attr naming a bot class (a pokerdraw32.bots.Bot subclass gets "
+                          "the seat's seed, any other class no argument), a bot object or a function view -> action")
     sim.add_argument("--mode", choices=["reset", "session"], default="reset",
                      help="reset: every hand from the starting stacks (default: independent hands, a valid "
                           "interval); session: table sessions with re-buys")
@@ -193,8 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="hands per chunk (default %(default)s); part of what the seed reproduces")
     sim.add_argument("--estimator", choices=["plain", "aivat"], default="plain",
                      help="plain: each bot's mean result (default); aivat: a variance-reduced, unbiased estimate "
-                          "(control variates for the deal, the draw and the built-in bots' decisions; --mode reset; "
-                          "needs numpy: pokerdraw32[aivat]); the plain figures are printed too")
+                          "(control variates for the deal, the draw and the rule and random bots' decisions; "
+                          "--mode reset; needs numpy: pokerdraw32[aivat]); the plain figures are printed too")
     sim.add_argument("--samples", type=_int_in(1, 100_000, "1 to 100,000 outcomes"), default=None, metavar="K",
                      help="--estimator aivat: outcomes each sampled expectation takes (default 128)")
     sim.add_argument("--json", action="store_true", help="print one JSON object on stdout")
@@ -252,10 +267,16 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play against bots in the terminal",
                           description="You play seat 0 against bots; you see only your own cards.")
     _add_table_options(play)
-    play.set_defaults(players=3)
+    play.set_defaults(players=None)            # 3; 2 with --opponent (_check_play)
+    for action in play._actions:
+        if action.dest == "players":
+            action.help = "players at the table, 2-5 (default 3) or, with --opponent, 2"
     play.add_argument("--hands", type=_int_in(1, None, "play at least one hand"), default=None, metavar="H",
                       help="stop after H hands (default: until q)")
-    play.add_argument("--bots", choices=["rule", "random"], default="rule", help="bot type (default %(default)s)")
+    play.add_argument("--bots", type=_bot_name, default=None, metavar="NAME",
+                      help="the bots' name (default rule): " + _BOT_NAMES_HELP)
+    play.add_argument("--opponent", type=_bot_name, default=None, metavar="NAME",
+                      help="play heads-up against this bot (--players 2 --bots NAME), e.g. cfr")
 
     rep = sub.add_parser("replay", help="replay PHH hand histories (.phh, .phhs) through the engine",
                          description="Replay every hand of each file through the engine, checking every field and "
@@ -381,6 +402,21 @@ def _cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO | None) -> 
                     f"({len(res.chunks)} chunks finished); the results above are theirs\n")
         return EXIT_INTERRUPTED
     return EXIT_OK
+
+
+def _check_play(args: argparse.Namespace) -> None:
+    """``play``: ``--opponent NAME`` is ``--players 2 --bots NAME`` (usage errors, status 2)."""
+    if args.opponent is not None:
+        if args.bots is not None:
+            args.usage_error("argument --opponent: not with --bots (--opponent NAME is --players 2 --bots NAME)")
+        if args.players not in (None, 2):
+            args.usage_error(f"argument --opponent: heads-up, against one bot: not with --players {args.players} "
+                             "(use --bots NAME)")
+        args.players, args.bots = 2, args.opponent
+    if args.players is None:
+        args.players = 3
+    if args.bots is None:
+        args.bots = "rule"
 
 
 def _check_simulate(args: argparse.Namespace) -> None:
@@ -622,6 +658,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
                 _check_odds(args)
             elif args.command == "simulate":
                 _check_simulate(args)
+            elif args.command == "play":
+                _check_play(args)
     except SystemExit as e:                 # argparse: --help / --version (0) or a usage error (2)
         code = e.code if isinstance(e.code, int) else EXIT_OK if e.code is None else EXIT_USAGE
         return EXIT_OUTPUT_GONE if out is None and code == EXIT_OK else _flushed(out, code)

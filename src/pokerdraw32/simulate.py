@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TextIO
 
 from ._kernels import IMPLEMENTATION, Rng
-from ._simchunk import BUILT_IN, ChunkResult, Plan, names_of, play_chunk
-from .bots import Policy
-from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, integer
+from ._simchunk import BUILT_IN, ChunkResult, Named, Plan, names_of, play_chunk
+from .bots import Policy, bot_factory, bot_names
+from .errors import MAX_CHIPS, PokerDraw32Error, PokerDraw32TypeError, PokerDraw32ValueError, integer
 from .evaluation import HandCategory
 from .hand import Hand
 from .parallel import check_run, chunk_seed, run_chunks
@@ -238,7 +238,7 @@ def simulate(
     seed: int | None = None,
     rules: Rules | None = None,
     stack: int | None = None,
-    bots: Literal["rule", "random", "mixed"] | Sequence[str | Policy | type] = "mixed",
+    bots: str | Sequence[str | Policy | type] = "mixed",
     mode: Literal["reset", "session"] = "reset",
     duplicate: bool = False,
     sit_out: float = 0.0,
@@ -263,9 +263,10 @@ def simulate(
     :param seed: 0 <= seed < 2**64; ``None`` draws one from the OS (reported in the result).
     :param rules: the table's rules (default: the classic preset).
     :param stack: starting stack (and re-buy) in chips (default 100 big blinds).
-    :param bots: ``"rule"`` (all :class:`~pokerdraw32.bots.RuleBot`), ``"random"`` (all
-        :class:`~pokerdraw32.bots.RandomBot`) or ``"mixed"`` (alternating, rule-based first); or a
-        list with one bot per seat, each ``"rule"``, ``"random"``, an object with
+    :param bots: a bot name (:func:`~pokerdraw32.bots.bot_names`: ``"rule"``, all
+        :class:`~pokerdraw32.bots.RuleBot`; ``"random"``, ``"call"``, ``"shove"``, ``"fold"``,
+        ``"maniac"``, ``"cfr"``, ...) for every seat, or ``"mixed"`` (rule and random alternating,
+        rule-based first); or a list with one bot per seat, each a bot name, an object with
         ``decide(view) -> Action | str`` (:class:`~pokerdraw32.bots.BotLike`), a callable
         ``view -> Action | str``, or a class of such objects.  Each chunk makes its own bots: a
         class is instantiated (a :class:`~pokerdraw32.bots.Bot` subclass with the seat's seed,
@@ -273,7 +274,8 @@ def simulate(
         process would receive it), so a chunk never sees another's state.  Each seat takes one
         seed from the chunk's generator whatever its bot, so the cards dealt do not depend on
         who sits where, and ``["rule", "random", ...]`` plays exactly as ``"mixed"``.  Only the
-        built-in bots play in compiled code (and release the GIL).
+        ``"rule"`` and ``"random"`` bots play in compiled code (and release the GIL); every other
+        name is made by its factory (:func:`~pokerdraw32.bots.make_bot`) in each chunk.
     :param mode: ``"reset"`` (every hand from the starting stacks; default) or ``"session"`` (a
         table session with re-buys); see the module.
     :param duplicate: duplicate deals (``mode="reset"`` only): each deal played ``players``
@@ -300,15 +302,16 @@ def simulate(
         stack.
     :param estimator: ``"plain"`` (default): each bot's mean result and its interval; ``"aivat"``
         (``mode="reset"``, needs numpy): the variance-reduced AIVAT estimate of :mod:`pokerdraw32.aivat`
-        (control variates for the deal, the draw's replacement cards and the built-in bots'
-        decisions), unbiased, usually with a much narrower interval for the same hands.  The hands
+        (control variates for the deal, the draw's replacement cards and the rule and random
+        bots' decisions), unbiased, usually with a much narrower interval for the same hands.  The hands
         played are the same; ``per_bot`` then holds the estimates (their ``chips``, ``hands_won``
         and showdowns stay the real counts) and :attr:`SimulationResult.plain` the plain results.
         Every hand is played in Python (the compiled session cannot report the decisions), so a run
         of built-in bots is slower than with ``"plain"``; workers are processes.
     :param samples: ``estimator="aivat"`` only: outcomes each sampled expectation takes (default
         128, 1 to 100,000; more: less noise in the corrections, more time).
-    :raises PokerDraw32ValueError: bad players, hands, stack, bots, mode, sit_out, workers,
+    :raises PokerDraw32ValueError: bad players, hands, stack, bots (an unknown bot name: the message
+        lists the names; a named bot that cannot be loaded), mode, sit_out, workers,
         chunk, estimator or samples; ``duplicate`` or ``estimator="aivat"`` with ``mode="session"``;
         ``samples`` without ``estimator="aivat"``;
         ``sit_out`` with ``mode="reset"``; ``on_hand`` with workers or an executor.
@@ -452,23 +455,37 @@ def simulate(
     return result
 
 
+def _named(name: str, where: str, other: str) -> Any:
+    """The line-up's spec of bot name ``name``: the name itself when it plays in compiled code
+    (:data:`~pokerdraw32._simchunk.BUILT_IN`), else a :class:`~pokerdraw32._simchunk.Named` with
+    its factory (an entry point is loaded here, once).
+
+    :raises PokerDraw32ValueError: an unknown name (the message lists them and ``other``, what else
+        may be given) or a bot that cannot be loaded, named by ``where``."""
+    if name in BUILT_IN:
+        return name
+    try:
+        return Named(name, bot_factory(name))
+    except PokerDraw32Error as e:
+        hint = f"; {other}" if str(e).startswith("unknown bot name") else ""
+        raise type(e)(f"{where}: {e}{hint}") from e
+
+
 def _lineup(bots: object, players: int) -> list[Any]:
     """The bots' specs, one per seat, checked."""
     if isinstance(bots, str):
-        if bots in BUILT_IN:
-            return [bots] * players
         if bots == "mixed":
             return ["rule" if i % 2 == 0 else "random" for i in range(players)]
-        raise PokerDraw32ValueError(f"bots={bots!r}: use rule, random or mixed, or a list of one bot per seat")
+        return [_named(bots, f"bots={bots!r}", "or 'mixed', or a list of one bot per seat")] * players
     if not isinstance(bots, Sequence):
-        raise PokerDraw32ValueError(f"bots={bots!r}: use rule, random or mixed, or a list of one bot per seat")
+        raise PokerDraw32ValueError(f"bots={bots!r}: use mixed, a bot name ({', '.join(bot_names())}) or a list of "
+                                    "one bot per seat")
     specs = list(bots)
     if len(specs) != players:
         raise PokerDraw32ValueError(f"bots: {len(specs)} bots for {players} players; give one per seat")
     for i, spec in enumerate(specs):
         if isinstance(spec, str):
-            if spec not in BUILT_IN:
-                raise PokerDraw32ValueError(f"bots[{i}]={spec!r}: use 'rule', 'random' or a bot object")
+            specs[i] = _named(spec, f"bots[{i}]={spec!r}", "or a bot object, a callable or a class")
         elif isinstance(spec, type):
             pass                                 # instantiated by each chunk (its errors name the seat)
         elif not callable(getattr(spec, "decide", None)) and not callable(spec):
@@ -484,6 +501,8 @@ def _check_picklable(specs: list[Any]) -> None:
             pickle.dumps(spec)
         except Exception as e:
             name = getattr(spec, "__qualname__", None) or type(spec).__name__
+            if isinstance(spec, Named):
+                name = f"bot {spec.name!r} (its factory {getattr(spec.factory, '__qualname__', spec.factory)!r})"
             raise PokerDraw32TypeError(f"bots[{i}]: {name} cannot be sent to worker processes ({e}); define it at "
                                        "module level, or play with workers=1") from None
 

@@ -1,10 +1,10 @@
 """Research interfaces (issue 12; the ``pokerdraw32[rl]`` extra: numpy, gymnasium, pettingzoo).
 
 * :func:`env` / :class:`raw_env`: a PettingZoo AEC environment, one hand a game, every seat an agent;
-* :class:`DrawEnv`: a Gymnasium environment, one learning seat against built-in or given opponents,
+* :class:`DrawEnv`: a Gymnasium environment, one learning seat against bots by name or given opponents,
   registered as ``"pokerdraw32/Draw-v0"`` when this package is imported;
 * :class:`DrawVectorEnv`: ``num_envs`` DrawEnv tables stepped by one compiled call without the GIL
-  (a ``gymnasium.vector.VectorEnv``, built-in opponents);
+  (a ``gymnasium.vector.VectorEnv``; rule and random opponents, other bot names in Python);
 * :class:`Encoding`: the shared action space, legal-action mask and observation as numpy arrays,
   from a :class:`~pokerdraw32.hand.Hand` or a bot's :class:`~pokerdraw32.bots.SeatView` (the
   layout: :mod:`pokerdraw32._encode`, and README.md, "Research interfaces");

@@ -49,8 +49,8 @@ __all__ = ["MaskableDrawVecEnv"]
 
 class MaskableDrawVecEnv(VecEnv):  # type: ignore[misc]  # stable_baselines3 is typed Any here (pyproject.toml)
     """``num_envs`` tables of :class:`~pokerdraw32.env.DrawEnv` as a Stable-Baselines3 ``VecEnv``,
-    stepped by the compiled core of :class:`~pokerdraw32.env.DrawVectorEnv` (built-in ``"rule"``
-    and ``"random"`` opponents only, as there).
+    stepped by :class:`~pokerdraw32.env.DrawVectorEnv` (its compiled core with ``"rule"`` and
+    ``"random"`` opponents; with any other bot name, such as ``"cfr"``, its tables in Python).
 
     * observations: ``float32[num_envs, 171]`` (the learning seat's encoding, chips divided by the
       starting stack); actions: ``Discrete(35 + B)`` indices, given as ``int[num_envs]``;

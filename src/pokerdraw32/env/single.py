@@ -12,7 +12,7 @@ from gymnasium import spaces
 
 from .._kernels import Rng
 from ..actions import Action
-from ..bots import RandomBot, RuleBot, SeatView
+from ..bots import Bot, SeatView
 from ..errors import PokerDraw32TypeError, PokerDraw32ValueError
 from ..hand import Hand
 from ..rules import Rules
@@ -23,6 +23,7 @@ from ._table import (
     acknowledge_error,
     learning_seat,
     observation_bound,
+    opponent_bots,
     opponent_list,
     render_text,
     supported_render_mode,
@@ -31,8 +32,9 @@ from ._table import (
 from .encoding import DEFAULT_BUCKETS, OBS_SIZE, Encoding, action_index
 
 Opponent = str | Callable[[SeatView], Action | str]
-"""``"rule"`` (:class:`~pokerdraw32.bots.RuleBot`), ``"random"`` (:class:`~pokerdraw32.bots.RandomBot`),
-or a callable ``SeatView -> Action | str`` (a bot's ``decide`` too)."""
+"""A bot name (:func:`pokerdraw32.bots.bot_names`: ``"rule"``, :class:`~pokerdraw32.bots.RuleBot`;
+``"random"``, :class:`~pokerdraw32.bots.RandomBot`; ``"call"``, ``"shove"``, ``"fold"``,
+``"maniac"``, ``"cfr"``, ...) or a callable ``SeatView -> Action | str`` (a bot's ``decide`` too)."""
 
 
 class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
@@ -60,15 +62,15 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
 
     Every random draw comes from one :class:`~pokerdraw32.Rng`, ``Rng(seed)`` at ``reset(seed=...)``
     (at the first reset without a seed, seeded from ``np_random``), in this order: the button
-    (``below(players)``), the deck and any R6.2 reshuffle (the hand's generator), the built-in
-    opponents' choices (their policies draw from it too).  :class:`~pokerdraw32.env.DrawVectorEnv`
-    follows the same order in compiled code, so its table ``i`` is this environment reset with
-    ``seed + i``.
+    (``below(players)``), the deck and any R6.2 reshuffle (the hand's generator), the opponents
+    given by name (their ``rng`` is this generator: the rule and random bots draw from it).
+    :class:`~pokerdraw32.env.DrawVectorEnv` follows the same order (in compiled code when every
+    opponent is a rule or random bot), so its table ``i`` is this environment reset with ``seed + i``.
 
     :param players: seats dealt in, 2 to 5 (R3.1).
     :param opponents: one :data:`Opponent` for every other seat, or a list of ``players - 1`` of
-        them in seat order after skipping the learning seat (default ``"rule"``).  Built-in bots
-        draw from the environment's generator.
+        them in seat order after skipping the learning seat (default ``"rule"``).  A name is made
+        once (:func:`~pokerdraw32.bots.make_bot`) and draws from the environment's generator.
     :param seat: the learning seat's hand seat (default 0).
     :param rules: the :class:`~pokerdraw32.rules.Rules`; default: the ``preset``.
     :param preset: ``"classic"`` (default) or ``"two-blind"``.
@@ -85,8 +87,8 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         Another mode (``"rgb_array"``, which Stable-Baselines3's ``make_vec_env`` asks for) warns,
         as Gymnasium does, naming the supported modes, and renders nothing: ``render_mode`` is then
         None and :meth:`render` returns None.
-    :raises PokerDraw32ValueError: bad players, seat, stack, buckets, opponents or
-        ``illegal_action``.
+    :raises PokerDraw32ValueError: bad players, seat, stack, buckets, opponents (an unknown bot
+        name: the message lists them; a bot that cannot be loaded) or ``illegal_action``.
 
     Registered as ``"pokerdraw32/Draw-v0"`` (``gymnasium.make("pokerdraw32/Draw-v0", players=3)``).
     The full information of the learning seat is ``SeatView.of(env.hand, env.seat)``.
@@ -102,9 +104,7 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         n = self.players
         self.seat = learning_seat(seat, n)
         chosen: list[Opponent] = opponent_list(opponents, n)
-        for o in chosen:
-            if (isinstance(o, str) and o not in ("rule", "random")) or (not isinstance(o, str) and not callable(o)):
-                raise PokerDraw32ValueError(f"opponent {o!r}: use 'rule', 'random' or a callable SeatView -> action")
+        self._bots: list[Bot | None] = opponent_bots(chosen)
         self.opponents = chosen
         if illegal_action not in ("raise", "penalty"):
             raise PokerDraw32ValueError(f"illegal_action={illegal_action!r}: use 'raise' or 'penalty'")
@@ -121,12 +121,12 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         self._mask = np.zeros(self.encoding.actions, dtype=np.uint8)
         self._no_decision = False   # the hand gave the learning seat no decision (an acknowledge step)
         self._rng: Rng | None = None
+        self._decisions = 0         # every seat's decisions so far (DrawVectorEnv.decisions)
 
     def _seat_opponents(self, rng: Rng) -> None:
         others = [s for s in range(self.players) if s != self.seat]
-        for s, o in zip(others, self.opponents, strict=True):
-            if o == "rule" or o == "random":
-                bot = (RuleBot if o == "rule" else RandomBot)(0)
+        for s, o, bot in zip(others, self.opponents, self._bots, strict=True):
+            if bot is not None:
                 bot.rng = rng                     # the episode's one generator (see the class)
                 self._players[s] = bot.decide
             else:
@@ -144,6 +144,7 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
             if not isinstance(action, (Action, str)):
                 raise PokerDraw32TypeError(f"the opponent at seat {actor} returned {action!r}, not an Action or text")
             hand.act(action, actor)
+            self._decisions += 1
 
     def _observe(self) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         hand = self.hand
@@ -204,6 +205,7 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         else:
             acknowledged = False
             self.encoding.apply(hand, action)
+            self._decisions += 1
             self._play_opponents()
         reward = 0.0
         obs, info = self._observe()

@@ -21,12 +21,15 @@ from ._table import (
     acknowledge_error,
     learning_seat,
     observation_bound,
+    opponent_bots,
     opponent_list,
     render_text,
     supported_render_mode,
     table_rules,
 )
+from ._tables import PythonTables
 from .encoding import DEFAULT_BUCKETS, OBS_SIZE, Encoding
+from .single import DrawEnv
 
 
 class DrawVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[Any]]):
@@ -59,9 +62,12 @@ class DrawVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], np
     * rewards: ``float64[num_envs]``, the learning seat's result in big blinds when its hand ends;
       terminations: ``bool[num_envs]``; truncations: always False.
 
-    Opponents are the built-in bots only (``"rule"`` or ``"random"``, played inside the compiled
-    loop); for opponents written in Python use :class:`~pokerdraw32.env.DrawEnv` (or Gymnasium's
-    ``SyncVectorEnv`` of them).
+    Opponents are bot names (:func:`pokerdraw32.bots.bot_names`).  When every one is ``"rule"`` or
+    ``"random"``, the tables are played inside the compiled loop; with any other name (``"call"``,
+    ``"cfr"``, ...) they are :class:`~pokerdraw32.env.DrawEnv` tables stepped one after the other in
+    Python (:class:`pokerdraw32.env._tables.PythonTables`: the same hands, slower).  For opponents
+    given as callables use :class:`~pokerdraw32.env.DrawEnv` (or Gymnasium's ``SyncVectorEnv`` of
+    them).
 
     :param num_envs: tables, 1 or more.
     :param copy: return copies of the observations, masks, rewards and terminations (default
@@ -73,8 +79,8 @@ class DrawVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], np
         ``gymnasium.vector.AutoresetMode`` of that name), see above.
     :param render_mode: ``"ansi"``: :meth:`render` gives every table as text; another mode warns
         and renders nothing (as :class:`~pokerdraw32.env.DrawEnv`).
-    :raises PokerDraw32ValueError: bad players, seat, stack, buckets, opponents, ``num_envs`` or
-        ``autoreset_mode``.
+    :raises PokerDraw32ValueError: bad players, seat, stack, buckets, opponents (not a bot name:
+        the message lists them; a bot that cannot be loaded), ``num_envs`` or ``autoreset_mode``.
     The other parameters are :class:`~pokerdraw32.env.DrawEnv`'s.
 
     >>> from pokerdraw32.env import DrawVectorEnv
@@ -102,10 +108,9 @@ class DrawVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], np
         n = self.players
         self.seat = learner = learning_seat(seat, n)
         chosen = opponent_list(opponents, n)
-        for o in chosen:
-            if o not in ("rule", "random"):
-                raise PokerDraw32ValueError(f"opponent {o!r}: the vector environment plays the built-in 'rule' and "
-                                            "'random' bots (use DrawEnv for opponents written in Python)")
+        compiled = all(o in ("rule", "random") for o in chosen)
+        if not compiled:
+            opponent_bots(chosen, callables=False)     # names only, each known and loadable (errors name them)
         self.opponents = chosen
         if illegal_action != "raise":
             raise PokerDraw32ValueError(f"illegal_action={illegal_action!r}: the vector environment raises ('raise')")
@@ -120,13 +125,19 @@ class DrawVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], np
         self.big_blind: int = self.rules.big_blind
         self.num_envs = count
         self.copy = bool(copy)
-        policies = [-1] * n
-        others = [s for s in range(n) if s != learner]
-        for s, o in zip(others, chosen, strict=True):
-            policies[s] = _play.RULE if o == "rule" else _play.RANDOM
-        policies[learner] = _play.RULE   # not read: the learning seat's decisions are the actions
-        self._core = _vector.VectorCore(Hand, self.rules, n, learner, self.stack, self.big_blind, policies,
-                                        list(self.encoding.buckets), count)
+        self._core: Any
+        if compiled:
+            policies = [-1] * n
+            others = [s for s in range(n) if s != learner]
+            for s, o in zip(others, chosen, strict=True):
+                policies[s] = _play.RULE if o == "rule" else _play.RANDOM
+            policies[learner] = _play.RULE   # not read: the learning seat's decisions are the actions
+            self._core = _vector.VectorCore(Hand, self.rules, n, learner, self.stack, self.big_blind, policies,
+                                            list(self.encoding.buckets), count)
+        else:                                 # other bots: DrawEnv tables stepped in Python (same hands)
+            rules_used = self.rules
+            self._core = PythonTables(count, lambda: DrawEnv(n, chosen, learner, rules=rules_used, stack=stack,
+                                                             buckets=buckets))
         high = observation_bound(n, self.rules, self.stack)
         self.single_observation_space = spaces.Box(0.0, high, (OBS_SIZE,), np.float32)
         self.single_action_space = spaces.Discrete(self.encoding.actions)

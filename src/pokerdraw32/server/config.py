@@ -5,20 +5,15 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots import RandomBot, RuleBot
+from ..bots import bot_factory
 from ..errors import PokerDraw32Error
 from ..rules import Rules, Structure
 from ..table import Table
 
-__all__ = ["BOTS", "DEFAULT_TABLES", "ServerSettings", "TableConfig"]
-
-BOTS: dict[str, Callable[[int | None], Any]] = {"rule": RuleBot, "random": RandomBot}
-"""The built-in bots a seat can hold: ``"rule"`` (:class:`~pokerdraw32.bots.RuleBot`) and
-``"random"`` (:class:`~pokerdraw32.bots.RandomBot`)."""
+__all__ = ["DEFAULT_TABLES", "ServerSettings", "TableConfig"]
 
 @dataclass(frozen=True)
 class ServerSettings:
@@ -44,7 +39,8 @@ class TableConfig:
     :ivar id: 1-32 letters, digits, ``-`` or ``_`` (the page is ``/table/<id>``).
     :ivar rules: :meth:`Rules.options` of the table's rules (the file may give ``preset`` plus
         changes, e.g. ``{"preset": "classic", "structure": "pot-limit", "sb": 5}``).
-    :ivar bots: table seat -> ``"rule"`` or ``"random"``, seated at the table's creation.
+    :ivar bots: table seat -> a bot name (:func:`pokerdraw32.bots.bot_names`: ``"rule"``,
+        ``"random"``, ``"call"``, ...; ``"cfr"`` plays heads-up only), seated at the table's creation.
     :ivar time_bank: seconds each player may use beyond ``decision_time`` in a session;
         ``bank_refill`` seconds are given back after each hand they were dealt in to, up to
         ``time_bank``.
@@ -94,11 +90,16 @@ class TableConfig:
             raise ValueError(f"table {tid}: bad rules: {exc}") from None
         bots_in = d.get("bots", {})
         if not isinstance(bots_in, dict):
-            raise ValueError(f"table {tid}: bots must be an object of seat -> 'rule' or 'random'")
+            raise ValueError(f"table {tid}: bots must be an object of seat -> bot name ('rule', 'random', ...)")
         bots: list[tuple[int, str]] = []
         for k, v in bots_in.items():
-            if not ((isinstance(k, str) and k.isdigit()) or isinstance(k, int)) or v not in BOTS:
-                raise ValueError(f"table {tid}: bots maps a seat number to 'rule' or 'random', got {k!r}: {v!r}")
+            if not ((isinstance(k, str) and k.isdigit()) or isinstance(k, int)) or not isinstance(v, str):
+                raise ValueError(f"table {tid}: bots maps a seat number to a bot name ('rule', 'random', ...), got "
+                                 f"{k!r}: {v!r}")
+            try:
+                bot_factory(v)                  # a known name, loaded now: a bot that cannot load stops the start
+            except PokerDraw32Error as exc:
+                raise ValueError(f"table {tid}: bots: seat {k}: {exc}") from None
             bots.append((int(k), v))
         config = cls(id=tid, title=str(d.get("title", tid))[:80], rules=rules.options(), seats=d.get("seats", 5),
                      bots=tuple(sorted(bots)), decision_time=d.get("decision_time", 30.0),

@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any
 
 from .._events import events_for as _redacted
 from ..actions import Action, Event, EventKind
-from ..bots import SeatView
+from ..bots import SeatView, make_bot
 from ..errors import PokerDraw32Error
 from ..table import Table
-from .config import BOTS, ServerSettings, TableConfig
+from .config import ServerSettings, TableConfig
 from .protocol import ProtocolError
 from .store import Commit, StorageError, Store
 
@@ -91,7 +91,7 @@ class Player:
         p = cls(int(d["seat"]), str(d["name"]), d["token"], d["bot"], int(d["joined_seq"]), float(d["bank"]),
                 bool(d.get("away", False)))
         if p.bot is not None:
-            p.brain = BOTS[p.bot](None)
+            p.brain = make_bot(p.bot)
             if "bot_rng" in d:
                 p.brain.rng.setstate(tuple(int(w, 16) for w in d["bot_rng"]))
         return p
@@ -333,7 +333,7 @@ class Room:
         chips = TableConfig.default_buy_in(t)
         t.join(seat, name, chips)
         p = Player(seat, name, None, kind, self.seq, self.config.time_bank)
-        p.brain = BOTS[kind](None if self.config.seed is None else self.config.seed * 8 + seat)
+        p.brain = make_bot(kind, None if self.config.seed is None else self.config.seed * 8 + seat)
         self.players[seat] = p
         entries.append({"kind": "seated", "seat": seat, "name": name, "chips": chips, "bot": kind})
 
@@ -567,7 +567,13 @@ class Room:
         h = t.hand
         assert h is not None
         view = SeatView.of(h, t.hand_seats.index(p.seat))
-        t.act(p.seat, p.brain.decide(view))
+        try:
+            action: Action | str = p.brain.decide(view)
+        except Exception:       # a bot that cannot decide (e.g. a heads-up bot at 3 players) times out
+            log.exception("table %s: the bot at seat %d (%s) failed to decide: it times out (R6.3, R7.3)", self.id,
+                          p.seat, p.bot)
+            action = Action.timeout()
+        t.act(p.seat, action)
 
     def _start_hand(self, entries: list[Any]) -> None:
         t = self.table
