@@ -3,12 +3,16 @@
     python -m pokerdraw32.cfr abstraction --out abs.json [--bet-fractions 0.5,1,2 --raise-cap 3 ...]
     python -m pokerdraw32.cfr train --iterations N --seed S [--abstraction abs.json] --out strategy.cfr
                                     [--sampling external|outcome] [--checkpoint ck.cfr [--every K]]
-                                    [--resume ck.cfr]
+                                    [--resume ck.cfr] [--exploitability-every K]
+    python -m pokerdraw32.cfr exploitability --strategy strategy.cfr [--unseen bot|uniform]
 
 ``train`` prints its progress (iterations, iterations per second, information sets) after each chunk
 of ``--every`` iterations (default: a tenth of the run), and writes the checkpoint then if asked;
 ``--resume`` goes on from a checkpoint (its abstraction and generator; ``--seed`` and
-``--abstraction`` are then not allowed) for ``--iterations`` more iterations.
+``--abstraction`` are then not allowed) for ``--iterations`` more iterations.  With
+``--exploitability-every K`` it also prints ``exploitability X mbb/hand`` at every multiple of ``K``
+iterations: the average strategy's, exact in the bucket game (:mod:`pokerdraw32.cfr.exploitability`);
+``exploitability`` prints it, with both best responses and the strategy's value, for a saved strategy.
 """
 
 from __future__ import annotations
@@ -62,6 +66,12 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--resume", default=None, help="go on from this checkpoint")
     tr.add_argument("--sampling", choices=["external", "outcome"], default=None,
                     help="MCCFR variant (default external; outcome: one trajectory an iteration)")
+    tr.add_argument("--exploitability-every", type=_count, default=0, metavar="K",
+                    help="print the exploitability (bucket game, mbb/hand) every K iterations")
+    ex = sub.add_parser("exploitability", help="exact best responses and exploitability in the bucket game")
+    ex.add_argument("--strategy", required=True, help="a strategy file written by train")
+    ex.add_argument("--unseen", choices=["bot", "uniform"], default="bot",
+                    help="play of information sets the strategy never met (default: as CfrBot, check/call)")
     return parser
 
 
@@ -74,6 +84,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                         parole=not args.no_parole, pre_strength=args.pre_strength, pre_potential=args.pre_potential,
                         post_buckets=args.post_buckets).save(args.out)
             print(f"wrote {args.out}")
+            return 0
+        if args.command == "exploitability":
+            from .exploitability import exploitability
+            from .solver import Strategy
+            e = exploitability(Strategy.load(args.strategy), unseen=args.unseen)
+            print(f"exploitability {e.mbb:.1f} mbb/hand ({e.chips:.4f} chips a hand) in the bucket game; best responses "
+                  f"{e.best_response[0]:.4f} (player 0, small blind) and {e.best_response[1]:.4f} (player 1) chips a "
+                  f"hand; the strategy's own value {e.value[0]:.4f} for player 0; {e.unseen} of {e.info_sets} "
+                  f"information sets never met (played as --unseen {args.unseen}); {e.seconds:.2f} s")
             return 0
         if args.resume is not None:
             if args.seed is not None or args.abstraction is not None or args.sampling is not None:
@@ -89,8 +108,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{int(p['iterations'])} iterations, {p['rate']:.0f} iterations/s, {int(p['info_sets'])} "
                   f"information sets, {p['nodes'] / max(p['seconds'], 1e-9):.0f} nodes/s, {p['seconds']:.1f} s "
                   f"({trainer.implementation}, {trainer.sampling} sampling)", flush=True)
+            if "exploitability" in p:
+                print(f"exploitability {p['exploitability']:.1f} mbb/hand after {int(p['iterations'])} iterations",
+                      flush=True)
 
-        trainer.train(args.iterations, chunk=every, checkpoint=args.checkpoint, progress=show)
+        trainer.train(args.iterations, chunk=every, checkpoint=args.checkpoint, progress=show,
+                      exploitability_every=args.exploitability_every)
         trainer.strategy().save(args.out)
         print(f"wrote {args.out}: {trainer.info_sets} information sets after {trainer.iterations} iterations")
         return 0
