@@ -89,10 +89,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .exploitability import exploitability
             from .solver import Strategy
             e = exploitability(Strategy.load(args.strategy), unseen=args.unseen)
-            print(f"exploitability {e.mbb:.1f} mbb/hand ({e.chips:.4f} chips a hand) in the bucket game; best responses "
-                  f"{e.best_response[0]:.4f} (player 0, small blind) and {e.best_response[1]:.4f} (player 1) chips a "
-                  f"hand; the strategy's own value {e.value[0]:.4f} for player 0; {e.unseen} of {e.info_sets} "
-                  f"information sets never met (played as --unseen {args.unseen}); {e.seconds:.2f} s")
+            print(f"exploitability {e.mbb:.1f} mbb/hand ({e.chips:.4f} chips a hand) in the bucket game; "
+                  f"best responses {e.best_response[0]:.4f} (player 0, small blind) and {e.best_response[1]:.4f} "
+                  f"(player 1) chips a hand; the strategy's own value {e.value[0]:.4f} for player 0; {e.unseen} of "
+                  f"{e.info_sets} information sets never met (played as --unseen {args.unseen}); {e.seconds:.2f} s")
             return 0
         if args.resume is not None:
             if args.seed is not None or args.abstraction is not None or args.sampling is not None:
