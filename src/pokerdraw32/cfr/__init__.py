@@ -29,8 +29,11 @@ What is here:
   translating real bets with the pseudo-harmonic mapping (Ganzfried & Sandholm 2013); refuses a
   hand of more than 2 players.
 
-Not built yet (later sessions, see DESIGN.md): exploitability (exact best response in the
-abstract game, an approximate best response in the real one), a shipped blueprint and its
+* :mod:`.exploitability`: ``exploitability(strategy)``, the exact best responses and exploitability
+  (mbb/hand) in the abstraction's *bucket game* (cards replaced by buckets dealt and moved by
+  exactly counted probabilities); ``Trainer.train(..., exploitability_every=K)``.
+
+Not built yet (later sessions, see DESIGN.md): an approximate best response in the real game, a shipped blueprint and its
 targets, ``--bots cfr`` as a built-in name, threads and Dask, 3 players.
 """
 
