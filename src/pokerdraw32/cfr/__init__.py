@@ -33,8 +33,8 @@ What is here:
   (mbb/hand) in the abstraction's *bucket game* (cards replaced by buckets dealt and moved by
   exactly counted probabilities); ``Trainer.train(..., exploitability_every=K)``.
 
-Not built yet (later sessions, see DESIGN.md): an approximate best response in the real game, a shipped blueprint and its
-targets, ``--bots cfr`` as a built-in name, threads and Dask, 3 players.
+Not built yet (later sessions, see DESIGN.md): an approximate best response in the real game, a
+shipped blueprint and its targets, ``--bots cfr`` as a built-in name, threads and Dask, 3 players.
 """
 
 from __future__ import annotations
