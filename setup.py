@@ -66,6 +66,7 @@ def pure_mode_extensions() -> list[Extension]:
     open(os.path.join(target, "__init__.py"), "a").close()
     modules = [Extension(f"pokerdraw32.{m}_c", [os.path.join(target, m + "_c.py")]) for m in PURE_MODE]
     modules.append(cfr_extension(here, target))
+    modules.append(cfr_extension(here, target, "_bucketgame"))
     core = Extension("pokerdraw32._core", ["src/_core.pyx"])   # directives in its header
     try:
         from Cython.Build import cythonize
@@ -82,24 +83,25 @@ def pure_mode_extensions() -> list[Extension]:
     return built
 
 
-def cfr_extension(here: str, target: str) -> Extension:
+def cfr_extension(here: str, target: str, name: str = "_mccfr") -> Extension:
     """The solver's walk (issue 26), src/pokerdraw32/cfr/_mccfr.py with _mccfr.pxd, compiled as
     pokerdraw32.cfr._mccfr_c (copied to build/cython-src/pokerdraw32/cfr/ as the pure-mode modules
     above).  pokerdraw32.cfr._select picks it or its pure twin, following pokerdraw32._kernels; it is
     not one of _kernels' all-or-none modules.  No floating-point contraction (fused multiply-add):
-    the compiled walk must add and multiply exactly as the pure twin does (tests/test_cfr_solver.py)."""
+    the compiled walk must add and multiply exactly as the pure twin does (tests/test_cfr_solver.py).
+    ``name="_bucketgame"``: the bucket game's tables and best-response walk (tests/test_cfr_exploit.py)."""
     cfr_target = os.path.join(target, "cfr")
     os.makedirs(cfr_target, exist_ok=True)
     open(os.path.join(cfr_target, "__init__.py"), "a").close()
     for ext in (".py", ".pxd"):
-        dest = os.path.join(cfr_target, "_mccfr_c" + ext)
-        with open(os.path.join(here, "src", "pokerdraw32", "cfr", "_mccfr" + ext), "rb") as f:
+        dest = os.path.join(cfr_target, name + "_c" + ext)
+        with open(os.path.join(here, "src", "pokerdraw32", "cfr", name + ext), "rb") as f:
             data = f.read()
         if not os.path.exists(dest) or open(dest, "rb").read() != data:
             with open(dest, "wb") as f:
                 f.write(data)
     flags = [] if sys.platform == "win32" else ["-ffp-contract=off"]
-    return Extension("pokerdraw32.cfr._mccfr_c", [os.path.join(cfr_target, "_mccfr_c.py")], extra_compile_args=flags)
+    return Extension(f"pokerdraw32.cfr.{name}_c", [os.path.join(cfr_target, name + "_c.py")], extra_compile_args=flags)
 
 
 def check_gil_free(c_files: list[str]) -> None:

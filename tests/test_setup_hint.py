@@ -36,8 +36,9 @@ def test_failed_compile_ends_with_the_no_extensions_hint(tmp_path: Path) -> None
         (tmp_path / "src" / "pokerdraw32" / f"{module}.py").write_text("x = 1\n", encoding="utf-8")
         (tmp_path / "src" / "pokerdraw32" / f"{module}.pxd").write_text("", encoding="utf-8")
     (tmp_path / "src" / "pokerdraw32" / "cfr").mkdir()                      # and the solver's walk (issue 26)
-    (tmp_path / "src" / "pokerdraw32" / "cfr" / "_mccfr.py").write_text("x = 1\n", encoding="utf-8")
-    (tmp_path / "src" / "pokerdraw32" / "cfr" / "_mccfr.pxd").write_text("", encoding="utf-8")
+    for module in ("_mccfr", "_bucketgame"):                                 # and its bucket game's tables
+        (tmp_path / "src" / "pokerdraw32" / "cfr" / f"{module}.py").write_text("x = 1\n", encoding="utf-8")
+        (tmp_path / "src" / "pokerdraw32" / "cfr" / f"{module}.pxd").write_text("", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("POKERDRAW32_")}
     env["CC"] = "/bin/false"                                                  # a C compiler that always fails
     proc = subprocess.run([sys.executable, "setup.py", "build_ext", "--force"], cwd=tmp_path, env=env,

@@ -29,12 +29,16 @@ What is here:
   translating real bets with the pseudo-harmonic mapping (Ganzfried & Sandholm 2013); refuses a
   hand of more than 2 players.
 
+* :mod:`.exploitability`: ``exploitability(strategy)``, the exact best responses and exploitability
+  (mbb/hand) in the abstraction's *bucket game* (cards replaced by buckets dealt and moved by
+  exactly counted probabilities); ``Trainer.train(..., exploitability_every=K)``.
+
+
 The shipped blueprint: :mod:`.blueprint` (``blueprint_bot(seed)``), stored in the compact format
 of :mod:`.compact` (``python -m pokerdraw32.cfr export``).
 
-Not built yet (later sessions, see DESIGN.md): exploitability (exact best response in the
-abstract game, an approximate best response in the real one), the blueprint's targets, threads
-and Dask, 3 players.
+
+Not built yet (later sessions, see DESIGN.md): threads and Dask, 3 players.
 """
 
 from __future__ import annotations

@@ -3,13 +3,17 @@
     python -m pokerdraw32.cfr abstraction --out abs.json [--bet-fractions 0.5,1,2 --raise-cap 3 ...]
     python -m pokerdraw32.cfr train --iterations N --seed S [--abstraction abs.json] --out strategy.cfr
                                     [--sampling external|outcome] [--checkpoint ck.cfr [--every K]]
-                                    [--resume ck.cfr]
+                                    [--resume ck.cfr] [--exploitability-every K]
+    python -m pokerdraw32.cfr exploitability --strategy strategy.cfr [--unseen bot|uniform]
     python -m pokerdraw32.cfr export --strategy strategy.cfr --out strategy.cfrz [--command "..."]
 
 ``train`` prints its progress (iterations, iterations per second, information sets) after each chunk
 of ``--every`` iterations (default: a tenth of the run), and writes the checkpoint then if asked;
 ``--resume`` goes on from a checkpoint (its abstraction and generator; ``--seed`` and
-``--abstraction`` are then not allowed) for ``--iterations`` more iterations.
+``--abstraction`` are then not allowed) for ``--iterations`` more iterations.  With
+``--exploitability-every K`` it also prints ``exploitability X mbb/hand`` at every multiple of ``K``
+iterations: the average strategy's, exact in the bucket game (:mod:`pokerdraw32.cfr.exploitability`);
+``exploitability`` prints it, with both best responses and the strategy's value, for a saved strategy.
 
 ``export`` writes a strategy in the compact format (:mod:`pokerdraw32.cfr.compact`: about a byte a
 probability, 8-bit quantised) with metadata in its header: ``--command`` (the commands that made it,
@@ -72,6 +76,12 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--resume", default=None, help="go on from this checkpoint")
     tr.add_argument("--sampling", choices=["external", "outcome"], default=None,
                     help="MCCFR variant (default external; outcome: one trajectory an iteration)")
+    tr.add_argument("--exploitability-every", type=_count, default=0, metavar="K",
+                    help="print the exploitability (bucket game, mbb/hand) every K iterations")
+    xp = sub.add_parser("exploitability", help="exact best responses and exploitability in the bucket game")
+    xp.add_argument("--strategy", required=True, help="a strategy file written by train")
+    xp.add_argument("--unseen", choices=["bot", "uniform"], default="bot",
+                    help="play of information sets the strategy never met (default: as CfrBot, check/call)")
     ex = sub.add_parser("export", help="write a strategy in the compact (shipping) format, with its metadata")
     ex.add_argument("--strategy", required=True, help="the strategy file written by train")
     ex.add_argument("--out", required=True, help="the compact file to write (e.g. blueprint_hunl100.cfrz)")
@@ -111,6 +121,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                         post_buckets=args.post_buckets).save(args.out)
             print(f"wrote {args.out}")
             return 0
+        if args.command == "exploitability":
+            from .exploitability import exploitability
+
+            e = exploitability(Strategy.load(args.strategy), unseen=args.unseen)
+            print(f"exploitability {e.mbb:.1f} mbb/hand ({e.chips:.4f} chips a hand) in the bucket game; "
+                  f"best responses {e.best_response[0]:.4f} (player 0, small blind) and {e.best_response[1]:.4f} "
+                  f"(player 1) chips a hand; the strategy's own value {e.value[0]:.4f} for player 0; {e.unseen} of "
+                  f"{e.info_sets} information sets never met (played as --unseen {args.unseen}); {e.seconds:.2f} s")
+            return 0
         if args.command == "export":
             from .compact import write_compact
 
@@ -132,8 +151,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{int(p['iterations'])} iterations, {p['rate']:.0f} iterations/s, {int(p['info_sets'])} "
                   f"information sets, {p['nodes'] / max(p['seconds'], 1e-9):.0f} nodes/s, {p['seconds']:.1f} s "
                   f"({trainer.implementation}, {trainer.sampling} sampling)", flush=True)
+            if "exploitability" in p:
+                print(f"exploitability {p['exploitability']:.1f} mbb/hand after {int(p['iterations'])} iterations",
+                      flush=True)
 
-        trainer.train(args.iterations, chunk=every, checkpoint=args.checkpoint, progress=show)
+        trainer.train(args.iterations, chunk=every, checkpoint=args.checkpoint, progress=show,
+                      exploitability_every=args.exploitability_every)
         trainer.strategy().save(args.out)
         print(f"wrote {args.out}: {trainer.info_sets} information sets after {trainer.iterations} iterations")
         return 0

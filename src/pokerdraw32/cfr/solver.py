@@ -77,7 +77,8 @@ def _read(path: str | Path, kind: str, typecodes: str) -> tuple[dict[str, Any], 
 class Progress(dict[str, float]):
     """What :meth:`Trainer.train` reports after each chunk: ``iterations`` (so far), ``info_sets``,
     ``values`` (regret entries), ``nodes`` (states walked so far), ``rate`` (iterations per second
-    in this call), ``seconds``."""
+    in this call), ``seconds``; with ``exploitability_every``, at its multiples, ``exploitability``
+    (milli big blinds a hand, in the bucket game)."""
 
 
 class Strategy:
@@ -194,29 +195,47 @@ class Trainer:
         return int(self.solver.count)
 
     def train(self, iterations: int, *, chunk: int = 0, checkpoint: str | Path | None = None,
-              progress: Callable[[Progress], object] | None = None) -> Progress:
+              progress: Callable[[Progress], object] | None = None, exploitability_every: int = 0) -> Progress:
         """Run ``iterations`` more iterations, in chunks of ``chunk`` (default: all at once), after
         each writing ``checkpoint`` (if given) and calling ``progress`` (if given).
 
-        :raises PokerDraw32ValueError: a negative count or chunk.
+        ``exploitability_every=K`` also ends a chunk at every multiple of ``K`` iterations (counted
+        from the first) and adds the average strategy's exploitability in the bucket game there
+        (:func:`pokerdraw32.cfr.exploitability.exploitability`, milli big blinds a hand) to that
+        chunk's report as ``exploitability``; ``rate`` leaves its time out.
+
+        :raises PokerDraw32ValueError: a negative count, chunk or ``exploitability_every``.
         """
-        for name, value in (("iterations", iterations), ("chunk", chunk)):
+        for name, value in (("iterations", iterations), ("chunk", chunk),
+                            ("exploitability_every", exploitability_every)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise PokerDraw32ValueError(f"{name}={shown(value)}: use an int >= 0")
         step = chunk or iterations or 1
         start = time.perf_counter()
         done = 0
         report = Progress()
+        every = exploitability_every
+        measuring = 0.0
         while done < iterations:
             n = min(step, iterations - done)
+            if every:
+                n = min(n, every - self.iterations % every)
             self.solver.run(n)
             done += n
             if checkpoint is not None:
                 self.save(checkpoint)
+            exploit = None
+            if every and self.iterations % every == 0:
+                from .exploitability import exploitability
+                was = time.perf_counter()
+                exploit = exploitability(self.strategy()).mbb
+                measuring += time.perf_counter() - was
             seconds = time.perf_counter() - start
             report = Progress(iterations=self.iterations, info_sets=self.info_sets, values=int(self.solver.used),
                               nodes=int(self.solver.nodes),
-                              rate=done / seconds if seconds > 0 else 0.0, seconds=seconds)
+                              rate=done / (seconds - measuring) if seconds > measuring else 0.0, seconds=seconds)
+            if exploit is not None:
+                report["exploitability"] = exploit
             if progress is not None:
                 progress(report)
         return report
