@@ -3,12 +3,14 @@
     python -m pokerdraw32.cfr abstraction --out abs.json [--bet-fractions 0.5,1,2 --raise-cap 3 ...]
     python -m pokerdraw32.cfr train --iterations N --seed S [--abstraction abs.json] --out strategy.cfr
                                     [--sampling external|outcome] [--checkpoint ck.cfr [--every K]]
-                                    [--resume ck.cfr]
+                                    [--resume ck.cfr] [--threads K]
 
 ``train`` prints its progress (iterations, iterations per second, information sets) after each chunk
 of ``--every`` iterations (default: a tenth of the run), and writes the checkpoint then if asked;
 ``--resume`` goes on from a checkpoint (its abstraction and generator; ``--seed`` and
-``--abstraction`` are then not allowed) for ``--iterations`` more iterations.
+``--abstraction`` are then not allowed) for ``--iterations`` more iterations.  ``--threads K`` walks
+the one table in K threads (every core: ``--threads 0``); runs of more than one thread are not
+reproducible bit for bit (see ``Trainer``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,12 @@ def _count(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is negative")
     return value
+
+
+def _cores() -> int:
+    from ..parallel import default_workers
+
+    return default_workers()
 
 
 def _fractions(text: str) -> tuple[float, ...]:
@@ -62,6 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--resume", default=None, help="go on from this checkpoint")
     tr.add_argument("--sampling", choices=["external", "outcome"], default=None,
                     help="MCCFR variant (default external; outcome: one trajectory an iteration)")
+    tr.add_argument("--threads", type=_count, default=1,
+                    help="threads walking the table (default 1, reproducible; 0: one per core)")
     return parser
 
 
@@ -79,16 +89,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.seed is not None or args.abstraction is not None or args.sampling is not None:
                 parser.error("--resume takes the seed, the abstraction and the sampling from the checkpoint: leave out "
                              "--seed, --abstraction and --sampling")
-            trainer = Trainer.load(args.resume)
+            trainer = Trainer.load(args.resume, threads=args.threads or _cores())
         else:
             a = Abstraction.load(args.abstraction) if args.abstraction else Abstraction()
-            trainer = Trainer(a, seed=args.seed or 0, sampling=args.sampling or "external")
+            trainer = Trainer(a, seed=args.seed or 0, sampling=args.sampling or "external",
+                              threads=args.threads or _cores())
         every = args.every or max(1, args.iterations // 10)
 
         def show(p: Progress) -> None:
             print(f"{int(p['iterations'])} iterations, {p['rate']:.0f} iterations/s, {int(p['info_sets'])} "
                   f"information sets, {p['nodes'] / max(p['seconds'], 1e-9):.0f} nodes/s, {p['seconds']:.1f} s "
-                  f"({trainer.implementation}, {trainer.sampling} sampling)", flush=True)
+                  f"({trainer.implementation}, {trainer.sampling} sampling, {trainer.threads} "
+                  f"thread{'s' if trainer.threads > 1 else ''})", flush=True)
 
         trainer.train(args.iterations, chunk=every, checkpoint=args.checkpoint, progress=show)
         trainer.strategy().save(args.out)

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..errors import PokerDraw32TypeError, PokerDraw32ValueError, shown
 from ._select import IMPLEMENTATION, mccfr
+from ._shared import fork_seed, run_threads
 from .abstraction import Abstraction, card_tables
 
 __all__ = ["Progress", "Strategy", "Trainer"]
@@ -77,7 +78,9 @@ def _read(path: str | Path, kind: str, typecodes: str) -> tuple[dict[str, Any], 
 class Progress(dict[str, float]):
     """What :meth:`Trainer.train` reports after each chunk: ``iterations`` (so far), ``info_sets``,
     ``values`` (regret entries), ``nodes`` (states walked so far), ``rate`` (iterations per second
-    in this call), ``seconds``."""
+    in this call), ``seconds``, ``threads``; with ``threads > 1`` also ``restarts`` (the threads
+    stopped for the tables to grow), ``overflows`` (walks abandoned at the tables' hard limit) and
+    ``lost`` (value blocks left unused by insertion races), each counted over this call."""
 
 
 class Strategy:
@@ -149,12 +152,22 @@ class Trainer:
     :param sampling: ``"external"`` (default: every traverser action walked, chance and opponent
         sampled) or ``"outcome"`` (one trajectory an iteration, the traverser exploring with
         probability 0.6, importance-weighted, as OpenSpiel's ``outcome_sampling_mccfr``).
-    :raises PokerDraw32ValueError: a bad seed or sampling.
+    :param threads: threads walking the one table at once (default 1), without the GIL in the
+        compiled build (:mod:`pokerdraw32.cfr._shared`).  With 1 the run is reproducible as
+        described above; with more it is not (races on the regret and strategy sums are
+        tolerated, as in Pluribus), but every iteration number is walked once with its linear
+        weight, every information set is in the table once and the strategy is valid.
+    :raises PokerDraw32ValueError: a bad seed, sampling or thread count.
     """
 
-    def __init__(self, abstraction: Abstraction | None = None, seed: int = 0, sampling: str = "external") -> None:
+    def __init__(self, abstraction: Abstraction | None = None, seed: int = 0, sampling: str = "external",
+                 threads: int = 1) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
             raise PokerDraw32ValueError(f"seed={shown(seed)}: use an int from 0 to 2**64 - 1")
+        if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 1024:
+            raise PokerDraw32ValueError(f"threads={shown(threads)}: use an int from 1 to 1024")
+        self.threads = threads
+        self._helpers: list[Any] = []
         if sampling not in ("external", "outcome"):
             raise PokerDraw32ValueError(f"sampling={shown(sampling)}: use 'external' or 'outcome'")
         self.sampling = sampling
@@ -166,6 +179,7 @@ class Trainer:
         self.solver: Any = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, ct.pre, ct.post,
                                         ct.value, ct.ruled, seed)
         self.solver.outcome = sampling == "outcome"
+        self._cards = ct
 
     implementation = IMPLEMENTATION
     """``"cython"`` (the compiled walk) or ``"python"`` (its pure twin)."""
@@ -194,19 +208,39 @@ class Trainer:
         start = time.perf_counter()
         done = 0
         report = Progress()
+        shared = {"restarts": 0, "overflows": 0, "lost": 0}
         while done < iterations:
             n = min(step, iterations - done)
-            self.solver.run(n)
+            if self.threads == 1:
+                self.solver.run(n)
+            else:
+                counts = run_threads(self.solver, self._threads(), n)
+                for name in shared:
+                    shared[name] += getattr(counts, name)
             done += n
             if checkpoint is not None:
                 self.save(checkpoint)
             seconds = time.perf_counter() - start
             report = Progress(iterations=self.iterations, info_sets=self.info_sets, values=int(self.solver.used),
                               nodes=int(self.solver.nodes),
-                              rate=done / seconds if seconds > 0 else 0.0, seconds=seconds)
+                              rate=done / seconds if seconds > 0 else 0.0, seconds=seconds, threads=self.threads)
+            if self.threads > 1:
+                report.update(shared)
             if progress is not None:
                 progress(report)
         return report
+
+    def _threads(self) -> list[Any]:
+        """The helper solvers of threads 1..K-1 (made once: their generators go on from call to
+        call, seeded by :func:`~pokerdraw32.cfr._shared.fork_seed` from this trainer's generator)."""
+        if not self._helpers:
+            a, ct, s = self.abstraction, self._cards, self.solver
+            for k in range(1, self.threads):
+                h = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, ct.pre, ct.post, ct.value,
+                                 ct.ruled, fork_seed(int(s.seed), k))
+                h.share(s)
+                self._helpers.append(h)
+        return self._helpers
 
     def save(self, path: str | Path) -> None:
         """Write a checkpoint: :meth:`load` then :meth:`train` goes on exactly as without the stop."""
@@ -219,12 +253,14 @@ class Trainer:
         _write(path, header, [keys, offs, reg, strat])
 
     @classmethod
-    def load(cls, path: str | Path) -> Trainer:
-        """A trainer from a checkpoint written by :meth:`save`.
+    def load(cls, path: str | Path, threads: int = 1) -> Trainer:
+        """A trainer from a checkpoint written by :meth:`save`, going on in ``threads`` threads
+        (the helper threads' generators are new, seeded from the checkpoint's).
 
-        :raises PokerDraw32ValueError: not a checkpoint, or a damaged one."""
+        :raises PokerDraw32ValueError: not a checkpoint, or a damaged one; a bad thread count."""
         header, (keys, offs, reg, strat) = _read(path, "checkpoint", "Qqdd")
-        trainer = cls(Abstraction.from_dict(header["abstraction"]), sampling=header.get("sampling", "external"))
+        trainer = cls(Abstraction.from_dict(header["abstraction"]), sampling=header.get("sampling", "external"),
+                      threads=threads)
         s = trainer.solver
         s.nodes = header.get("nodes", 0)
         s._set_tables(keys, offs, reg, strat)
@@ -242,9 +278,11 @@ class Trainer:
         out_keys = array("Q")
         out_offs = array("q")
         probs = array("f")
-        for i, (packed, key) in enumerate(found):
+        for packed, key in found:     # as many values as legal slots (a shared run can leave gaps)
             off = packed >> 18
-            end = found[i + 1][0] >> 18 if i + 1 < len(found) else used
+            end = off + (packed & 0xFFFF).bit_count()
+            if end > used:
+                raise PokerDraw32ValueError(f"the tables are damaged: information set {key} ends past the values used")
             total = 0.0
             for j in range(off, end):
                 total += strat[j]
