@@ -4,20 +4,24 @@
     python -m pokerdraw32.cfr train --iterations N --seed S [--abstraction abs.json] --out strategy.cfr
                                     [--sampling external|outcome] [--checkpoint ck.cfr [--every K]]
                                     [--resume ck.cfr] [--threads K]
+                                    [--scheduler ADDRESS [--workers K] [--rounds R]]
 
 ``train`` prints its progress (iterations, iterations per second, information sets) after each chunk
 of ``--every`` iterations (default: a tenth of the run), and writes the checkpoint then if asked;
 ``--resume`` goes on from a checkpoint (its abstraction and generator; ``--seed`` and
 ``--abstraction`` are then not allowed) for ``--iterations`` more iterations.  ``--threads K`` walks
 the one table in K threads (every core: ``--threads 0``); runs of more than one thread are not
-reproducible bit for bit (see ``Trainer``).
+reproducible bit for bit (see ``Trainer``).  ``--scheduler`` runs the iterations on a Dask cluster
+instead: ``--workers`` tasks a round (default: the cluster's threads), ``--rounds`` rounds (default 1:
+independent runs whose strategy sums are added; more: the workers' regrets merged every round),
+see :mod:`pokerdraw32.cfr.cluster`; reproducible for the same seed, workers and rounds.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import PokerDraw32Error
 from .abstraction import Abstraction
@@ -72,12 +76,41 @@ def _parser() -> argparse.ArgumentParser:
                     help="MCCFR variant (default external; outcome: one trajectory an iteration)")
     tr.add_argument("--threads", type=_count, default=1,
                     help="threads walking the table (default 1, reproducible; 0: one per core)")
+    tr.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                    help="run on a Dask cluster (tcp://host:8786; needs pokerdraw32[dask])")
+    tr.add_argument("--workers", type=_count, default=0, help="with --scheduler: tasks a round (default: its threads)")
+    tr.add_argument("--rounds", type=_count, default=1,
+                    help="with --scheduler: rounds, the workers' tables merged after each (default 1)")
     return parser
+
+
+def _on_cluster(args: argparse.Namespace, trainer: Trainer, show: Callable[[Progress], None]) -> None:
+    from .. import cluster
+    from ..parallel import _workers_of
+    from .cluster import train_rounds
+
+    client, executor = cluster.connect(args.scheduler)
+    try:
+        workers = args.workers or _workers_of(executor) or 1
+        try:
+            train_rounds(trainer, args.iterations, workers=workers, rounds=args.rounds, executor=executor,
+                         checkpoint=args.checkpoint, progress=show)
+        except (PokerDraw32Error, KeyboardInterrupt):
+            raise
+        except Exception as e:
+            raise PokerDraw32Error(f"the Dask cluster at {args.scheduler} failed: {type(e).__name__}: {e} (its workers "
+                                   "must import this pokerdraw32)") from e
+    finally:
+        client.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "train" and args.scheduler is None and (args.workers or args.rounds != 1):
+        parser.error("--workers and --rounds go with --scheduler")
+    if args.command == "train" and args.scheduler is not None and args.threads != 1:
+        parser.error("--threads: not with --scheduler (each task runs in one thread of a worker)")
     try:
         if args.command == "abstraction":
             Abstraction(stack_bb=args.stack_bb, bet_fractions=args.bet_fractions, raise_cap=args.raise_cap,
@@ -100,9 +133,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{int(p['iterations'])} iterations, {p['rate']:.0f} iterations/s, {int(p['info_sets'])} "
                   f"information sets, {p['nodes'] / max(p['seconds'], 1e-9):.0f} nodes/s, {p['seconds']:.1f} s "
                   f"({trainer.implementation}, {trainer.sampling} sampling, {trainer.threads} "
-                  f"thread{'s' if trainer.threads > 1 else ''})", flush=True)
+                  f"thread{'s' if trainer.threads > 1 else ''}"
+                  + (f", {int(p['workers'])} Dask workers" if "workers" in p else "") + ")", flush=True)
 
-        trainer.train(args.iterations, chunk=every, checkpoint=args.checkpoint, progress=show)
+        if args.scheduler is not None:
+            _on_cluster(args, trainer, show)
+        else:
+            trainer.train(args.iterations, chunk=every, checkpoint=args.checkpoint, progress=show)
         trainer.strategy().save(args.out)
         print(f"wrote {args.out}: {trainer.info_sets} information sets after {trainer.iterations} iterations")
         return 0

@@ -119,6 +119,10 @@ cdef class Solver:
     cpdef int _set_tables(self, keys, offs, reg, strat) except -1
     cpdef object counters(self)
     cpdef int share(self, Solver other) except -1
+    @cython.locals(m=i64, added=i64, i=i64, key=u64, packed=i64, n=int, j=int, before=i64, off=Py_ssize_t, o=i64)
+    cpdef Py_ssize_t add(self, Solver other, double scale) except -1
+    @cython.locals(h=u64)
+    cdef bint _same_slots(self, u64 key, i64 slots) noexcept
     cpdef tuple tables(self)
     @cython.locals(size=i64, vsize=i64)
     cdef int _grow(self, i64 need) except -1 with gil

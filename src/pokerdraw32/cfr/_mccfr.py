@@ -240,6 +240,39 @@ class Solver:
         self.eps = other.eps
         return 0
 
+    def add(self, other, scale):
+        """Add ``scale`` times ``other``'s regrets and strategy sums to this solver's, information set
+        by information set, in ``other``'s slot order (deterministic), inserting the sets this one
+        lacks (with the GIL; the same game configuration).  Returns the sets added.
+
+        :raises ValueError: a set whose legal slots differ here (another game)."""
+        m = len(other._keys_a)
+        added = 0
+        for i in range(m):
+            key = other.keys[i]
+            if key:
+                packed = other.offs[i]
+                n = 0
+                for j in range(NSLOT):
+                    if packed >> j & 1:
+                        n += 1
+                before = self.meta[0]
+                off = self._find(key, n, packed & 0x3FFFF)
+                if self.meta[0] == before and not self._same_slots(key, packed & 0x3FFFF):
+                    raise ValueError(f"information set {key} has other legal slots here: another game")
+                o = packed >> 18
+                for j in range(n):
+                    self.reg[off + j] += scale * other.reg[o + j]
+                    self.strat[off + j] += scale * other.strat[o + j]
+                added += 1
+        return added
+
+    def _same_slots(self, key, slots):
+        h = ((key * GOLDEN) & M64) >> 20 & self.mask
+        while self.keys[h] != key:
+            h = (h + 1) & self.mask
+        return (self.offs[h] & 0x3FFFF) == slots
+
     def tables(self):
         """``(keys, offsets, regrets, strategy sums)``: the arrays (``Q``, ``q``, ``d``, ``d``) as they are;
         an offset entry is ``offset << 18 | phase << 16 | legal slots mask`` (0 where the key is 0)."""
