@@ -24,14 +24,16 @@ What is here:
 * :class:`Trainer` (:mod:`.solver`): external-sampling MCCFR (Lanctot et al. 2009) with linear
   weighting (Linear CFR: iteration t weighs t, regrets and average strategy alike), compiled
   (``pokerdraw32.cfr._mccfr_c``, its walk without the GIL) or its pure twin (identical tables, bit for
-  bit); checkpoints that resume exactly; :class:`Strategy` files; ``python -m pokerdraw32.cfr train``.
+  bit); checkpoints that resume exactly; :class:`Strategy` files; ``python -m pokerdraw32.cfr train``;
+  ``threads=K``: K threads on one shared table (:mod:`._shared`); :func:`.cluster.train_rounds`:
+  rounds of tasks on a Dask cluster, their changes added (``train --scheduler``).
 * :class:`CfrBot` (:mod:`.bot`): plays a strategy in real heads-up hands of any stack depth,
   translating real bets with the pseudo-harmonic mapping (Ganzfried & Sandholm 2013); refuses a
   hand of more than 2 players.
 
 Not built yet (later sessions, see DESIGN.md): exploitability (exact best response in the
 abstract game, an approximate best response in the real one), a shipped blueprint and its
-targets, ``--bots cfr`` as a built-in name, threads and Dask, 3 players.
+targets, ``--bots cfr`` as a built-in name, 3 players.
 """
 
 from __future__ import annotations
