@@ -3,7 +3,7 @@
     python -m pokerdraw32.cfr abstraction --out abs.json [--bet-fractions 0.5,1,2 --raise-cap 3 ...]
     python -m pokerdraw32.cfr train --iterations N --seed S [--abstraction abs.json] --out strategy.cfr
                                     [--sampling external|outcome] [--checkpoint ck.cfr [--every K]]
-                                    [--resume ck.cfr] [--threads K]
+                                    [--resume ck.cfr] [--threads K] [--prune-after N [--prune-bb X]]
                                     [--scheduler ADDRESS [--workers K] [--rounds R]]
 
 ``train`` prints its progress (iterations, iterations per second, information sets) after each chunk
@@ -76,6 +76,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="MCCFR variant (default external; outcome: one trajectory an iteration)")
     tr.add_argument("--threads", type=_count, default=1,
                     help="threads walking the table (default 1, reproducible; 0: one per core)")
+    tr.add_argument("--prune-after", type=_count, default=None,
+                    help="negative-regret pruning after N iterations (external sampling; default: none)")
+    tr.add_argument("--prune-bb", type=float, default=None, help="the pruning threshold, big blinds (default 1)")
     tr.add_argument("--scheduler", default=None, metavar="ADDRESS",
                     help="run on a Dask cluster (tcp://host:8786; needs pokerdraw32[dask])")
     tr.add_argument("--workers", type=_count, default=0, help="with --scheduler: tasks a round (default: its threads)")
@@ -119,14 +122,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"wrote {args.out}")
             return 0
         if args.resume is not None:
-            if args.seed is not None or args.abstraction is not None or args.sampling is not None:
-                parser.error("--resume takes the seed, the abstraction and the sampling from the checkpoint: leave out "
-                             "--seed, --abstraction and --sampling")
+            if (args.seed is not None or args.abstraction is not None or args.sampling is not None
+                    or args.prune_after is not None or args.prune_bb is not None):
+                parser.error("--resume takes the seed, the abstraction, the sampling and the pruning from the "
+                             "checkpoint: leave out --seed, --abstraction, --sampling, --prune-after and --prune-bb")
             trainer = Trainer.load(args.resume, threads=args.threads or _cores())
         else:
             a = Abstraction.load(args.abstraction) if args.abstraction else Abstraction()
             trainer = Trainer(a, seed=args.seed or 0, sampling=args.sampling or "external",
-                              threads=args.threads or _cores())
+                              threads=args.threads or _cores(), prune_after=args.prune_after or 0,
+                              prune_bb=1.0 if args.prune_bb is None else args.prune_bb)
         every = args.every or max(1, args.iterations // 10)
 
         def show(p: Progress) -> None:

@@ -97,8 +97,9 @@ cdef class Solver:
     cdef public bint parole
     cdef public i64 sb, bb, s0, s1
     cdef public u64 seed
-    cdef public bint outcome, shared
-    cdef public double eps
+    cdef public bint outcome, shared, pruning
+    cdef public double eps, prune_chips
+    cdef public i64 prune_after
     cdef public i64 t, mask, nodes, lost
     cdef i64[::1] meta
     cdef i64[::1] fm
@@ -173,12 +174,13 @@ cdef class Solver:
     @cython.locals(pos=double, r=double, j=int)
     cdef void _match(self, Py_ssize_t off, int n, i64 sig) noexcept nogil
     @cython.locals(b=i64, slots=i64, n=int, s=int, off=Py_ssize_t, sig=i64, j=int, w=double,
-                   u=double, acc=double, k=int, value=double, v=double)
+                   u=double, acc=double, k=int, value=double, v=double, skip=i64, thr=double)
     cdef double _walk(self, int d, int tr) except? -1.0e300 nogil
     @cython.locals(b=i64, slots=i64, n=int, s=int, off=Py_ssize_t, sig=i64, j=int,
                    mine=bint, u=double, pick=int, last=int, acc=double, q=double, k=int, sp=double, v=double,
                    vj=double, value=double, w=double, c=double)
     cdef double _walk_os(self, int d, int tr, double my, double opp, double samp) except? -1.0e300 nogil
+    cdef int _prune_coin(self) noexcept nogil
     @cython.locals(tr=int, it=i64)
     cpdef Py_ssize_t run(self, i64 iterations) except -1
     @cython.locals(status=int, t=i64, tr=int, v=double)

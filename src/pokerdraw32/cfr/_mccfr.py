@@ -159,6 +159,10 @@ class Solver:
         (:meth:`run_shared`); set by the driver, never while a walk runs.
     :ivar lost: value blocks this solver reserved and left unused (a shared run's lost race:
         another thread inserted the same key at the same moment); zeros, never read.
+    :ivar prune_after, prune_chips: negative-regret pruning (external sampling, as Pluribus): after
+        ``prune_after`` iterations (0: never), 95% of the walks skip the traverser's actions whose
+        regret is below ``-prune_chips * (t * (t + 1) / 2)`` (an action that lost ``prune_chips``
+        a visit at every iteration so far, linear weights), unless they end the hand.
     :ivar outcome: outcome sampling (:meth:`_walk_os`, exploration ``eps``, default 0.6) instead of
         external sampling (:meth:`_walk`); set before the first iteration.
     """
@@ -182,6 +186,9 @@ class Solver:
         self.nodes = 0
         self.outcome = False
         self.eps = 0.6
+        self.prune_after = 0
+        self.prune_chips = 0.0
+        self.pruning = False
         self._st_a = array("q", [0]) * (MAXD * NF)
         self.st = self._st_a
         self._amt_a = array("q", [0]) * (MAXD * NSLOT)
@@ -238,6 +245,8 @@ class Solver:
         self.meta = self._meta_a
         self.outcome = other.outcome
         self.eps = other.eps
+        self.prune_after = other.prune_after
+        self.prune_chips = other.prune_chips
         return 0
 
     def add(self, other, scale):
@@ -739,17 +748,26 @@ class Solver:
                         return self._walk(d + 1, tr)
         value = 0.0
         j = 0
+        skip = 0
+        thr = 0.0
+        if self.pruning:
+            thr = -self.prune_chips * (w * (w + 1.0) * 0.5)
         for s in range(NSLOT):
             if slots >> s & 1:
                 self.child(d, s)
-                v = self._walk(d + 1, tr)
-                if v == -1.0e300:
-                    return v
-                self.sc[sig + NSLOT + j] = v
-                value += self.sc[sig + j] * v
+                if self.pruning and self.reg[off + j] < thr and self.st[b + NF + F_PHASE] != PH_END:
+                    skip |= 1 << j          # pruned: not walked, its regret left as it is
+                    self.sc[sig + NSLOT + j] = 0.0
+                else:
+                    v = self._walk(d + 1, tr)
+                    if v == -1.0e300:
+                        return v
+                    self.sc[sig + NSLOT + j] = v
+                    value += self.sc[sig + j] * v
                 j += 1
         for j in range(n):
-            self.reg[off + j] += w * (self.sc[sig + NSLOT + j] - value)
+            if not skip >> j & 1:
+                self.reg[off + j] += w * (self.sc[sig + NSLOT + j] - value)
         return value
 
     def _walk_os(self, d, tr, my, opp, samp):
@@ -822,6 +840,14 @@ class Solver:
                 self.strat[off + j] += c * self.sc[sig + j]
         return value
 
+    def _prune_coin(self):
+        """Whether the next external-sampling walk prunes (``pruning``): after ``prune_after``
+        iterations (0: never; then the generator is not drawn from), with probability 0.95."""
+        self.pruning = False
+        if self.prune_after > 0 and self.t > self.prune_after and not self.outcome:
+            self.pruning = (self._next() >> 11) * INV53 < 0.95
+        return 0
+
     def run(self, iterations):
         """``iterations`` more iterations (each: one walk per player, each walk a new deal); compiled,
         without the GIL (taken back only to grow the tables).  Returns the iteration count."""
@@ -829,6 +855,7 @@ class Solver:
             for it in range(iterations):  # noqa: B007 (typed: a C loop)
                 self.t += 1
                 for tr in range(2):
+                    self._prune_coin()
                     self.shuffle()
                     self.start(0)
                     if self.outcome:
@@ -863,6 +890,7 @@ class Solver:
                     continue
                 self.t = t + 1
                 for tr in range(2):
+                    self._prune_coin()
                     self.shuffle()
                     self.start(0)
                     v = self._walk_os(0, tr, 1.0, 1.0, 1.0) if self.outcome else self._walk(0, tr)

@@ -45,10 +45,11 @@ from .solver import Progress, Trainer
 __all__ = ["train_rounds"]
 
 
-def _solver(a: Abstraction, seed: int, sampling: str) -> Any:
+def _solver(a: Abstraction, seed: int, sampling: str, prune: tuple[int, float] = (0, 0.0)) -> Any:
     ct = card_tables(a.pre_strength, a.pre_potential, a.post_buckets)
     s = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, ct.pre, ct.post, ct.value, ct.ruled, seed)
     s.outcome = sampling == "outcome"
+    s.prune_after, s.prune_chips = prune
     return s
 
 
@@ -62,8 +63,8 @@ def _load(s: Any, tables: tuple[Any, ...]) -> None:
 def _task(job: tuple[Any, ...]) -> tuple[Any, ...]:
     """One worker's part of a round: from the base tables (or empty ones), ``n`` iterations numbered
     ``first, first + stride, ...``; returns its tables minus the base, and the nodes it walked."""
-    abstraction, sampling, base, seed, first, stride, n = job
-    s = _solver(Abstraction.from_dict(abstraction), seed, sampling)
+    abstraction, sampling, prune, base, seed, first, stride, n = job
+    s = _solver(Abstraction.from_dict(abstraction), seed, sampling, prune)
     if base is not None:
         _load(s, base)
     for j in range(n):
@@ -103,7 +104,8 @@ def train_rounds(trainer: Trainer, iterations: int, *, workers: int, rounds: int
     for r in range(rounds if iterations else 0):
         n = iterations // rounds + (r < iterations % rounds)
         base = None if s.count == 0 else (*s.tables(), int(s.count), int(s.used))
-        jobs = [(a, trainer.sampling, base, fork_seed(int(s.seed), k + 1), int(s.t) + k + 1, workers,
+        prune = (int(s.prune_after), float(s.prune_chips))
+        jobs = [(a, trainer.sampling, prune, base, fork_seed(int(s.seed), k + 1), int(s.t) + k + 1, workers,
                  n // workers + (k < n % workers)) for k in range(workers)]
         if executor is None:
             results = [_task(job) for job in jobs]

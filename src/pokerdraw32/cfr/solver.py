@@ -157,16 +157,28 @@ class Trainer:
         described above; with more it is not (races on the regret and strategy sums are
         tolerated, as in Pluribus), but every iteration number is walked once with its linear
         weight, every information set is in the table once and the strategy is valid.
-    :raises PokerDraw32ValueError: a bad seed, sampling or thread count.
+    :param prune_after: negative-regret pruning (external sampling only, as Pluribus): after this
+        many iterations (default 0: never), 95% of the walks skip the traverser's actions whose
+        regret is below ``-prune_bb`` big blinds times the iterations' total weight
+        ``t * (t + 1) / 2`` (as if the action had lost ``prune_bb`` at every visit), unless they end
+        the hand; their regrets then stay as they are.  Off, the run is the run without pruning.
+    :param prune_bb: the pruning threshold in big blinds (default 1.0, > 0).
+    :raises PokerDraw32ValueError: a bad seed, sampling, thread count or pruning option.
     """
 
     def __init__(self, abstraction: Abstraction | None = None, seed: int = 0, sampling: str = "external",
-                 threads: int = 1) -> None:
+                 threads: int = 1, prune_after: int = 0, prune_bb: float = 1.0) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
             raise PokerDraw32ValueError(f"seed={shown(seed)}: use an int from 0 to 2**64 - 1")
         if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 1024:
             raise PokerDraw32ValueError(f"threads={shown(threads)}: use an int from 1 to 1024")
         self.threads = threads
+        if not isinstance(prune_after, int) or isinstance(prune_after, bool) or prune_after < 0:
+            raise PokerDraw32ValueError(f"prune_after={shown(prune_after)}: use an int >= 0 (0: no pruning)")
+        if isinstance(prune_bb, bool) or not isinstance(prune_bb, (int, float)) or not 0 < prune_bb < float("inf"):
+            raise PokerDraw32ValueError(f"prune_bb={shown(prune_bb)}: use a number of big blinds > 0")
+        self.prune_after = prune_after
+        self.prune_bb = float(prune_bb)
         self._helpers: list[Any] = []
         if sampling not in ("external", "outcome"):
             raise PokerDraw32ValueError(f"sampling={shown(sampling)}: use 'external' or 'outcome'")
@@ -179,6 +191,8 @@ class Trainer:
         self.solver: Any = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, ct.pre, ct.post,
                                         ct.value, ct.ruled, seed)
         self.solver.outcome = sampling == "outcome"
+        self.solver.prune_after = prune_after
+        self.solver.prune_chips = self.prune_bb * 2       # the big blind: 2 chips
         self._cards = ct
 
     implementation = IMPLEMENTATION
@@ -247,7 +261,8 @@ class Trainer:
         keys, offs, reg, strat = self.solver.tables()
         s = self.solver
         header = {"kind": "checkpoint", "abstraction": self.abstraction.to_dict(), "iterations": int(s.t),
-                  "sampling": self.sampling, "nodes": int(s.nodes),
+                  "sampling": self.sampling, "nodes": int(s.nodes), "prune_after": self.prune_after,
+                  "prune_bb": self.prune_bb,
                   "rng": int(s.seed), "count": int(s.count), "used": int(s.used),
                   "lengths": [len(keys), len(offs), len(reg), len(strat)]}
         _write(path, header, [keys, offs, reg, strat])
@@ -260,7 +275,7 @@ class Trainer:
         :raises PokerDraw32ValueError: not a checkpoint, or a damaged one; a bad thread count."""
         header, (keys, offs, reg, strat) = _read(path, "checkpoint", "Qqdd")
         trainer = cls(Abstraction.from_dict(header["abstraction"]), sampling=header.get("sampling", "external"),
-                      threads=threads)
+                      threads=threads, prune_after=header.get("prune_after", 0), prune_bb=header.get("prune_bb", 1.0))
         s = trainer.solver
         s.nodes = header.get("nodes", 0)
         s._set_tables(keys, offs, reg, strat)
