@@ -79,7 +79,7 @@ def test_two_threads_learn_and_the_result_plays(tmp_path: Path) -> None:
     test_cfr_solver.py), a checkpoint of a 2-thread run goes on in 1 thread and in 2, and CfrBot plays
     the result in simulate (chips conserved, R9.5)."""
     trainer = Trainer(TINY, seed=5, threads=2)
-    trainer.train(300, checkpoint=tmp_path / "ck")
+    trainer.train(600, checkpoint=tmp_path / "ck")
     _check_consistent(trainer)
     strategy = trainer.strategy()
     fold: dict[int, list[float]] = {0: [], 2: []}
@@ -89,12 +89,12 @@ def test_two_threads_learn_and_the_result_plays(tmp_path: Path) -> None:
         phase, slots, probs = found
         if phase == 3 and slots & 1 and key & 127 in fold:      # PH_SECOND, facing a bet
             fold[key & 127].append(probs[0])
-    assert sum(fold[0]) / len(fold[0]) > sum(fold[2]) / len(fold[2]) + 0.2
+    assert sum(fold[0]) / len(fold[0]) > sum(fold[2]) / len(fold[2]) + 0.25     # 0.35-0.43 in 12 runs
     for threads in (1, 2):
         again = Trainer.load(tmp_path / "ck", threads=threads)
-        assert again.iterations == 300 and again.threads == threads
+        assert again.iterations == 600 and again.threads == threads
         again.train(20)
-        assert again.iterations == 320
+        assert again.iterations == 620
         _check_consistent(again)
     r = simulate(players=2, hands=100, seed=3, stack=40, bots=[CfrBot(strategy, seed=1), "rule"], duplicate=True,
                  workers=1)

@@ -160,9 +160,8 @@ class Solver:
     :ivar lost: value blocks this solver reserved and left unused (a shared run's lost race:
         another thread inserted the same key at the same moment); zeros, never read.
     :ivar prune_after, prune_chips: negative-regret pruning (external sampling, as Pluribus): after
-        ``prune_after`` iterations (0: never), 95% of the walks skip the traverser's actions whose
-        regret is below ``-prune_chips * (t * (t + 1) / 2)`` (an action that lost ``prune_chips``
-        a visit at every iteration so far, linear weights), unless they end the hand.
+        ``prune_after`` iterations (0: never), 95% of the walks at iteration ``t`` skip the
+        traverser's actions whose regret is below ``-prune_chips * t``, unless they end the hand.
     :ivar outcome: outcome sampling (:meth:`_walk_os`, exploration ``eps``, default 0.6) instead of
         external sampling (:meth:`_walk`); set before the first iteration.
     """
@@ -751,7 +750,7 @@ class Solver:
         skip = 0
         thr = 0.0
         if self.pruning:
-            thr = -self.prune_chips * (w * (w + 1.0) * 0.5)
+            thr = -self.prune_chips * w
         for s in range(NSLOT):
             if slots >> s & 1:
                 self.child(d, s)

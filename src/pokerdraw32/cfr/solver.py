@@ -158,10 +158,12 @@ class Trainer:
         tolerated, as in Pluribus), but every iteration number is walked once with its linear
         weight, every information set is in the table once and the strategy is valid.
     :param prune_after: negative-regret pruning (external sampling only, as Pluribus): after this
-        many iterations (default 0: never), 95% of the walks skip the traverser's actions whose
-        regret is below ``-prune_bb`` big blinds times the iterations' total weight
-        ``t * (t + 1) / 2`` (as if the action had lost ``prune_bb`` at every visit), unless they end
-        the hand; their regrets then stay as they are.  Off, the run is the run without pruning.
+        many iterations (default 0: never), 95% of the walks of iteration ``t`` skip the traverser's
+        actions whose regret is below ``-prune_bb * t`` big blinds, unless they end the hand; their
+        regrets then stay as they are.  (With linear weights an action that loses ``D`` big blinds
+        where it is reached with probability ``p`` has a regret near ``-p * D * t * t / 2``: pruned
+        from ``t`` near ``2 * prune_bb / (p * D)`` on, as Pluribus' fixed threshold catches more
+        actions as regrets grow.)  Off, the run is the run without pruning.
     :param prune_bb: the pruning threshold in big blinds (default 1.0, > 0).
     :raises PokerDraw32ValueError: a bad seed, sampling, thread count or pruning option.
     """
