@@ -24,21 +24,20 @@ What is here:
 * :class:`Trainer` (:mod:`.solver`): external-sampling MCCFR (Lanctot et al. 2009) with linear
   weighting (Linear CFR: iteration t weighs t, regrets and average strategy alike), compiled
   (``pokerdraw32.cfr._mccfr_c``, its walk without the GIL) or its pure twin (identical tables, bit for
-  bit); checkpoints that resume exactly; :class:`Strategy` files; ``python -m pokerdraw32.cfr train``.
+  bit); checkpoints that resume exactly; :class:`Strategy` files; ``python -m pokerdraw32.cfr train``;
+  ``threads=K``: K threads on one shared table (:mod:`._shared`); :func:`.cluster.train_rounds`:
+  rounds of tasks on a Dask cluster, their changes added (``train --scheduler``).
 * :class:`CfrBot` (:mod:`.bot`): plays a strategy in real heads-up hands of any stack depth,
   translating real bets with the pseudo-harmonic mapping (Ganzfried & Sandholm 2013); refuses a
   hand of more than 2 players.
-
 * :mod:`.exploitability`: ``exploitability(strategy)``, the exact best responses and exploitability
   (mbb/hand) in the abstraction's *bucket game* (cards replaced by buckets dealt and moved by
   exactly counted probabilities); ``Trainer.train(..., exploitability_every=K)``.
 
-
 The shipped blueprint: :mod:`.blueprint` (``blueprint_bot(seed)``), stored in the compact format
 of :mod:`.compact` (``python -m pokerdraw32.cfr export``).
 
-
-Not built yet (later sessions, see DESIGN.md): threads and Dask, 3 players.
+Not built yet (later sessions, see DESIGN.md): 3 players.
 """
 
 from __future__ import annotations

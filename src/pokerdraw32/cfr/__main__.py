@@ -3,15 +3,21 @@
     python -m pokerdraw32.cfr abstraction --out abs.json [--bet-fractions 0.5,1,2 --raise-cap 3 ...]
     python -m pokerdraw32.cfr train --iterations N --seed S [--abstraction abs.json] --out strategy.cfr
                                     [--sampling external|outcome] [--checkpoint ck.cfr [--every K]]
-                                    [--resume ck.cfr] [--exploitability-every K]
+                                    [--resume ck.cfr] [--threads K] [--prune-after N [--prune-bb X]]
+                                    [--scheduler ADDRESS [--workers K] [--rounds R]]
+                                    [--exploitability-every K]
     python -m pokerdraw32.cfr exploitability --strategy strategy.cfr [--unseen bot|uniform]
     python -m pokerdraw32.cfr export --strategy strategy.cfr --out strategy.cfrz [--command "..."]
 
 ``train`` prints its progress (iterations, iterations per second, information sets) after each chunk
 of ``--every`` iterations (default: a tenth of the run), and writes the checkpoint then if asked;
 ``--resume`` goes on from a checkpoint (its abstraction and generator; ``--seed`` and
-``--abstraction`` are then not allowed) for ``--iterations`` more iterations.  With
-``--exploitability-every K`` it also prints ``exploitability X mbb/hand`` at every multiple of ``K``
+``--abstraction`` are then not allowed) for ``--iterations`` more iterations.  ``--threads K`` walks
+the one table in K threads (every core: ``--threads 0``); runs of more than one thread are not
+reproducible bit for bit (see ``Trainer``).  ``--scheduler`` runs the iterations on a Dask cluster
+instead: ``--workers`` tasks a round (default: the cluster's threads), ``--rounds`` rounds (default 1:
+independent runs whose strategy sums are added; more: the workers' regrets merged every round),
+see :mod:`pokerdraw32.cfr.cluster`; reproducible for the same seed, workers and rounds.  With ``--exploitability-every K`` it also prints ``exploitability X mbb/hand`` at every multiple of ``K``
 iterations: the average strategy's, exact in the bucket game (:mod:`pokerdraw32.cfr.exploitability`);
 ``exploitability`` prints it, with both best responses and the strategy's value, for a saved strategy.
 
@@ -27,7 +33,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._version import __version__
@@ -44,6 +50,12 @@ def _count(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is negative")
     return value
+
+
+def _cores() -> int:
+    from ..parallel import default_workers
+
+    return default_workers()
 
 
 def _fractions(text: str) -> tuple[float, ...]:
@@ -76,6 +88,16 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--resume", default=None, help="go on from this checkpoint")
     tr.add_argument("--sampling", choices=["external", "outcome"], default=None,
                     help="MCCFR variant (default external; outcome: one trajectory an iteration)")
+    tr.add_argument("--threads", type=_count, default=1,
+                    help="threads walking the table (default 1, reproducible; 0: one per core)")
+    tr.add_argument("--prune-after", type=_count, default=None,
+                    help="negative-regret pruning after N iterations (external sampling; default: none)")
+    tr.add_argument("--prune-bb", type=float, default=None, help="the pruning threshold, big blinds (default 1)")
+    tr.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                    help="run on a Dask cluster (tcp://host:8786; needs pokerdraw32[dask])")
+    tr.add_argument("--workers", type=_count, default=0, help="with --scheduler: tasks a round (default: its threads)")
+    tr.add_argument("--rounds", type=_count, default=1,
+                    help="with --scheduler: rounds, the workers' tables merged after each (default 1)")
     tr.add_argument("--exploitability-every", type=_count, default=0, metavar="K",
                     help="print the exploitability (bucket game, mbb/hand) every K iterations")
     xp = sub.add_parser("exploitability", help="exact best responses and exploitability in the bucket game")
@@ -111,9 +133,33 @@ def _metadata(command: str, strategy: Strategy) -> dict[str, Any]:
     return meta
 
 
+def _on_cluster(args: argparse.Namespace, trainer: Trainer, show: Callable[[Progress], None]) -> None:
+    from .. import cluster
+    from ..parallel import _workers_of
+    from .cluster import train_rounds
+
+    client, executor = cluster.connect(args.scheduler)
+    try:
+        workers = args.workers or _workers_of(executor) or 1
+        try:
+            train_rounds(trainer, args.iterations, workers=workers, rounds=args.rounds, executor=executor,
+                         checkpoint=args.checkpoint, progress=show)
+        except (PokerDraw32Error, KeyboardInterrupt):
+            raise
+        except Exception as e:
+            raise PokerDraw32Error(f"the Dask cluster at {args.scheduler} failed: {type(e).__name__}: {e} (its workers "
+                                   "must import this pokerdraw32)") from e
+    finally:
+        client.close()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "train" and args.scheduler is None and (args.workers or args.rounds != 1):
+        parser.error("--workers and --rounds go with --scheduler")
+    if args.command == "train" and args.scheduler is not None and args.threads != 1:
+        parser.error("--threads: not with --scheduler (each task runs in one thread of a worker)")
     try:
         if args.command == "abstraction":
             Abstraction(stack_bb=args.stack_bb, bet_fractions=args.bet_fractions, raise_cap=args.raise_cap,
@@ -138,25 +184,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"wrote {args.out}: {len(strategy)} information sets, {size} bytes")
             return 0
         if args.resume is not None:
-            if args.seed is not None or args.abstraction is not None or args.sampling is not None:
-                parser.error("--resume takes the seed, the abstraction and the sampling from the checkpoint: leave out "
-                             "--seed, --abstraction and --sampling")
-            trainer = Trainer.load(args.resume)
+            if (args.seed is not None or args.abstraction is not None or args.sampling is not None
+                    or args.prune_after is not None or args.prune_bb is not None):
+                parser.error("--resume takes the seed, the abstraction, the sampling and the pruning from the "
+                             "checkpoint: leave out --seed, --abstraction, --sampling, --prune-after and --prune-bb")
+            trainer = Trainer.load(args.resume, threads=args.threads or _cores())
         else:
             a = Abstraction.load(args.abstraction) if args.abstraction else Abstraction()
-            trainer = Trainer(a, seed=args.seed or 0, sampling=args.sampling or "external")
+            trainer = Trainer(a, seed=args.seed or 0, sampling=args.sampling or "external",
+                              threads=args.threads or _cores(), prune_after=args.prune_after or 0,
+                              prune_bb=1.0 if args.prune_bb is None else args.prune_bb)
         every = args.every or max(1, args.iterations // 10)
 
         def show(p: Progress) -> None:
             print(f"{int(p['iterations'])} iterations, {p['rate']:.0f} iterations/s, {int(p['info_sets'])} "
                   f"information sets, {p['nodes'] / max(p['seconds'], 1e-9):.0f} nodes/s, {p['seconds']:.1f} s "
-                  f"({trainer.implementation}, {trainer.sampling} sampling)", flush=True)
+                  f"({trainer.implementation}, {trainer.sampling} sampling, {trainer.threads} "
+                  f"thread{'s' if trainer.threads > 1 else ''}"
+                  + (f", {int(p['workers'])} Dask workers" if "workers" in p else "") + ")", flush=True)
+
             if "exploitability" in p:
                 print(f"exploitability {p['exploitability']:.1f} mbb/hand after {int(p['iterations'])} iterations",
                       flush=True)
 
-        trainer.train(args.iterations, chunk=every, checkpoint=args.checkpoint, progress=show,
-                      exploitability_every=args.exploitability_every)
+        if args.scheduler is not None:
+            _on_cluster(args, trainer, show)
+        else:
+            trainer.train(args.iterations, chunk=every, checkpoint=args.checkpoint, progress=show,
+                          exploitability_every=args.exploitability_every)
         trainer.strategy().save(args.out)
         print(f"wrote {args.out}: {trainer.info_sets} information sets after {trainer.iterations} iterations")
         return 0

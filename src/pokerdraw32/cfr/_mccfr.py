@@ -52,6 +52,26 @@ else:
 
 from array import array
 
+if not cython.compiled:   # the pure twin's atomic operations: a lock (compiled: C atomics of _mccfr.pxd)
+    import threading
+
+    _LOCK = threading.Lock()
+
+    def _cas(a, i, old, new):
+        """``a[i] := new`` if it is ``old`` (atomically: under a lock); whether it was."""
+        with _LOCK:
+            if a[i] == old:
+                a[i] = new
+                return True
+            return False
+
+    def _fetch_add(a, i, n):
+        """``a[i] += n`` atomically; the value before."""
+        with _LOCK:
+            v = a[i]
+            a[i] = v + n
+            return v
+
 if not cython.compiled:   # compiled, C enums and constants of _mccfr.pxd (same values)
     F_PHASE, F_ACTOR, F_C0, F_C1, F_BASE, F_INC, F_NRAISE, F_ACTED = 0, 1, 2, 3, 4, 5, 6, 7
     F_SPLITS, F_RACTS, F_FOLDED, F_HIST, F_NH, F_H0, F_H1, F_POS = 8, 9, 10, 11, 12, 13, 14, 15
@@ -131,8 +151,17 @@ class Solver:
     :param ruled: ``array('I')`` the rule's discard mask by index.
     :param seed: the walk's generator seed (a 64-bit integer).
 
-    :ivar t: iterations done.  :ivar count: information sets.  :ivar used: values in the tables.
+    :ivar t: iterations done (the weight of the iteration being walked, linear CFR).
+    :ivar count: information sets.  :ivar used: values in the tables (both kept in :attr:`meta`,
+        which the solvers of a shared run share).
     :ivar nodes: states the walks visited (terminal ones included).
+    :ivar shared: the tables are shared with other solvers walking them in other threads
+        (:meth:`run_shared`); set by the driver, never while a walk runs.
+    :ivar lost: value blocks this solver reserved and left unused (a shared run's lost race:
+        another thread inserted the same key at the same moment); zeros, never read.
+    :ivar prune_after, prune_chips: negative-regret pruning (external sampling, as Pluribus): after
+        ``prune_after`` iterations (0: never), 95% of the walks at iteration ``t`` skip the
+        traverser's actions whose regret is below ``-prune_chips * t``, unless they end the hand.
     :ivar outcome: outcome sampling (:meth:`_walk_os`, exploration ``eps``, default 0.6) instead of
         external sampling (:meth:`_walk`); set before the first iteration.
     """
@@ -156,6 +185,9 @@ class Solver:
         self.nodes = 0
         self.outcome = False
         self.eps = 0.6
+        self.prune_after = 0
+        self.prune_chips = 0.0
+        self.pruning = False
         self._st_a = array("q", [0]) * (MAXD * NF)
         self.st = self._st_a
         self._amt_a = array("q", [0]) * (MAXD * NSLOT)
@@ -164,8 +196,10 @@ class Solver:
         self.sc = self._sc_a
         self._deck_a = array("q", [0]) * 32
         self.deck = self._deck_a
-        self.count = 0
-        self.used = 0
+        self._meta_a = array("q", [0]) * 4    # count, used, the shared run's iteration tickets, spare
+        self.meta = self._meta_a
+        self.shared = False
+        self.lost = 0
         self._set_tables(array("Q", [0]) * 1024, array("q", [0]) * 1024, array("d", [0.0]) * 8192,
                          array("d", [0.0]) * 8192)
 
@@ -181,6 +215,72 @@ class Solver:
         self.mask = len(keys) - 1
         return 0
 
+    @property
+    def count(self):
+        return self.meta[0]
+
+    @count.setter
+    def count(self, value):
+        self.meta[0] = value
+
+    @property
+    def used(self):
+        return self.meta[1]
+
+    @used.setter
+    def used(self, value):
+        self.meta[1] = value
+
+    def counters(self):
+        """The ``array('q')`` of the shared counters: information sets, values used, the shared run's
+        next iteration ticket, and a stop request (non-zero: :meth:`run_shared` returns 3)."""
+        return self._meta_a
+
+    def share(self, other):
+        """Walk ``other``'s tables (the same arrays and counters; the game's configuration must be
+        the same) with this solver's own rows, generator and iteration counter: one thread each."""
+        self._set_tables(other._keys_a, other._offs_a, other._reg_a, other._strat_a)
+        self._meta_a = other._meta_a
+        self.meta = self._meta_a
+        self.outcome = other.outcome
+        self.eps = other.eps
+        self.prune_after = other.prune_after
+        self.prune_chips = other.prune_chips
+        return 0
+
+    def add(self, other, scale):
+        """Add ``scale`` times ``other``'s regrets and strategy sums to this solver's, information set
+        by information set, in ``other``'s slot order (deterministic), inserting the sets this one
+        lacks (with the GIL; the same game configuration).  Returns the sets added.
+
+        :raises ValueError: a set whose legal slots differ here (another game)."""
+        m = len(other._keys_a)
+        added = 0
+        for i in range(m):
+            key = other.keys[i]
+            if key:
+                packed = other.offs[i]
+                n = 0
+                for j in range(NSLOT):
+                    if packed >> j & 1:
+                        n += 1
+                before = self.meta[0]
+                off = self._find(key, n, packed & 0x3FFFF)
+                if self.meta[0] == before and not self._same_slots(key, packed & 0x3FFFF):
+                    raise ValueError(f"information set {key} has other legal slots here: another game")
+                o = packed >> 18
+                for j in range(n):
+                    self.reg[off + j] += scale * other.reg[o + j]
+                    self.strat[off + j] += scale * other.strat[o + j]
+                added += 1
+        return added
+
+    def _same_slots(self, key, slots):
+        h = ((key * GOLDEN) & M64) >> 20 & self.mask
+        while self.keys[h] != key:
+            h = (h + 1) & self.mask
+        return (self.offs[h] & 0x3FFFF) == slots
+
     def tables(self):
         """``(keys, offsets, regrets, strategy sums)``: the arrays (``Q``, ``q``, ``d``, ``d``) as they are;
         an offset entry is ``offset << 18 | phase << 16 | legal slots mask`` (0 where the key is 0)."""
@@ -189,8 +289,32 @@ class Solver:
     def _grow(self, need):
         """More room (with the GIL): the hash map doubled when half full, the value arrays doubled
         until ``need`` more values fit.  Keys are re-inserted in slot order (deterministic)."""
-        if (self.count + 1) * 2 > len(self._keys_a):
-            size = len(self._keys_a) * 2
+        size = len(self._keys_a)
+        if (self.meta[0] + 1) * 2 > size:
+            size *= 2
+        vsize = len(self._reg_a)
+        while self.meta[1] + need > vsize:
+            vsize *= 2
+        self._resize(size, vsize)
+        return 0
+
+    def reserve(self, keys, values):
+        """Room for a shared run (with the GIL, no walk running): the hash map doubled until at most
+        half full and at least ``keys`` slots, the value arrays until at most half used and at least
+        ``values`` long.  The solvers sharing the tables must :meth:`share` them again after."""
+        size = len(self._keys_a)
+        while (self.meta[0] + 1) * 2 > size or size < keys:
+            size *= 2
+        vsize = len(self._reg_a)
+        while self.meta[1] * 2 > vsize or vsize < values:
+            vsize *= 2
+        self._resize(size, vsize)
+        return 0
+
+    def _resize(self, size, vsize):
+        """The hash map at ``size`` slots (keys re-inserted in slot order: deterministic), the value
+        arrays at ``vsize`` (both powers of two, neither smaller than now)."""
+        if size != len(self._keys_a):
             keys = array("Q", [0]) * size
             offs = array("q", [0]) * size
             m = size - 1
@@ -203,12 +327,9 @@ class Solver:
                     keys[h] = key
                     offs[h] = self._offs_a[i]
             self._set_tables(keys, offs, self._reg_a, self._strat_a)
-        size = len(self._reg_a)
-        while self.used + need > size:
-            size *= 2
-        if size != len(self._reg_a):
-            reg = array("d", [0.0]) * size
-            strat = array("d", [0.0]) * size
+        if vsize != len(self._reg_a):
+            reg = array("d", [0.0]) * vsize
+            strat = array("d", [0.0]) * vsize
             reg[:len(self._reg_a)] = self._reg_a
             strat[:len(self._strat_a)] = self._strat_a
             self._set_tables(self._keys_a, self._offs_a, reg, strat)
@@ -218,6 +339,8 @@ class Solver:
         """The offset of information set ``key``'s ``n`` values, made (zeros) if new; -2 on error.
         ``slots`` is ``phase << 16 | legal slots mask``: the map holds ``offset << 18 | slots``, kept
         for the strategy file (a player replays other stack depths, where a key can name another node)."""
+        if self.shared:
+            return self._find_shared(key, n, slots)
         h = ((key * GOLDEN) & M64) >> 20 & self.mask
         while True:
             k = self.keys[h]
@@ -226,17 +349,95 @@ class Solver:
             if k == 0:
                 break
             h = (h + 1) & self.mask
-        if (self.count + 1) * 2 > self.mask + 1 or self.used + n > len(self.reg):
+        if (self.meta[0] + 1) * 2 > self.mask + 1 or self.meta[1] + n > len(self.reg):
             self._grow(n)
             h = ((key * GOLDEN) & M64) >> 20 & self.mask
             while self.keys[h]:
                 h = (h + 1) & self.mask
-        off = self.used
+        off = self.meta[1]
         self.keys[h] = key
         self.offs[h] = off << 18 | slots
-        self.used += n
-        self.count += 1
+        self.meta[1] += n
+        self.meta[0] += 1
         return off
+
+    def _find_shared(self, key, n, slots):
+        """:meth:`_find` on tables other threads insert into at the same time (never grown here):
+        the values are reserved first (compare-and-swap on ``used``), then the key is claimed by a
+        compare-and-swap of its empty slot, then its offset published (a reader that finds the key
+        before waits for it: an offset entry is never 0).  -3 when the tables are full (the hard
+        limits: 7/8 of the slots, or no room for ``n`` values): the caller abandons the walk."""
+        h = ((key * GOLDEN) & M64) >> 20 & self.mask
+        off = -1
+        while True:
+            k = self._load_key(h)
+            if k == key:
+                if off >= 0:
+                    self.lost += 1         # another thread inserted it at the same moment
+                o = self._load_off(h)
+                while o == 0:              # being published by the thread that inserted it
+                    o = self._load_off(h)
+                return o >> 18
+            if k == 0:
+                if off < 0:
+                    if self._load_meta(0) * 8 >= (self.mask + 1) * 7:
+                        return -3
+                    while True:
+                        off = self._load_meta(1)
+                        if off + n > len(self.reg):
+                            return -3
+                        if self._cas_meta(1, off, off + n):
+                            break
+                if self._cas_key(h, key):
+                    self._store_off(h, off << 18 | slots)
+                    self._add_meta(0, 1)
+                    return off
+                continue                   # the slot was just taken: look at it again
+            h = (h + 1) & self.mask
+
+    # -- atomic operations (C atomics compiled, a lock in the pure twin) ------------------------------
+
+    def _load_key(self, h):
+        if cython.compiled:
+            return pd32_load_u64(cython.address(self.keys[h]))  # noqa: F821 -- _mccfr.pxd
+        else:
+            return self.keys[h]
+
+    def _cas_key(self, h, key):
+        if cython.compiled:
+            return pd32_cas_u64(cython.address(self.keys[h]), 0, key)  # noqa: F821
+        else:
+            return _cas(self.keys, h, 0, key)
+
+    def _load_off(self, h):
+        if cython.compiled:
+            return pd32_load_i64(cython.address(self.offs[h]))  # noqa: F821
+        else:
+            return self.offs[h]
+
+    def _store_off(self, h, value):
+        if cython.compiled:
+            pd32_store_i64(cython.address(self.offs[h]), value)  # noqa: F821
+        else:
+            self.offs[h] = value
+
+    def _load_meta(self, i):
+        if cython.compiled:
+            return pd32_load_i64(cython.address(self.meta[i]))  # noqa: F821
+        else:
+            return self.meta[i]
+
+    def _cas_meta(self, i, old, value):
+        if cython.compiled:
+            return pd32_cas_i64(cython.address(self.meta[i]), old, value)  # noqa: F821
+        else:
+            return _cas(self.meta, i, old, value)
+
+    def _add_meta(self, i, n):
+        if cython.compiled:
+            return pd32_add_i64(cython.address(self.meta[i]), n)  # noqa: F821
+        else:
+            return _fetch_add(self.meta, i, n)
 
     # -- the generator (splitmix64) -----------------------------------------------------------------
 
@@ -499,11 +700,12 @@ class Solver:
         written to ``sc[sig:sig + n]`` (positive regrets normalised; all uniform when none is)."""
         pos = 0.0
         for j in range(n):
-            r = self.reg[off + j]
+            r = self.reg[off + j]      # read once (threads of a shared run write it meanwhile)
+            self.sc[sig + j] = r
             if r > 0.0:
                 pos += r
         for j in range(n):
-            r = self.reg[off + j]
+            r = self.sc[sig + j]
             if pos > 0.0:
                 self.sc[sig + j] = (r / pos) if r > 0.0 else 0.0
             else:
@@ -545,17 +747,26 @@ class Solver:
                         return self._walk(d + 1, tr)
         value = 0.0
         j = 0
+        skip = 0
+        thr = 0.0
+        if self.pruning:
+            thr = -self.prune_chips * w
         for s in range(NSLOT):
             if slots >> s & 1:
                 self.child(d, s)
-                v = self._walk(d + 1, tr)
-                if v == -1.0e300:
-                    return v
-                self.sc[sig + NSLOT + j] = v
-                value += self.sc[sig + j] * v
+                if self.pruning and self.reg[off + j] < thr and self.st[b + NF + F_PHASE] != PH_END:
+                    skip |= 1 << j          # pruned: not walked, its regret left as it is
+                    self.sc[sig + NSLOT + j] = 0.0
+                else:
+                    v = self._walk(d + 1, tr)
+                    if v == -1.0e300:
+                        return v
+                    self.sc[sig + NSLOT + j] = v
+                    value += self.sc[sig + j] * v
                 j += 1
         for j in range(n):
-            self.reg[off + j] += w * (self.sc[sig + NSLOT + j] - value)
+            if not skip >> j & 1:
+                self.reg[off + j] += w * (self.sc[sig + NSLOT + j] - value)
         return value
 
     def _walk_os(self, d, tr, my, opp, samp):
@@ -628,6 +839,14 @@ class Solver:
                 self.strat[off + j] += c * self.sc[sig + j]
         return value
 
+    def _prune_coin(self):
+        """Whether the next external-sampling walk prunes (``pruning``): after ``prune_after``
+        iterations (0: never; then the generator is not drawn from), with probability 0.95."""
+        self.pruning = False
+        if self.prune_after > 0 and self.t > self.prune_after and not self.outcome:
+            self.pruning = (self._next() >> 11) * INV53 < 0.95
+        return 0
+
     def run(self, iterations):
         """``iterations`` more iterations (each: one walk per player, each walk a new deal); compiled,
         without the GIL (taken back only to grow the tables).  Returns the iteration count."""
@@ -635,6 +854,7 @@ class Solver:
             for it in range(iterations):  # noqa: B007 (typed: a C loop)
                 self.t += 1
                 for tr in range(2):
+                    self._prune_coin()
                     self.shuffle()
                     self.start(0)
                     if self.outcome:
@@ -642,3 +862,40 @@ class Solver:
                     else:
                         self._walk(0, tr)
         return self.t
+
+    def run_shared(self, target):
+        """Iterations on shared tables, one thread's part of a shared run (compiled: without the GIL).
+
+        Each iteration takes the next ticket of the counter ``meta[2]`` (compare-and-swap) as its
+        number ``t`` (its linear-CFR weight) while tickets are below ``target``.  Returns 0 when
+        they are all taken, 1 when the tables passed their soft limit (hash map half full, value
+        arrays 3/4 used: the driver grows them, every thread stopped, and starts again), 2 when a
+        walk met the hard limit and was abandoned part-way (its updates so far stay), 3 when the
+        stop counter (``meta[3]``, :meth:`counters`) was set."""
+        status = 0
+        with cython.nogil:
+            while True:
+                if self._load_meta(3):
+                    status = 3
+                    break
+                if ((self._load_meta(0) + 1) * 2 > self.mask + 1
+                        or self._load_meta(1) * 4 > len(self.reg) * 3):
+                    status = 1
+                    break
+                t = self._load_meta(2)
+                if t >= target:
+                    break
+                if not self._cas_meta(2, t, t + 1):
+                    continue
+                self.t = t + 1
+                for tr in range(2):
+                    self._prune_coin()
+                    self.shuffle()
+                    self.start(0)
+                    v = self._walk_os(0, tr, 1.0, 1.0, 1.0) if self.outcome else self._walk(0, tr)
+                    if v == -1.0e300:
+                        status = 2
+                        break
+                if status:
+                    break
+        return status

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..errors import PokerDraw32TypeError, PokerDraw32ValueError, shown
 from ._select import IMPLEMENTATION, mccfr
+from ._shared import fork_seed, run_threads
 from .abstraction import Abstraction, card_tables
 
 __all__ = ["Progress", "Strategy", "Trainer"]
@@ -77,8 +78,11 @@ def _read(path: str | Path, kind: str, typecodes: str) -> tuple[dict[str, Any], 
 class Progress(dict[str, float]):
     """What :meth:`Trainer.train` reports after each chunk: ``iterations`` (so far), ``info_sets``,
     ``values`` (regret entries), ``nodes`` (states walked so far), ``rate`` (iterations per second
-    in this call), ``seconds``; with ``exploitability_every``, at its multiples, ``exploitability``
-    (milli big blinds a hand, in the bucket game)."""
+    in this call), ``seconds``, ``threads``; with ``threads > 1`` also ``restarts`` (the threads
+    stopped for the tables to grow), ``overflows`` (walks abandoned at the tables' hard limit) and
+    ``lost`` (value blocks left unused by insertion races), each counted over this call; with
+    ``exploitability_every``, at its multiples, ``exploitability`` (milli big blinds a hand, in the
+    bucket game)."""
 
 
 class Strategy:
@@ -163,12 +167,36 @@ class Trainer:
     :param sampling: ``"external"`` (default: every traverser action walked, chance and opponent
         sampled) or ``"outcome"`` (one trajectory an iteration, the traverser exploring with
         probability 0.6, importance-weighted, as OpenSpiel's ``outcome_sampling_mccfr``).
-    :raises PokerDraw32ValueError: a bad seed or sampling.
+    :param threads: threads walking the one table at once (default 1), without the GIL in the
+        compiled build (:mod:`pokerdraw32.cfr._shared`).  With 1 the run is reproducible as
+        described above; with more it is not (races on the regret and strategy sums are
+        tolerated, as in Pluribus), but every iteration number is walked once with its linear
+        weight, every information set is in the table once and the strategy is valid.
+    :param prune_after: negative-regret pruning (external sampling only, as Pluribus): after this
+        many iterations (default 0: never), 95% of the walks of iteration ``t`` skip the traverser's
+        actions whose regret is below ``-prune_bb * t`` big blinds, unless they end the hand; their
+        regrets then stay as they are.  (With linear weights an action that loses ``D`` big blinds
+        where it is reached with probability ``p`` has a regret near ``-p * D * t * t / 2``: pruned
+        from ``t`` near ``2 * prune_bb / (p * D)`` on, as Pluribus' fixed threshold catches more
+        actions as regrets grow.)  Off, the run is the run without pruning.
+    :param prune_bb: the pruning threshold in big blinds (default 1.0, > 0).
+    :raises PokerDraw32ValueError: a bad seed, sampling, thread count or pruning option.
     """
 
-    def __init__(self, abstraction: Abstraction | None = None, seed: int = 0, sampling: str = "external") -> None:
+    def __init__(self, abstraction: Abstraction | None = None, seed: int = 0, sampling: str = "external",
+                 threads: int = 1, prune_after: int = 0, prune_bb: float = 1.0) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
             raise PokerDraw32ValueError(f"seed={shown(seed)}: use an int from 0 to 2**64 - 1")
+        if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 1024:
+            raise PokerDraw32ValueError(f"threads={shown(threads)}: use an int from 1 to 1024")
+        self.threads = threads
+        if not isinstance(prune_after, int) or isinstance(prune_after, bool) or prune_after < 0:
+            raise PokerDraw32ValueError(f"prune_after={shown(prune_after)}: use an int >= 0 (0: no pruning)")
+        if isinstance(prune_bb, bool) or not isinstance(prune_bb, (int, float)) or not 0 < prune_bb < float("inf"):
+            raise PokerDraw32ValueError(f"prune_bb={shown(prune_bb)}: use a number of big blinds > 0")
+        self.prune_after = prune_after
+        self.prune_bb = float(prune_bb)
+        self._helpers: list[Any] = []
         if sampling not in ("external", "outcome"):
             raise PokerDraw32ValueError(f"sampling={shown(sampling)}: use 'external' or 'outcome'")
         self.sampling = sampling
@@ -180,6 +208,9 @@ class Trainer:
         self.solver: Any = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, ct.pre, ct.post,
                                         ct.value, ct.ruled, seed)
         self.solver.outcome = sampling == "outcome"
+        self.solver.prune_after = prune_after
+        self.solver.prune_chips = self.prune_bb * 2       # the big blind: 2 chips
+        self._cards = ct
 
     implementation = IMPLEMENTATION
     """``"cython"`` (the compiled walk) or ``"python"`` (its pure twin)."""
@@ -216,11 +247,17 @@ class Trainer:
         report = Progress()
         every = exploitability_every
         measuring = 0.0
+        shared = {"restarts": 0, "overflows": 0, "lost": 0}
         while done < iterations:
             n = min(step, iterations - done)
             if every:
                 n = min(n, every - self.iterations % every)
-            self.solver.run(n)
+            if self.threads == 1:
+                self.solver.run(n)
+            else:
+                counts = run_threads(self.solver, self._threads(), n)
+                for name in shared:
+                    shared[name] += getattr(counts, name)
             done += n
             if checkpoint is not None:
                 self.save(checkpoint)
@@ -233,30 +270,48 @@ class Trainer:
             seconds = time.perf_counter() - start
             report = Progress(iterations=self.iterations, info_sets=self.info_sets, values=int(self.solver.used),
                               nodes=int(self.solver.nodes),
-                              rate=done / (seconds - measuring) if seconds > measuring else 0.0, seconds=seconds)
+                              rate=done / (seconds - measuring) if seconds > measuring else 0.0, seconds=seconds,
+                              threads=self.threads)
+            if self.threads > 1:
+                report.update(shared)
             if exploit is not None:
                 report["exploitability"] = exploit
             if progress is not None:
                 progress(report)
         return report
 
+    def _threads(self) -> list[Any]:
+        """The helper solvers of threads 1..K-1 (made once: their generators go on from call to
+        call, seeded by :func:`~pokerdraw32.cfr._shared.fork_seed` from this trainer's generator)."""
+        if not self._helpers:
+            a, ct, s = self.abstraction, self._cards, self.solver
+            for k in range(1, self.threads):
+                h = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, ct.pre, ct.post, ct.value,
+                                 ct.ruled, fork_seed(int(s.seed), k))
+                h.share(s)
+                self._helpers.append(h)
+        return self._helpers
+
     def save(self, path: str | Path) -> None:
         """Write a checkpoint: :meth:`load` then :meth:`train` goes on exactly as without the stop."""
         keys, offs, reg, strat = self.solver.tables()
         s = self.solver
         header = {"kind": "checkpoint", "abstraction": self.abstraction.to_dict(), "iterations": int(s.t),
-                  "sampling": self.sampling, "nodes": int(s.nodes),
+                  "sampling": self.sampling, "nodes": int(s.nodes), "prune_after": self.prune_after,
+                  "prune_bb": self.prune_bb,
                   "rng": int(s.seed), "count": int(s.count), "used": int(s.used),
                   "lengths": [len(keys), len(offs), len(reg), len(strat)]}
         _write(path, header, [keys, offs, reg, strat])
 
     @classmethod
-    def load(cls, path: str | Path) -> Trainer:
-        """A trainer from a checkpoint written by :meth:`save`.
+    def load(cls, path: str | Path, threads: int = 1) -> Trainer:
+        """A trainer from a checkpoint written by :meth:`save`, going on in ``threads`` threads
+        (the helper threads' generators are new, seeded from the checkpoint's).
 
-        :raises PokerDraw32ValueError: not a checkpoint, or a damaged one."""
+        :raises PokerDraw32ValueError: not a checkpoint, or a damaged one; a bad thread count."""
         header, (keys, offs, reg, strat) = _read(path, "checkpoint", "Qqdd")
-        trainer = cls(Abstraction.from_dict(header["abstraction"]), sampling=header.get("sampling", "external"))
+        trainer = cls(Abstraction.from_dict(header["abstraction"]), sampling=header.get("sampling", "external"),
+                      threads=threads, prune_after=header.get("prune_after", 0), prune_bb=header.get("prune_bb", 1.0))
         s = trainer.solver
         s.nodes = header.get("nodes", 0)
         s._set_tables(keys, offs, reg, strat)
@@ -274,9 +329,11 @@ class Trainer:
         out_keys = array("Q")
         out_offs = array("q")
         probs = array("f")
-        for i, (packed, key) in enumerate(found):
+        for packed, key in found:     # as many values as legal slots (a shared run can leave gaps)
             off = packed >> 18
-            end = found[i + 1][0] >> 18 if i + 1 < len(found) else used
+            end = off + (packed & 0xFFFF).bit_count()
+            if end > used:
+                raise PokerDraw32ValueError(f"the tables are damaged: information set {key} ends past the values used")
             total = 0.0
             for j in range(off, end):
                 total += strat[j]
