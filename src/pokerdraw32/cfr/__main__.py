@@ -17,7 +17,8 @@ the one table in K threads (every core: ``--threads 0``); runs of more than one 
 reproducible bit for bit (see ``Trainer``).  ``--scheduler`` runs the iterations on a Dask cluster
 instead: ``--workers`` tasks a round (default: the cluster's threads), ``--rounds`` rounds (default 1:
 independent runs whose strategy sums are added; more: the workers' regrets merged every round),
-see :mod:`pokerdraw32.cfr.cluster`; reproducible for the same seed, workers and rounds.  With ``--exploitability-every K`` it also prints ``exploitability X mbb/hand`` at every multiple of ``K``
+see :mod:`pokerdraw32.cfr.cluster`; reproducible for the same seed, workers and rounds.
+With ``--exploitability-every K`` it also prints ``exploitability X mbb/hand`` at every multiple of ``K``
 iterations: the average strategy's, exact in the bucket game (:mod:`pokerdraw32.cfr.exploitability`);
 ``exploitability`` prints it, with both best responses and the strategy's value, for a saved strategy.
 
