@@ -78,6 +78,8 @@ def _parser() -> argparse.ArgumentParser:
     ab.add_argument("--no-parole", action="store_true", help="never offer the Parole split (R8)")
     ab.add_argument("--pre-strength", type=_count, default=d.pre_strength, help="strength buckets before the draw")
     ab.add_argument("--pre-potential", type=_count, default=d.pre_potential, help="potential buckets before the draw")
+    ab.add_argument("--potential-within-strength", action="store_true",
+                    help="cut the draw potential within each strength slice (no empty bucket)")
     ab.add_argument("--post-buckets", type=_count, default=d.post_buckets, help="strength buckets after the draw")
     tr = sub.add_parser("train", help="external-sampling MCCFR (linear weights); writes the average strategy")
     tr.add_argument("--iterations", type=_count, required=True, help="iterations to run (more, with --resume)")
@@ -165,7 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "abstraction":
             Abstraction(stack_bb=args.stack_bb, bet_fractions=args.bet_fractions, raise_cap=args.raise_cap,
                         parole=not args.no_parole, pre_strength=args.pre_strength, pre_potential=args.pre_potential,
-                        post_buckets=args.post_buckets).save(args.out)
+                        post_buckets=args.post_buckets,
+                        potential_within_strength=args.potential_within_strength).save(args.out)
             print(f"wrote {args.out}")
             return 0
         if args.command == "exploitability":

@@ -13,7 +13,11 @@ An :class:`Abstraction` is a small immutable record, saved and loaded as JSON
   cut in ``pre_strength`` equal slices, and its draw potential (the exact expected percentile
   of the final hand after the ``"rule"`` draw, :func:`~pokerdraw32._kernels.draw_summary`,
   precomputed for the 201,376 hands in ``_potential.zlib`` by tools/make_cfr_potential.py)
-  cut in ``pre_potential`` slices of equal numbers of hands;
+  cut in ``pre_potential`` slices of equal numbers of hands: of all hands, or, with
+  ``potential_within_strength``, of the hands of each strength slice (strength and potential are
+  correlated, so over all hands some pairs are empty: 6 of the 12 buckets of 3 x 4; within each
+  slice every bucket holds a ``1 / (pre_strength * pre_potential)`` share of the hands, give or
+  take one);
 * **cards after the draw**: the final strength percentile cut in ``post_buckets`` equal slices;
   both players' draw counts are in the information set's history;
 * **the draw**: "draw ``k``" for ``k`` = 0..4, the cards by
@@ -66,14 +70,20 @@ class Abstraction:
     """Buckets of the draw potential before the draw (pre_strength * pre_potential <= 127)."""
     post_buckets: int = 16
     """Buckets of the final strength percentile after the draw (<= 127)."""
+    potential_within_strength: bool = False
+    """Cut the draw potential in equal slices within each strength slice (no empty bucket) rather
+    than over all hands (the first abstractions' way, kept as the default so that their files and
+    strategies mean what they meant); saved in the JSON only when True."""
 
     def __post_init__(self) -> None:
         for name in ("stack_bb", "raise_cap", "pre_strength", "pre_potential", "post_buckets"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
                 raise PokerDraw32TypeError(f"Abstraction.{name} must be an int, got {shown(value)}")
-        if not isinstance(self.parole, bool):
-            raise PokerDraw32TypeError(f"Abstraction.parole must be True or False, got {shown(self.parole)}")
+        for name in ("parole", "potential_within_strength"):
+            flag = getattr(self, name)
+            if not isinstance(flag, bool):
+                raise PokerDraw32TypeError(f"Abstraction.{name} must be True or False, got {shown(flag)}")
         if not 1 <= self.stack_bb <= 100000:
             raise PokerDraw32ValueError(f"Abstraction.stack_bb={self.stack_bb}: use 1 to 100000 big blinds")
         if not 1 <= self.raise_cap <= 4:
@@ -109,7 +119,14 @@ class Abstraction:
         out: dict[str, Any] = {"format": FORMAT, "version": 1}
         out.update(asdict(self))
         out["bet_fractions"] = list(self.bet_fractions)
+        if not self.potential_within_strength:
+            del out["potential_within_strength"]
         return out
+
+    def tables(self) -> CardTables:
+        """Its card tables: :func:`card_tables` of its bucket counts (cached)."""
+        return card_tables(self.pre_strength, self.pre_potential, self.post_buckets,
+                           within=self.potential_within_strength)
 
     @classmethod
     def from_dict(cls, data: Any) -> Abstraction:
@@ -170,9 +187,10 @@ class CardTables:
 
 
 @lru_cache(maxsize=4)
-def card_tables(pre_strength: int, pre_potential: int, post_buckets: int) -> CardTables:
+def card_tables(pre_strength: int, pre_potential: int, post_buckets: int, *, within: bool = False) -> CardTables:
     """The bucket, value and draw tables of an abstraction's card buckets (cached: a few seconds
-    in the pure-Python build, a fraction of one compiled)."""
+    in the pure-Python build, a fraction of one compiled).  ``within``: the potential slices cut
+    within each strength slice (:attr:`Abstraction.potential_within_strength`)."""
     from .._kernels import evaluate_mask, rule_discard, strength_score
     from ._select import mccfr
 
@@ -188,10 +206,18 @@ def card_tables(pre_strength: int, pre_potential: int, post_buckets: int) -> Car
         ruled[i] = rule_discard(mask)
         strength[i] = strength_score(v)
     pot = potential_table()
-    order = sorted(range(HANDS), key=lambda i: (pot[i], i))
     pot_bucket = array("B", [0]) * HANDS
-    for rank, i in enumerate(order):
-        pot_bucket[i] = rank * pre_potential // HANDS
+    if within:
+        slices: list[list[int]] = [[] for _ in range(pre_strength)]
+        for i in range(HANDS):
+            slices[strength[i] * pre_strength // 402752].append(i)
+        groups = slices
+    else:
+        groups = [list(range(HANDS))]
+    for group in groups:
+        group.sort(key=lambda i: (pot[i], i))
+        for rank, i in enumerate(group):
+            pot_bucket[i] = rank * pre_potential // len(group)
     pre = array("B", [0]) * HANDS
     post = array("B", [0]) * HANDS
     for i in range(HANDS):

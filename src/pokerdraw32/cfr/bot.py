@@ -64,7 +64,7 @@ from ..errors import PokerDraw32TypeError, PokerDraw32ValueError
 from ..hand import Hand
 from ..rules import Rules, SecondRoundFirst, Structure
 from ._select import mccfr
-from .abstraction import card_tables, pseudo_harmonic
+from .abstraction import pseudo_harmonic
 from .solver import Strategy
 
 __all__ = ["CfrBot", "check_rules"]
@@ -125,7 +125,7 @@ class CfrBot(Bot):
             raise PokerDraw32TypeError(f"CfrBot needs a Strategy or the path of one, got {type(strategy).__name__}")
         self.strategy = strategy
         a = strategy.abstraction
-        self._tables = card_tables(a.pre_strength, a.pre_potential, a.post_buckets)
+        self._tables = a.tables()
         t = self._tables
         self._sv: Any = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, t.pre, t.post, t.value,
                                      t.ruled, 0)

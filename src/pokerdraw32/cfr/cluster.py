@@ -39,14 +39,14 @@ from typing import Any
 from ..errors import PokerDraw32ValueError, shown
 from ._select import mccfr
 from ._shared import fork_seed
-from .abstraction import Abstraction, card_tables
+from .abstraction import Abstraction
 from .solver import Progress, Trainer
 
 __all__ = ["train_rounds"]
 
 
 def _solver(a: Abstraction, seed: int, sampling: str, prune: tuple[int, float] = (0, 0.0)) -> Any:
-    ct = card_tables(a.pre_strength, a.pre_potential, a.post_buckets)
+    ct = a.tables()
     s = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, ct.pre, ct.post, ct.value, ct.ruled, seed)
     s.outcome = sampling == "outcome"
     s.prune_after, s.prune_chips = prune

@@ -23,7 +23,7 @@ from typing import Any
 from ..errors import PokerDraw32TypeError, PokerDraw32ValueError, shown
 from ._select import IMPLEMENTATION, mccfr
 from ._shared import fork_seed, run_threads
-from .abstraction import Abstraction, card_tables
+from .abstraction import Abstraction
 
 __all__ = ["Progress", "Strategy", "Trainer"]
 
@@ -204,7 +204,7 @@ class Trainer:
         if not isinstance(a, Abstraction):
             raise PokerDraw32TypeError(f"abstraction must be an Abstraction, got {shown(a)}")
         self.abstraction = a
-        ct = card_tables(a.pre_strength, a.pre_potential, a.post_buckets)
+        ct = a.tables()
         self.solver: Any = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, ct.pre, ct.post,
                                         ct.value, ct.ruled, seed)
         self.solver.outcome = sampling == "outcome"
