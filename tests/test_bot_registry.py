@@ -121,29 +121,21 @@ def test_an_unknown_name_is_refused_listing_the_names() -> None:
         make_bot(3)  # type: ignore[arg-type]
 
 
-def test_cfr_is_declared_as_an_entry_point_and_loads_or_says_why() -> None:
+def test_cfr_is_declared_as_an_entry_point_and_plays_the_blueprint() -> None:
     """pyproject.toml declares cfr = pokerdraw32.cfr.blueprint:blueprint_bot (the heads-up
-    blueprint); until that module exists, asking for the name says exactly why it cannot play."""
+    blueprint): the name makes a CfrBot playing the packaged strategy, every action legal."""
+    from pokerdraw32 import Hand
+    from pokerdraw32.cfr import CfrBot
+    from pokerdraw32.cfr.blueprint import blueprint_strategy
+
     (point,) = bots_module._entry_points()["cfr"]
     assert point.value == "pokerdraw32.cfr.blueprint:blueprint_bot" and point.group == ENTRY_POINT_GROUP
-    try:
-        importlib.import_module("pokerdraw32.cfr.blueprint")
-    except ImportError as e:
-        with pytest.raises(PokerDraw32ValueError) as info:
-            make_bot("cfr")
-        assert str(info.value).startswith(
-            "bot 'cfr' cannot be loaded: entry point cfr = 'pokerdraw32.cfr.blueprint:blueprint_bot' (group "
-            "'pokerdraw32.bots'")
-        assert f"{type(e).__name__}: {e}" in str(info.value)
-    else:
-        from pokerdraw32 import Hand
-
-        bot = make_bot("cfr", 1)
-        assert isinstance(bot, Bot)
-        h = Hand(Rules(), [200, 200], button=0, seed=1)
-        while not h.is_complete:
-            h.act(bot.decide(SeatView.of(h)))         # heads-up: every action legal
-        assert sum(h.stacks) == 400
+    bot = make_bot("cfr", 1)
+    assert isinstance(bot, CfrBot) and bot.strategy is blueprint_strategy()
+    h = Hand(Rules(), [200, 200], button=0, seed=1)
+    while not h.is_complete:
+        h.act(bot.decide(SeatView.of(h)))         # heads-up: every action legal
+    assert sum(h.stacks) == 400
 
 
 def test_an_entry_point_is_listed_without_loading_and_loaded_once(third_party: dict[str, str]) -> None:
