@@ -35,6 +35,7 @@ import argparse
 import shlex
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from .._version import __version__
@@ -51,6 +52,41 @@ def _count(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is negative")
     return value
+
+
+def _seed(text: str) -> int:
+    value = _count(text)
+    if value >= 1 << 64:
+        raise argparse.ArgumentTypeError(f"{value} is not below 2**64")
+    return value
+
+
+def _threads(text: str) -> int:
+    value = _count(text)
+    if value > 1024:
+        raise argparse.ArgumentTypeError(f"{value}: at most 1024 threads (0: one per core)")
+    return value
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of big blinds > 0")
+    return value
+
+
+def _writable(parser: argparse.ArgumentParser, option: str, path: str) -> None:
+    """Refuse (usage error, status 2) an output path that cannot be written: a directory, or one in a
+    directory that does not exist: checked before any work (a training run would otherwise end
+    in the error)."""
+    p = Path(path)
+    if p.is_dir():
+        parser.error(f"{option} {path}: is a directory")
+    if not p.absolute().parent.is_dir():
+        parser.error(f"{option} {path}: the directory {str(p.absolute().parent)!r} does not exist")
 
 
 def _cores() -> int:
@@ -83,7 +119,7 @@ def _parser() -> argparse.ArgumentParser:
     ab.add_argument("--post-buckets", type=_count, default=d.post_buckets, help="strength buckets after the draw")
     tr = sub.add_parser("train", help="external-sampling MCCFR (linear weights); writes the average strategy")
     tr.add_argument("--iterations", type=_count, required=True, help="iterations to run (more, with --resume)")
-    tr.add_argument("--seed", type=_count, default=None, help="the walk's seed (default 0)")
+    tr.add_argument("--seed", type=_seed, default=None, help="the walk's seed (default 0)")
     tr.add_argument("--abstraction", default=None, help="an abstraction JSON file (default: the defaults)")
     tr.add_argument("--out", required=True, help="the strategy file to write")
     tr.add_argument("--checkpoint", default=None, help="write a checkpoint here after each chunk")
@@ -91,11 +127,11 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--resume", default=None, help="go on from this checkpoint")
     tr.add_argument("--sampling", choices=["external", "outcome"], default=None,
                     help="MCCFR variant (default external; outcome: one trajectory an iteration)")
-    tr.add_argument("--threads", type=_count, default=1,
+    tr.add_argument("--threads", type=_threads, default=1,
                     help="threads walking the table (default 1, reproducible; 0: one per core)")
     tr.add_argument("--prune-after", type=_count, default=None,
                     help="negative-regret pruning after N iterations (external sampling; default: none)")
-    tr.add_argument("--prune-bb", type=float, default=None, help="the pruning threshold, big blinds (default 1)")
+    tr.add_argument("--prune-bb", type=_positive, default=None, help="the pruning threshold, big blinds (default 1)")
     tr.add_argument("--scheduler", default=None, metavar="ADDRESS",
                     help="run on a Dask cluster (tcp://host:8786; needs pokerdraw32[dask])")
     tr.add_argument("--workers", type=_count, default=0, help="with --scheduler: tasks a round (default: its threads)")
@@ -119,7 +155,10 @@ def _metadata(command: str, strategy: Strategy) -> dict[str, Any]:
     """The export's metadata: the command, and the seed, sampling and iterations of a train command in it."""
     meta: dict[str, Any] = {"command": command, "pokerdraw32": __version__}
     for part in command.split("&&"):
-        words = shlex.split(part)
+        try:
+            words = shlex.split(part)
+        except ValueError as e:
+            raise PokerDraw32ValueError(f"--command: cannot read {part.strip()!r} as a shell command ({e})") from None
         if "train" not in words or "pokerdraw32.cfr" not in words:
             continue
         try:
@@ -161,14 +200,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "train" and args.scheduler is None and (args.workers or args.rounds != 1):
         parser.error("--workers and --rounds go with --scheduler")
+    if args.command == "train" and args.sampling == "outcome" and args.prune_after is not None:
+        parser.error("--prune-after: pruning is for external sampling only, not with --sampling outcome")
     if args.command == "train" and args.scheduler is not None and args.threads != 1:
         parser.error("--threads: not with --scheduler (each task runs in one thread of a worker)")
+    for option in ("out", "checkpoint"):
+        if getattr(args, option, None) is not None:
+            _writable(parser, f"--{option}", getattr(args, option))
+    if args.command == "export" and Path(args.out).resolve() == Path(args.strategy).resolve():
+        parser.error(f"--out {args.out}: the same file as --strategy (the strategy would be lost); write elsewhere")
     try:
         if args.command == "abstraction":
-            Abstraction(stack_bb=args.stack_bb, bet_fractions=args.bet_fractions, raise_cap=args.raise_cap,
-                        parole=not args.no_parole, pre_strength=args.pre_strength, pre_potential=args.pre_potential,
-                        post_buckets=args.post_buckets,
-                        potential_within_strength=args.potential_within_strength).save(args.out)
+            try:
+                a = Abstraction(stack_bb=args.stack_bb, bet_fractions=args.bet_fractions, raise_cap=args.raise_cap,
+                                parole=not args.no_parole, pre_strength=args.pre_strength,
+                                pre_potential=args.pre_potential, post_buckets=args.post_buckets,
+                                potential_within_strength=args.potential_within_strength)
+            except PokerDraw32Error as refused:
+                parser.error(str(refused))
+            a.save(args.out)
             print(f"wrote {args.out}")
             return 0
         if args.command == "exploitability":
@@ -221,6 +271,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except PokerDraw32Error as e:
         print(f"python -m pokerdraw32.cfr: error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:           # a file that cannot be written (or read) after all: a full disk, permissions
+        print(f"python -m pokerdraw32.cfr: error: {e.strerror or e}: {e.filename or ''}", file=sys.stderr)
         return 1
 
 

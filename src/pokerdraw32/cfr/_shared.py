@@ -33,6 +33,7 @@ the number of values of an information set is the number of legal slots in its o
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
 
 __all__ = ["MIN_SLOTS", "MIN_VALUES", "Shared", "run_threads"]
@@ -125,3 +126,19 @@ def run_threads(main: Any, helpers: list[Any], iterations: int) -> Shared:
             h.nodes = 0
         done.lost = sum(s.lost for s in solvers) - lost0
     return done
+
+
+def write_atomic(path: str | Path, blob: bytes) -> None:
+    """Write ``blob`` to ``path`` through ``path + ".tmp"`` renamed over it: a reader never sees half
+    a file, and a write that fails (a missing directory, ``path`` a directory, a full disk) leaves
+    ``path`` as it was and no ``.tmp`` behind.
+
+    :raises OSError: as the write or the rename raised it.
+    """
+    tmp = Path(str(path) + ".tmp")
+    try:
+        tmp.write_bytes(blob)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

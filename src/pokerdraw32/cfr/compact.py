@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import PokerDraw32ValueError
+from ._shared import write_atomic
 from .abstraction import Abstraction
 
 if TYPE_CHECKING:
@@ -124,9 +125,7 @@ def write_compact(strategy: Strategy, path: str | Path, metadata: dict[str, Any]
               "crc32": zlib.crc32(body), "metadata": metadata or {}}
     head = json.dumps(header, sort_keys=True).encode()
     blob = MAGIC + len(head).to_bytes(4, "little") + head + lzma.compress(body, preset=9 | lzma.PRESET_EXTREME)
-    tmp = Path(str(path) + ".tmp")
-    tmp.write_bytes(blob)
-    tmp.replace(path)
+    write_atomic(path, blob)
     return len(blob)
 
 

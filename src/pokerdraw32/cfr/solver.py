@@ -17,12 +17,13 @@ import time
 import zlib
 from array import array
 from collections.abc import Callable
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from ..errors import PokerDraw32TypeError, PokerDraw32ValueError, shown
+from ..errors import PokerDraw32Error, PokerDraw32TypeError, PokerDraw32ValueError, shown
 from ._select import IMPLEMENTATION, mccfr
-from ._shared import fork_seed, run_threads
+from ._shared import fork_seed, run_threads, write_atomic
 from .abstraction import Abstraction
 
 __all__ = ["Progress", "Strategy", "Trainer"]
@@ -38,9 +39,7 @@ def _write(path: str | Path, header: dict[str, Any], arrays: list[array]) -> Non
             a.byteswap()
         blob += a.tobytes()
     head = json.dumps(header, sort_keys=True).encode()
-    tmp = Path(str(path) + ".tmp")
-    tmp.write_bytes(MAGIC + len(head).to_bytes(8, "little") + head + zlib.compress(bytes(blob), 6))
-    tmp.replace(path)          # a reader never sees half a file
+    write_atomic(path, MAGIC + len(head).to_bytes(8, "little") + head + zlib.compress(bytes(blob), 6))
 
 
 def _read(path: str | Path, kind: str, typecodes: str) -> tuple[dict[str, Any], list[array]]:  # type: ignore[type-arg]
@@ -73,6 +72,56 @@ def _read(path: str | Path, kind: str, typecodes: str) -> tuple[dict[str, Any], 
     if pos != len(raw):
         raise PokerDraw32ValueError(f"the {kind} {str(path)!r} is damaged (its arrays do not add up)")
     return header, arrays
+
+
+def _whole(header: dict[str, Any], name: str, below: int = 1 << 63) -> bool:
+    v = header.get(name)
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < below
+
+
+def _check_strategy(where: str, keys: array, offsets: array, probs: array) -> None:  # type: ignore[type-arg]
+    """:raises PokerDraw32ValueError: the arrays of a strategy file do not fit together (each set's
+    probabilities right after the previous set's, as many as its legal slots, the last ending at the
+    end; keys distinct and non-zero), which :meth:`Strategy.lookup` relies on."""
+    if len(offsets) != len(keys):
+        raise PokerDraw32ValueError(f"{where} is damaged: {len(keys)} keys but {len(offsets)} offsets")
+    if 0 in keys or len(set(keys)) != len(keys):
+        raise PokerDraw32ValueError(f"{where} is damaged: its keys are not distinct and non-zero")
+    slots = {o & 0x3FFFF: (o & 0xFFFF).bit_count() for o in set(o & 0x3FFFF for o in offsets)}
+    if any(n == 0 or (o >> 16) not in (1, 2, 3) for o, n in slots.items()):
+        raise PokerDraw32ValueError(f"{where} is damaged: an information set has no legal slots or a bad phase")
+    bounds = list(accumulate((slots[o & 0x3FFFF] for o in offsets), initial=0))
+    if bounds[-1] != len(probs) or any(o >> 18 != b for o, b in zip(offsets, bounds, strict=False)):
+        raise PokerDraw32ValueError(f"{where} is damaged: its offsets do not match its {len(probs)} probabilities")
+
+
+def _check_checkpoint(where: str, header: dict[str, Any], keys: array, offs: array, reg: array,  # type: ignore[type-arg]
+                      strat: array) -> None:  # type: ignore[type-arg]
+    """:raises PokerDraw32ValueError: a checkpoint's header and arrays do not fit together as the walk
+    needs them (a damaged file would otherwise make the compiled walk loop for ever or read out of
+    its arrays): a hash map of a power of two slots at most half full, its ``count`` non-zero keys,
+    each with a block of values within the ``used`` ones, regret and strategy sums of one length."""
+    for name in ("iterations", "count", "used", "nodes"):
+        if (name != "nodes" or name in header) and not _whole(header, name):     # "nodes": optional
+            raise PokerDraw32ValueError(f"{where} is damaged: {name}={shown(header.get(name))} is not an int >= 0")
+    if not _whole(header, "rng", 1 << 64):
+        raise PokerDraw32ValueError(f"{where} is damaged: its generator state is {shown(header.get('rng'))}")
+    size, count, used = len(keys), header["count"], header["used"]
+    if size < 2 or size & (size - 1) or len(offs) != size or count * 2 > size:
+        raise PokerDraw32ValueError(f"{where} is damaged: a hash map of {size} keys and {len(offs)} offsets "
+                                    f"holding {count} information sets")
+    if len(reg) != len(strat) or used > len(reg):
+        raise PokerDraw32ValueError(f"{where} is damaged: {len(reg)} regrets, {len(strat)} strategy sums, "
+                                    f"{used} used")
+    found = 0
+    for k, o in zip(keys, offs, strict=True):
+        if k:
+            found += 1
+            if o < 0 or (o >> 18) + (o & 0xFFFF).bit_count() > used or not o & 0xFFFF:
+                raise PokerDraw32ValueError(f"{where} is damaged: information set {k:#x} has values outside "
+                                            f"the {used} used")
+    if found != count:
+        raise PokerDraw32ValueError(f"{where} is damaged: {found} keys in its hash map, its header says {count}")
 
 
 class Progress(dict[str, float]):
@@ -155,6 +204,10 @@ class Strategy:
             header, abstraction, keys, offsets, probs = read_tables(path)
             return cls(abstraction, header["iterations"], keys, offsets, probs)
         header, (keys, offsets, probs) = _read(path, "strategy", "Qqf")
+        where = f"the strategy {str(path)!r}"
+        if not _whole(header, "iterations"):
+            raise PokerDraw32ValueError(f"{where} is damaged: iterations={shown(header['iterations'])}")
+        _check_strategy(where, keys, offsets, probs)
         return cls(Abstraction.from_dict(header["abstraction"]), header["iterations"], keys, offsets, probs)
 
 
@@ -310,8 +363,15 @@ class Trainer:
 
         :raises PokerDraw32ValueError: not a checkpoint, or a damaged one; a bad thread count."""
         header, (keys, offs, reg, strat) = _read(path, "checkpoint", "Qqdd")
-        trainer = cls(Abstraction.from_dict(header["abstraction"]), sampling=header.get("sampling", "external"),
-                      threads=threads, prune_after=header.get("prune_after", 0), prune_bb=header.get("prune_bb", 1.0))
+        _check_checkpoint(f"the checkpoint {str(path)!r}", header, keys, offs, reg, strat)
+        if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 1024:
+            raise PokerDraw32ValueError(f"threads={shown(threads)}: use an int from 1 to 1024")
+        try:
+            trainer = cls(Abstraction.from_dict(header["abstraction"]), sampling=header.get("sampling", "external"),
+                          threads=threads, prune_after=header.get("prune_after", 0),
+                          prune_bb=header.get("prune_bb", 1.0))
+        except PokerDraw32Error as e:
+            raise PokerDraw32ValueError(f"the checkpoint {str(path)!r} is damaged: {e}") from None
         s = trainer.solver
         s.nodes = header.get("nodes", 0)
         s._set_tables(keys, offs, reg, strat)
