@@ -33,6 +33,7 @@ from pokerdraw32.bots import (
     ShoveBot,
     bot_factory,
     bot_names,
+    check_fit,
     make_bot,
     register_bot,
 )
@@ -454,3 +455,36 @@ def test_server_room_seats_named_bots_and_a_failing_bot_times_out(tmp_path: Path
     assert t.hand_count >= 4 and [type(room.players[s].brain) for s in range(3)] == [ShoveBot, CallBot, _Refuses]
     assert sum(t.seat(s).stack for s in range(3)) == sum(e.chips for e in t.ledger if e.kind in ("buy_in", "add"))
     assert "the bot at seat 2 (refuses) failed to decide: it times out" in caplog.text
+
+
+def test_a_bot_that_refuses_the_table_is_refused_before_any_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    """check_fit asks a bot's check_rules hook (the heads-up, no-limit/pot-limit blueprint "cfr")
+    when the line-up is built: simulate, pokerdraw32 play and the environments fail before a hand."""
+    from pokerdraw32.cfr import CfrBot
+    from pokerdraw32.cfr.blueprint import blueprint_bot
+    from pokerdraw32.rules import Structure
+
+    check_fit(bot_factory("rule"), Rules(), 5)                  # no hook: plays anything
+    check_fit(blueprint_bot, Rules(), 2)
+    fixed = Rules(structure=Structure.FIXED_LIMIT)
+    heads_up = "CfrBot plays heads-up only: this hand has 3 players"
+    for target in (blueprint_bot, CfrBot, blueprint_bot(1)):
+        with pytest.raises(PokerDraw32ValueError, match=heads_up):
+            check_fit(target, Rules(), 3)
+        with pytest.raises(PokerDraw32ValueError, match=r"does not play fixed-limit \(R3\.4\)"):
+            check_fit(target, fixed, 2)
+    with pytest.raises(PokerDraw32ValueError, match=r"bots\[0\] \(cfr\): " + heads_up):
+        simulate(players=3, hands=10, seed=1, bots=["cfr", "rule", "rule"])
+    with pytest.raises(PokerDraw32ValueError, match=r"bots\[1\] \(CfrBot\): CfrBot does not play fixed-limit"):
+        simulate(players=2, hands=10, seed=1, rules=fixed, bots=["rule", blueprint_bot(2)])
+    capsys.readouterr()
+    assert main(["play", "--bots", "cfr", "--players", "3", "--seed", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and heads_up in err                         # nothing printed before the refusal
+    pytest.importorskip("gymnasium")
+    from pokerdraw32.env import DrawEnv, DrawVectorEnv
+
+    with pytest.raises(PokerDraw32ValueError, match="opponent 'cfr': " + heads_up + r"[^;]*$"):
+        DrawEnv(players=3, opponents="cfr")
+    with pytest.raises(PokerDraw32ValueError, match="opponent 'cfr': " + heads_up):
+        DrawVectorEnv(2, players=3, opponents="cfr")

@@ -10,7 +10,7 @@ from typing import TextIO
 from ._cli_base import EXIT_INTERRUPTED, EXIT_OK, _rules_from, _write
 from ._kernels import Rng
 from .actions import Action, ActionKind, Event, EventKind, Phase
-from .bots import Bot, SeatView, make_bot
+from .bots import Bot, SeatView, bot_factory, check_fit, make_bot
 from .cards import Card, format_cards
 from .errors import PokerDraw32Error
 from .evaluation import evaluate
@@ -140,6 +140,7 @@ def _cmd_play(args: argparse.Namespace, out: TextIO, err: TextIO | None, inp: Te
     rng = Rng(seed)
     stack = args.stack if args.stack is not None else 100 * rules.big_blind
     Hand(rules, [stack] * args.players, 0, seed=0)   # the table's limits, checked before any output [R3.2]
+    check_fit(bot_factory(args.bots), rules, args.players)   # a bot that refuses the table: before any output
     bots = {s: make_bot(args.bots, rng.next_u64()) for s in range(1, args.players)}
     session = _Session([stack] * args.players, [stack] * args.players)
     out.write(f"32-Card Draw, {rules.structure.value}, preset {rules.name}, seed {seed}. You are seat 0.\n")

@@ -45,7 +45,8 @@ from .hand import Hand
 from .rules import Rules
 
 __all__ = ["ENTRY_POINT_GROUP", "Bot", "BotLike", "CallBot", "FoldBot", "PotBot", "RandomBot", "RuleBot", "SeatView",
-           "ShoveBot", "bot_factory", "bot_names", "choose_discards", "make_bot", "pot_raise_to", "register_bot"]
+           "ShoveBot", "bot_factory", "bot_names", "check_fit", "choose_discards", "make_bot", "pot_raise_to",
+           "register_bot"]
 
 _PLAYER_ACTIONS = frozenset({EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE,
                              EventKind.SPLIT, EventKind.DECLINE, EventKind.TIMEOUT, EventKind.RAISE_WITHDRAWN,
@@ -532,6 +533,23 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
         raise PokerDraw32TypeError(f"bot {name!r}: its factory {made} made a {type(bot).__name__}, not a "
                                    "pokerdraw32.bots.Bot")
     return bot
+
+
+def check_fit(bot: Any, rules: Rules, players: int) -> None:
+    """Ask a bot, before any hand, whether it plays ``players``-handed hands of ``rules``: calls its
+    optional hook ``check_rules(rules, players)`` (on a bot object or class, or on a bot name's
+    factory, :func:`bot_factory`), which returns when it does and raises
+    :class:`~pokerdraw32.errors.PokerDraw32ValueError` naming the rule when it does not (e.g.
+    :class:`pokerdraw32.cfr.CfrBot`: heads-up only, no fixed-limit).  A bot without the hook plays
+    anything.  ``simulate``, ``pokerdraw32 play`` and the environments call it for their line-ups.
+
+    >>> check_fit(bot_factory("rule"), Rules(), 5)          # no hook: plays anything
+
+    :raises PokerDraw32ValueError: what the hook raises.
+    """
+    hook = getattr(bot, "check_rules", None)
+    if callable(hook):
+        hook(rules, players)
 
 
 def register_bot(name: str, factory: BotFactory) -> None:

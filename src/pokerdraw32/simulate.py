@@ -39,7 +39,7 @@ from typing import Any, Literal, TextIO
 
 from ._kernels import IMPLEMENTATION, Rng
 from ._simchunk import BUILT_IN, ChunkResult, Named, Plan, names_of, play_chunk
-from .bots import Policy, bot_factory, bot_names
+from .bots import Policy, bot_factory, bot_names, check_fit
 from .errors import MAX_CHIPS, PokerDraw32Error, PokerDraw32TypeError, PokerDraw32ValueError, integer
 from .evaluation import HandCategory
 from .hand import Hand
@@ -388,6 +388,7 @@ def simulate(
             raise PokerDraw32TypeError(f"history must be an open text stream, not {type(history).__name__} "
                                        f"({type(e).__name__}: {e})") from None
     specs = _lineup(bots, players)
+    _fit(specs, rules, players)
     if seed is None:
         seed = Rng().next_u64()
     else:
@@ -492,6 +493,20 @@ def _lineup(bots: object, players: int) -> list[Any]:
             raise PokerDraw32TypeError(f"bots[{i}]: {type(spec).__name__} object has no decide(view) method and is "
                                        "not callable")
     return specs
+
+
+def _fit(specs: list[Any], rules: Rules, players: int) -> None:
+    """:raises PokerDraw32ValueError: a bot refuses these rules or this many players
+    (:func:`pokerdraw32.bots.check_fit`), before any hand."""
+    for i, spec in enumerate(specs):
+        if isinstance(spec, str):
+            continue                             # rule, random: they play anything
+        target = spec.factory if isinstance(spec, Named) else spec
+        try:
+            check_fit(target, rules, players)
+        except PokerDraw32ValueError as e:
+            label = spec.name if isinstance(spec, Named) else getattr(spec, "__name__", type(spec).__name__)
+            raise PokerDraw32ValueError(f"bots[{i}] ({label}): {e}") from None
 
 
 def _check_picklable(specs: list[Any]) -> None:

@@ -26,7 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .bot import CfrBot
+from .bot import CfrBot, check_rules
 from .compact import read_header
 from .solver import Strategy
 
@@ -76,6 +76,9 @@ def blueprint_bot(seed: int | None = None) -> CfrBot:
     :raises PokerDraw32ValueError: the packaged file is missing or damaged.
     """
     return CfrBot(blueprint_strategy(), seed=seed)
+
+
+blueprint_bot.check_rules = check_rules  # type: ignore[attr-defined]   # the line-up check (bots.check_fit)
 
 
 def _info() -> dict[str, Any]:

@@ -117,6 +117,9 @@ class CfrBot(Bot):
         information set the strategy lacks), ``"off_tree"`` (the replay left the abstract game).
     """
 
+    check_rules = staticmethod(check_rules)
+    """:func:`check_rules`, the hook :func:`pokerdraw32.bots.check_fit` calls before any hand."""
+
     def __init__(self, strategy: Strategy | str | Path, seed: int | None = None) -> None:
         super().__init__(seed)
         if isinstance(strategy, (str, Path)):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..bots import Bot, bot_factory, make_bot
+from ..bots import Bot, bot_factory, check_fit, make_bot
 from ..cards import format_cards
 from ..errors import MAX_CHIPS, IllegalActionError, PokerDraw32Error, PokerDraw32ValueError, integer, shown
 from ..hand import Hand
@@ -66,22 +66,27 @@ def opponent_list(opponents: Any, players: int) -> list[Any]:
     return chosen
 
 
-def opponent_bots(chosen: list[Any], callables: bool = True) -> list[Bot | None]:
+def opponent_bots(chosen: list[Any], rules: Rules, players: int, callables: bool = True) -> list[Bot | None]:
     """Each opponent given by a bot name (:func:`pokerdraw32.bots.bot_names`) made by
     :func:`~pokerdraw32.bots.make_bot` (seed 0: the environment gives it the table's generator),
     ``None`` for a callable (``callables``: allowed).
 
     :raises PokerDraw32ValueError: an unknown name (the message lists them), a bot that cannot be
-        loaded, or an opponent that is neither a name nor (with ``callables``) a callable.
+        loaded or that refuses ``players``-handed hands of ``rules`` (:func:`~pokerdraw32.bots.check_fit`,
+        e.g. the heads-up ``"cfr"``), or an opponent that is neither a name nor (with ``callables``) a callable.
     """
     bots: list[Bot | None] = []
     for o in chosen:
         if isinstance(o, str):
             try:
-                bot_factory(o)
+                factory = bot_factory(o)
             except PokerDraw32Error as e:
                 raise PokerDraw32ValueError(f"opponent {o!r}: {e}" + ("; or a callable SeatView -> action"
                                                                       if callables else "")) from e
+            try:
+                check_fit(factory, rules, players)
+            except PokerDraw32Error as e:
+                raise PokerDraw32ValueError(f"opponent {o!r}: {e}") from None
             bots.append(make_bot(o, 0))
         elif callables and callable(o):
             bots.append(None)

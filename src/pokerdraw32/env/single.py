@@ -104,7 +104,7 @@ class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
         n = self.players
         self.seat = learning_seat(seat, n)
         chosen: list[Opponent] = opponent_list(opponents, n)
-        self._bots: list[Bot | None] = opponent_bots(chosen)
+        self._bots: list[Bot | None] = opponent_bots(chosen, self.rules, n)
         self.opponents = chosen
         if illegal_action not in ("raise", "penalty"):
             raise PokerDraw32ValueError(f"illegal_action={illegal_action!r}: use 'raise' or 'penalty'")

@@ -110,7 +110,7 @@ class DrawVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], np
         chosen = opponent_list(opponents, n)
         compiled = all(o in ("rule", "random") for o in chosen)
         if not compiled:
-            opponent_bots(chosen, callables=False)     # names only, each known and loadable (errors name them)
+            opponent_bots(chosen, self.rules, n, callables=False)   # names only: known, loadable, fit
         self.opponents = chosen
         if illegal_action != "raise":
             raise PokerDraw32ValueError(f"illegal_action={illegal_action!r}: the vector environment raises ('raise')")
