@@ -175,17 +175,7 @@ def test_every_action_is_legal_and_as_documented(rules: Rules, players: int, dat
     pool = [CallBot, ShoveBot, FoldBot, PotBot, RuleBot, RandomBot]
     lineup = data.draw(st.lists(st.sampled_from(pool), min_size=players, max_size=players), label="lineup")
     stacks = data.draw(st.lists(st.integers(1, 400), min_size=players, max_size=players), label="stacks")
-    bots = [cls(i) for i, cls in enumerate(lineup)]
-    h = Hand(rules, stacks, button=seed % players, seed=seed)
-    while not h.is_complete:
-        actor = h.actor
-        assert actor is not None
-        view = SeatView.of(h)
-        action = bots[actor].decide(view)
-        if type(bots[actor]) in TEST_BOTS.values():
-            _check_decision(type(bots[actor]), view, action)
-        h.act(action)
-    assert sum(h.stacks) == sum(stacks)
+    _play_checked(rules, stacks, seed, [cls(i) for i, cls in enumerate(lineup)])
 
 
 @pytest.mark.parametrize("structure", ["no-limit", "pot-limit", "fixed-limit"])
@@ -197,17 +187,21 @@ def test_seeded_hands_of_every_test_bot_at_every_table_size(structure: str) -> N
             lineup = [list(TEST_BOTS.values())[(seed + i) % 4] if i < players - 1 else RuleBot
                       for i in range(players)]
             stacks = [20 + 37 * ((seed * 7 + i * 13) % 11) for i in range(players)]
-            bots = [cls(seed + i) for i, cls in enumerate(lineup)]
-            h = Hand(rules, stacks, button=seed % players, seed=seed)
-            while not h.is_complete:
-                actor = h.actor
-                assert actor is not None
-                view = SeatView.of(h)
-                action = bots[actor].decide(view)
-                if type(bots[actor]) in TEST_BOTS.values():
-                    _check_decision(type(bots[actor]), view, action)
-                h.act(action)
-            assert sum(h.stacks) == sum(stacks)
+            _play_checked(rules, stacks, seed, [cls(seed + i) for i, cls in enumerate(lineup)])
+
+
+def _play_checked(rules: Rules, stacks: list[int], seed: int, bots: list[Bot]) -> None:
+    """One hand of ``bots``, every test bot's decision checked (_check_decision), chips conserved (R9.5)."""
+    h = Hand(rules, stacks, button=seed % len(stacks), seed=seed)
+    while not h.is_complete:
+        actor = h.actor
+        assert actor is not None
+        view = SeatView.of(h)
+        action = bots[actor].decide(view)
+        if type(bots[actor]) in TEST_BOTS.values():
+            _check_decision(type(bots[actor]), view, action)
+        h.act(action)
+    assert sum(h.stacks) == sum(stacks)
 
 
 @pytest.mark.parametrize("name", sorted(TEST_BOTS))
