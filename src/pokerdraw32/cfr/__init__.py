@@ -1,8 +1,9 @@
 """A compiled Monte Carlo CFR solver for heads-up 32-Card Draw, and a bot that plays its strategy (issue 26).
 
 An interface layer above the engine (it imports the engine; the engine never imports it).
-First increment, built and tested; see ``DESIGN.md`` beside this file for the decisions and the
-list of what comes next.
+``DESIGN.md`` beside this file records the decisions, the measurements behind the shipped
+blueprint and what comes next.  The blueprint plays as the bot name ``"cfr"`` everywhere a bot
+name is taken (:func:`pokerdraw32.bots.make_bot`).
 
 >>> from pokerdraw32.cfr import Abstraction, Trainer, CfrBot
 >>> a = Abstraction(stack_bb=20, bet_fractions=(1.0,), raise_cap=1, pre_strength=2, pre_potential=2,
@@ -37,7 +38,7 @@ What is here:
 The shipped blueprint: :mod:`.blueprint` (``blueprint_bot(seed)``), stored in the compact format
 of :mod:`.compact` (``python -m pokerdraw32.cfr export``).
 
-Not built yet (later sessions, see DESIGN.md): 3 players.
+Not built yet (see DESIGN.md): 3 players, a fixed-limit blueprint, blueprints for several depths.
 """
 
 from __future__ import annotations
