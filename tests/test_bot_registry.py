@@ -216,6 +216,7 @@ def test_simulate_keeps_rule_and_random_compiled_and_loads_the_others_once(fresh
     specs = _lineup(["rule", "random", "call"], 3)
     assert specs[:2] == ["rule", "random"] and specs[2] == Named("call", CallBot)
     assert _lineup("mixed", 3) == ["rule", "random", "rule"]
+    pytest.importorskip("numpy")                  # the AIVAT estimator needs it (extra [aivat])
     from pokerdraw32.aivat import known_policy
 
     assert known_policy(specs[2]) is None and known_policy(specs[0]) == "rule"   # no policy model: none assumed
