@@ -257,6 +257,11 @@ def test_blueprint_file_and_metadata() -> None:
     assert s.abstraction.stack_bb == 100
     assert "pokerdraw32.cfr train" in BLUEPRINT["command"] and isinstance(BLUEPRINT["seed"], int)
     assert BLUEPRINT["sampling"] in ("external", "outcome")
+
+
+@pytest.mark.skipif(not (ROOT / "src" / "pokerdraw32").is_dir() or not (ROOT / "MANIFEST.in").is_file(),
+                    reason="the source tree is not beside the tests (the wheel's test copy)")
+def test_blueprint_is_package_data_of_the_wheel_and_the_sdist() -> None:
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert '"pokerdraw32.cfr" = [' in pyproject and f'"{FILE}"' in pyproject.split('"pokerdraw32.cfr" = [')[1]
     assert f"src/pokerdraw32/cfr/{FILE}" in (ROOT / "MANIFEST.in").read_text()
