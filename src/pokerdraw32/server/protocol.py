@@ -14,13 +14,21 @@ from typing import Any
 from ..actions import Action
 from ..errors import MAX_CHIPS
 
-__all__ = ["PROTOCOL_VERSION", "Limits", "ProtocolError", "RateLimiter", "action_of", "read_message"]
+__all__ = ["PROTOCOL_VERSION", "Limits", "ProtocolError", "RateLimiter", "action_of", "dumps", "read_message"]
 
 PROTOCOL_VERSION = 1
 
 CLIENT_TYPES = frozenset({"tables", "join", "resume", "watch", "act", "showdown", "sit_out", "sit_in",
                           "add_chips", "leave", "ping"})
 ACT_KINDS = frozenset({"fold", "check", "call", "bet", "raise", "split", "decline", "discard"})
+
+
+_encode = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def dumps(msg: Any) -> str:
+    """``msg`` as compact JSON text (what the server sends; the standard library's encoder)."""
+    return _encode(msg)
 
 
 class ProtocolError(Exception):
