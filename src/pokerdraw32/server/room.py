@@ -280,6 +280,19 @@ class Room:
         return {"type": "state", "v": 1, "table": self.id, "seq": self.seq,
                 "you": None if player is None else player.seat, "view": view, "clock": self.clock()}
 
+    def states_for(self, players: Sequence[Player | None]) -> dict[int, str]:
+        """The ``state`` messages of ``players`` (None: an onlooker) as JSON text, by ``id()`` of
+        each (equal to :meth:`state_for`'s; the table's view computed once for all,
+        :meth:`Table.views`)."""
+        views = self.table.views([None if p is None else p.seat for p in players])
+        clock = self.clock()
+        out = {}
+        for player, view in zip(players, views, strict=True):
+            del view["deadline"]
+            out[id(player)] = dumps({"type": "state", "v": 1, "table": self.id, "seq": self.seq,
+                                     "you": None if player is None else player.seat, "view": view, "clock": clock})
+        return out
+
     def clock(self) -> dict[str, Any] | None:
         d = self.table.deadline
         if d is None:
@@ -301,7 +314,7 @@ class Room:
         if not conns:
             return
         texts = [self._entry_texts(entry) for entry in numbered]
-        onlooker: str | None = None
+        viewers: list[Player | None] = []
         for conn in conns:
             player = conn.player
             seat, joined = (player.seat, player.joined_seq) if player is not None else (-1, 0)
@@ -314,12 +327,10 @@ class Room:
                 self.watchers.add(conn)
                 conn.room = self
                 player = None
-            if player is None:
-                if onlooker is None:
-                    onlooker = dumps(self.state_for(None))
-                conn.send_text(onlooker)
-            else:
-                conn.send_text(dumps(self.state_for(player)))
+            viewers.append(player)
+        states = self.states_for(list({id(p): p for p in viewers}.values()))
+        for conn, player in zip(conns, viewers, strict=True):
+            conn.send_text(states[id(player)])
 
     def _entry_texts(self, entry: Entry) -> tuple[int, str, int | None, str]:
         """``(seq, the event message as everyone but the owner sees it, the owner's seat or None,
