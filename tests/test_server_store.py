@@ -95,3 +95,25 @@ def test_one_server_per_database_file_whatever_path_names_it(tmp_path: Path, lin
         assert [(r.id, r.seq) for r in second.load_tables()] == [("a", 1)]
     finally:
         second.close()
+
+
+def test_dumps_reads_back_the_same_with_or_without_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's JSON writer (orjson when installed, else json) gives text that reads back to
+    the same data, a table's snapshot with a running hand included; what orjson refuses (an
+    integer beyond 64 bits) goes through json."""
+    import json
+
+    from pokerdraw32 import Rules
+    from pokerdraw32.server import protocol
+    from pokerdraw32.table import Table
+
+    t = Table(Rules(), seed=3)
+    for seat in range(3):
+        t.join(seat, f"p{seat}", 100)
+    t.start_hand()
+    samples = [t.snapshot(), t.view(0), {"big": 2**70, "keys": {1: "a"}, "x": [1.5, None, True, "é"]}]
+    expected = [json.loads(json.dumps(x)) for x in samples]
+    assert [json.loads(protocol.dumps(x)) for x in samples] == expected
+    monkeypatch.setattr(protocol, "_orjson", None)
+    assert [json.loads(protocol.dumps(x)) for x in samples] == expected
+    assert protocol.dumps({"a": [1, 2]}) == '{"a":[1,2]}'

@@ -48,6 +48,8 @@ try:
 except ImportError:  # pragma: no cover - Windows: no lock file
     fcntl = None  # type: ignore[assignment]
 
+from .protocol import dumps
+
 __all__ = ["Commit", "StorageError", "Store", "TableRow", "open_store"]
 
 SCHEMA_VERSION = 1
@@ -217,10 +219,10 @@ class Store:
     def _write(self, c: Commit) -> None:
         ex = self._conn.execute
         sql = self._sql
-        state = json.dumps(c.state, separators=(",", ":"))
+        state = dumps(c.state)
         if c.new:
             ex(sql("INSERT INTO pd32_tables (id, config, state, seq) VALUES (?, ?, ?, ?)"),
-               (c.table_id, json.dumps(c.config, separators=(",", ":")), state, c.seq))
+               (c.table_id, dumps(c.config), state, c.seq))
         else:
             cur = ex(sql("UPDATE pd32_tables SET state = ?, seq = ? WHERE id = ? AND seq = ?"),
                      (state, c.seq, c.table_id, c.events[0][0] - 1 if c.events else c.seq))
@@ -229,10 +231,10 @@ class Store:
                                    f"writes to this database?)")
         for seq, hand, event in c.events:
             ex(sql("INSERT INTO pd32_events (table_id, seq, hand, event) VALUES (?, ?, ?, ?)"),
-               (c.table_id, seq, hand, json.dumps(event, separators=(",", ":"))))
+               (c.table_id, seq, hand, dumps(event)))
         for line, entry in c.ledger:
             ex(sql("INSERT INTO pd32_ledger (table_id, line, entry) VALUES (?, ?, ?)"),
-               (c.table_id, line, json.dumps(entry, separators=(",", ":"))))
+               (c.table_id, line, dumps(entry)))
         for hand, phh in c.hands:
             ex(sql("INSERT INTO pd32_hands (table_id, hand, phh) VALUES (?, ?, ?)"), (c.table_id, hand, phh))
 
