@@ -8,7 +8,8 @@ on a table never overlap:
 2. the new log entries are numbered, and they and the room's state are written to the database
    in one transaction (:class:`~pokerdraw32.server.store.Commit`);
 3. only then is anyone told: each connection receives the entries as its seat may see them,
-   then its new ``state``.
+   then its new ``state``, in one frame (PROTOCOL.md, Frames; each entry is turned into JSON
+   once for all, the table's view computed once for all seats, :meth:`Table.views`).
 
 If the database refuses the write, the room goes back to its last committed state and the
 request gets a ``storage`` error: nothing is lost, nothing half-applied.
