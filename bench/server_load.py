@@ -18,8 +18,11 @@ replays to its ``hand_end`` stacks, each table's log is numbered without a gap.
 
 It prints: hands, actions acknowledged, actions/s (over the whole run, and in its first and last
 fifth: the server's work per action must not grow with the hands a table has played), the
-round trip of an action (``act`` sent -> its ``ok``) at p50 and p99, errors by code, and the
-CPU seconds of the server (from ``/proc``) and of the clients.  The shared driver is
+round trip of an action (``act`` sent -> its ``ok``) at p50 and p99, errors by code, the
+CPU seconds of the server (from ``/proc``) and of the clients, the WebSocket frames the clients
+received per action, and the engine's CPU per decision at a table like the load's, measured
+after the load in the same run (``engine_cpu_per_decision``), with the server's CPU per
+acknowledged action as a multiple of it (issue 27's target: at most 50x).  The shared driver is
 ``run_load`` in ``tests/server_support.py`` (``tests/test_server_load.py`` runs it too).
 """
 
@@ -48,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--all-in", type=float, default=0.0, help="share of the clients' bets that are all in")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--server-args", default="", metavar="ARGS",
-                   help="more options for pokerdraw32 serve, e.g. --server-args=--no-compression")
+                   help="more options for pokerdraw32 serve, e.g. --server-args=--compression")
     p.add_argument("--keep", type=Path, help="keep the database and the server log in this directory")
     args = p.parse_args(argv)
     try:

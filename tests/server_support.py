@@ -227,6 +227,13 @@ def cpu_seconds(pid: int | None) -> float | None:
     return (int(fields[11]) + int(fields[12])) / ticks     # utime, stime (fields 14, 15 of stat)
 
 
+def messages_of(frame: str | bytes) -> list[dict[str, Any]]:
+    """The messages of one WebSocket frame from the server (PROTOCOL.md, Frames): a JSON object
+    is one message, a JSON array several, in order."""
+    data = json.loads(frame)
+    return data if isinstance(data, list) else [data]
+
+
 # ---------------------------------------------------------------------------- the bot client
 @dataclass
 class Sent:
@@ -296,6 +303,7 @@ class BotClient:
         self.seq_problems: list[str] = []
         self.rtts: list[float] = []
         self.hands = 0
+        self.frames = 0                 # WebSocket frames received
         self.last_hand_end = 0          # the hand number of the last hand_end seen
         self.state: dict[str, Any] | None = None
         self.connects = 0
@@ -363,7 +371,9 @@ class BotClient:
         async def reader() -> None:
             try:
                 async for raw in ws:
-                    queue.put_nowait(json.loads(raw))
+                    self.frames += 1
+                    for m in messages_of(raw):
+                        queue.put_nowait(m)
             except (WebSocketException, OSError):
                 pass
             finally:
@@ -827,6 +837,8 @@ class LoadResult:
     timed_out: bool
     ack_times: list[float] = field(default_factory=list)   # perf_counter of each ok, sorted
     cpu_samples: list[tuple[int, float]] = field(default_factory=list)  # (actions acknowledged, server CPU s)
+    engine_decision: float | None = None   # the engine's CPU seconds per decision, same tables, same run
+    frames: int | None = None              # WebSocket frames the clients received
 
     def cpu_per_action(self, part: int, parts: int = 5) -> float:
         """The server's CPU milliseconds per action acknowledged in the ``part``-th of ``parts``
@@ -879,12 +891,61 @@ class LoadResult:
             ("errors (other)", f"{other}" + (f" {dict(self.errors)}" if other else "")),
             ("server CPU per action, first / last fifth",
              f"{self.cpu_per_action(0):.2f} / {self.cpu_per_action(4):.2f} ms"),
+            ("engine CPU per decision (same run)", "n/a" if self.engine_decision is None else
+             f"{self.engine_decision * 1e6:.2f} us"),
+            ("server CPU per action / engine's per decision", "n/a" if self.engine_decision is None or
+             self.server_cpu is None or not self.actions else
+             f"{self.server_cpu / self.actions / self.engine_decision:.0f}x"),
+            ("frames received per action, all clients", "n/a" if self.frames is None or not self.actions else
+             f"{self.frames / self.actions:.1f}"),
             ("server CPU", "n/a" if self.server_cpu is None else
              f"{self.server_cpu:.1f} s ({self.server_cpu / self.seconds * 100 if self.seconds else 0:.0f}% of a core)"),
             ("client CPU", f"{self.client_cpu:.1f} s"),
         ]
         width = max(len(k) for k, _ in rows)
         return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+
+
+def engine_cpu_per_decision(seats: int = 5, buy_in: int = 2000, seconds: float = 1.0, seed: int = 1) -> float:
+    """The engine's CPU seconds per decision at a load-test table: a server ``Table`` (the same
+    settings as :func:`run_load`'s, ``seats`` players of ``buy_in`` chips, its clock
+    ``time.monotonic`` as the server's) plays hands for about ``seconds`` of CPU time, every
+    player checking or calling, or raising the minimum now and then, and discarding 0-3 cards,
+    as :meth:`Table.act` takes them (hands started with :meth:`Table.start_hand`; a busted
+    player buys in again).  The server's work per action is measured against this."""
+    from pokerdraw32 import ActionKind
+    from pokerdraw32.actions import Action
+    from pokerdraw32.server.config import TableConfig
+
+    config = TableConfig.from_dict(tables_config(1, seats, decision_time=60.0, max_buy_in=buy_in, seed=seed)[0])
+    t = config.new_table()
+    for s in range(seats):
+        t.join(s, f"p{s}", buy_in)
+    rng = random.Random(seed)
+    decisions = 0
+    c0 = time.process_time()
+    while time.process_time() - c0 < seconds:
+        for s in range(seats):
+            if t.seat(s).stack == 0:
+                t.add_chips(s, buy_in)
+        h = t.start_hand()
+        while h.actor is not None:
+            seat = t.hand_seats[h.actor]
+            legal = h.legal_actions()
+            kinds = legal.kinds
+            if ActionKind.DISCARD in kinds:
+                action = Action.discard(legal.hole_cards[:min(rng.randrange(4), legal.max_discard)])
+            elif legal.min_to is not None and rng.random() < 0.1:
+                action = Action.raise_to(legal.min_to) if ActionKind.RAISE in kinds else Action.bet(legal.min_to)
+            elif ActionKind.CHECK in kinds:
+                action = Action.check()
+            elif ActionKind.CALL in kinds:
+                action = Action.call()
+            else:
+                action = Action.fold()
+            t.act(seat, action)
+            decisions += 1
+    return (time.process_time() - c0) / max(1, decisions)
 
 
 def _self_cpu() -> float:
@@ -936,7 +997,7 @@ async def _drive(server: ServerProcess, tables: list[str], seats: int, hands: in
 
 def run_load(workdir: Path, *, tables: int = 20, seats: int = 5, hands: int = 2000, timeout: float = 480.0,
              db: str | None = None, think: float = 0.0, seed: int = 1, hand_pause: float = 0.05,
-             buy_in: int = 2000, all_in: float = 0.0, extra: tuple[str, ...] = ()) -> LoadResult:
+             buy_in: int = 2000, all_in: float = 0.0, extra: tuple[str, ...] = (), engine: bool = True) -> LoadResult:
     """The load run: a server (a subprocess) with ``tables`` tables of ``seats`` seats and no
     bots, one :class:`BotClient` per seat in this process, until ``hands`` hands in total have
     finished (or ``timeout`` seconds); then the clients leave, the server stops (SIGTERM) and
@@ -945,7 +1006,9 @@ def run_load(workdir: Path, *, tables: int = 20, seats: int = 5, hands: int = 20
 
     The tables' maximum buy-in is ``buy_in`` (the clients' buy-in: deep stacks, and clients that
     go all in on ``all_in`` of their bets, so that few go broke: a re-buy between hands lands
-    in the next hand and makes the acting player's ``seq`` stale, a race the protocol means)."""
+    in the next hand and makes the acting player's ``seq`` stale, a race the protocol means).
+    With ``engine``, the engine's CPU per decision at such a table is measured afterwards, the
+    server stopped (:func:`engine_cpu_per_decision`), for the ratio the report prints."""
     workdir.mkdir(parents=True, exist_ok=True)
     db = db or str(workdir / "load.sqlite")
     tables_file = write_tables(workdir / "tables.json",
@@ -974,4 +1037,6 @@ def run_load(workdir: Path, *, tables: int = 20, seats: int = 5, hands: int = 20
     actions = sum(1 for c in clients for a in c.acts if a.reply is not None and a.reply.get("type") == "ok")
     acks = sorted(a.done_at for c in clients for a in c.acts if a.done_at is not None)
     return LoadResult(tables, len(clients), sum(archived.values()), actions, seconds, rtts, errors, server_cpu,
-                      client_cpu, ledgers, archived, problems, status, timed_out, acks, samples)
+                      client_cpu, ledgers, archived, problems, status, timed_out, acks, samples,
+                      engine_cpu_per_decision(seats, buy_in, seed=seed) if engine else None,
+                      sum(c.frames for c in clients))

@@ -105,6 +105,8 @@ class Client:
     def __init__(self, url: str) -> None:
         self.ws = connect(url, max_size=None, open_timeout=10)
         self.log: list[dict[str, Any]] = []
+        self.frames: list[Any] = []                 # every frame received, decoded
+        self.unread: list[dict[str, Any]] = []      # the last frame's messages not yet returned
         self.pending: list[dict[str, Any]] = []
         welcome = self.recv()
         assert welcome["type"] == "welcome" and welcome["v"] == 1
@@ -113,7 +115,14 @@ class Client:
         self.last_seq = 0
 
     def recv(self, timeout: float = 10.0) -> dict[str, Any]:
-        msg = json.loads(self.ws.recv(timeout=timeout))
+        """The next message: the rest of the last frame's, else the next frame's first (a frame
+        holds one message, or several as a JSON array: PROTOCOL.md, Frames)."""
+        if not self.unread:
+            data = json.loads(self.ws.recv(timeout=timeout))
+            self.frames.append(data)
+            self.unread = list(data) if isinstance(data, list) else [data]
+            assert self.unread, "an empty frame"
+        msg = self.unread.pop(0)
         self.log.append(msg)
         if msg["type"] in ("event", "state"):
             self.last_seq = max(self.last_seq, msg["seq"])
@@ -712,3 +721,42 @@ def test_server_tables_always_have_a_maximum_buy_in() -> None:
     assert t.max_buy_in == 10 * t.min_buy_in and TableConfig.default_buy_in(t) == 2 * t.min_buy_in
     nl = TableConfig.from_dict({"id": "nl", "seats": 3}).new_table()
     assert (nl.min_buy_in, nl.max_buy_in) == (20, 200) and TableConfig.default_buy_in(nl) == 200
+
+
+def test_a_change_reaches_each_connection_as_one_frame(tmp_path: Path) -> None:
+    """PROTOCOL.md, Frames: the entries of one change and the seat's state (and, for the one
+    who asked, the ok) come in one frame, a JSON array in that order; every other connection
+    gets the entries as its seat may see them and its own state, in one frame too."""
+    table = {**TABLE, "bots": {}}
+    with serving(tmp_path, [table]) as srv:
+        a, b, st = two_players(srv)
+        w = Client(srv.url)
+        assert w.request({"type": "watch", "table": "t1"})["type"] == "watching"
+        w.until(lambda m: m["type"] == "state")
+        actor, other = (a, b) if st["view"]["to_act"] == 0 else (b, a)
+        st = actor.my_turn()
+        time.sleep(0.2)                                  # nothing else is on its way
+        for cl in (actor, other, w):
+            cl.pending.clear()
+            cl.unread.clear()
+            cl.frames.clear()
+        kind = "call" if "call" in st["view"]["hand"]["legal"]["kinds"] else "check"
+        ok = actor.request({"type": "act", "kind": kind, "seq": st["seq"]})
+        assert ok["type"] == "ok", ok
+        frame = actor.frames[0]
+        assert isinstance(frame, list) and [m["type"] for m in frame][-2:] == ["state", "ok"], frame
+        events = frame[:-2]
+        assert events and all(m["type"] == "event" for m in events)
+        assert [m["seq"] for m in events] == list(range(st["seq"] + 1, ok["seq"] + 1)) == \
+            list(range(st["seq"] + 1, frame[-2]["seq"] + 1))
+        assert events[0]["event"]["kind"] == kind and events[0]["event"]["seat"] == actor.seat
+        assert frame[-2]["you"] == actor.seat
+        for cl, you in ((other, other.seat), (w, None)):
+            m = cl.until(lambda m: m["type"] == "state")
+            assert m["seq"] == ok["seq"] and m["you"] == you
+            got = cl.frames[0]
+            assert isinstance(got, list) and [x["type"] for x in got] == ["event"] * len(events) + ["state"]
+            assert [x["event"] for x in got[:-1]] == [x["event"] for x in events]   # nothing private here
+        assert len(actor.frames) == 1 and all(isinstance(m, dict) for m in actor.frames[0])
+        # a single message is sent as itself, not as an array of one
+        assert actor.request({"type": "ping"})["type"] == "pong" and isinstance(actor.frames[-1], dict)

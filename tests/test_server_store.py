@@ -4,6 +4,7 @@ or nothing, a failed transaction answers every waiter (none hangs), one server p
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from pathlib import Path
 
@@ -55,3 +56,64 @@ def test_one_server_per_database(tmp_path: Path) -> None:
     finally:
         first.close()
     open_store(db).close()                                  # free again once the first is closed
+
+
+@pytest.mark.parametrize("link", ["symlink", "hardlink", "relative"])
+def test_one_server_per_database_file_whatever_path_names_it(tmp_path: Path, link: str,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lock belongs to the database's real file: a second server given a symbolic link or a
+    hard link to it (or another spelling of its path) is refused at start, with the reason, and
+    the first goes on committing."""
+    real = tmp_path / "data" / "s.sqlite"
+    real.parent.mkdir()
+    first = open_store(str(real))
+    try:
+        asyncio.run(first.commit(_commit("a", 0, new=True)))
+        other = tmp_path / "other.sqlite"
+        if link == "symlink":
+            other.symlink_to(real)
+        elif link == "hardlink":
+            os.link(real, other)
+        else:
+            monkeypatch.chdir(tmp_path)
+            other = Path("data/../data/s.sqlite")
+        with pytest.raises(StorageError, match="another server uses") as refused:
+            open_store(str(other))
+        message = str(refused.value)
+        assert str(other) in message
+        if link == "hardlink":
+            assert "hard link" in message and f"inode {real.stat().st_ino}" in message
+        else:
+            assert f"{real}.lock" in message
+        assert not (tmp_path / "other.sqlite-wal").exists()     # the refused server wrote nothing
+        asyncio.run(first.commit(_commit("a", 1)))               # the first one goes on
+        assert [(r.id, r.seq) for r in first.load_tables()] == [("a", 1)]
+    finally:
+        first.close()
+    second = open_store(str(other))                              # free once the first is closed
+    try:
+        assert [(r.id, r.seq) for r in second.load_tables()] == [("a", 1)]
+    finally:
+        second.close()
+
+
+def test_dumps_reads_back_the_same_with_or_without_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server's JSON writer (orjson when installed, else json) gives text that reads back to
+    the same data, a table's snapshot with a running hand included; what orjson refuses (an
+    integer beyond 64 bits) goes through json."""
+    import json
+
+    from pokerdraw32 import Rules
+    from pokerdraw32.server import protocol
+    from pokerdraw32.table import Table
+
+    t = Table(Rules(), seed=3)
+    for seat in range(3):
+        t.join(seat, f"p{seat}", 100)
+    t.start_hand()
+    samples = [t.snapshot(), t.view(0), {"big": 2**70, "keys": {1: "a"}, "x": [1.5, None, True, "é"]}]
+    expected = [json.loads(json.dumps(x)) for x in samples]
+    assert [json.loads(protocol.dumps(x)) for x in samples] == expected
+    monkeypatch.setattr(protocol, "_orjson", None)
+    assert [json.loads(protocol.dumps(x)) for x in samples] == expected
+    assert protocol.dumps({"a": [1, 2]}) == '{"a":[1,2]}'

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from scenario import FLUSH, FULL, HIGH, PAIR, QUADS, TRIPS
 
 from pokerdraw32 import EventKind, Hand, IllegalActionError, Phase, Rules
+from pokerdraw32.actions import Action
 from pokerdraw32.cards import DECK, parse_cards
 from pokerdraw32.table import Deadline, Table, TableError
 
@@ -915,3 +916,55 @@ def test_snapshot_ledger_from_writes_only_the_later_lines() -> None:
     for bad in (-1, 7, True, 1.0, "2"):
         with pytest.raises(TableError, match="ledger_from"):
             t.snapshot(ledger_from=bad)   # type: ignore[arg-type]
+
+
+def test_views_of_every_seat_at_once_equal_each_seat_s_view():
+    """Table.views (the server's state for every seat after each change, the public part computed
+    once) equals view() seat by seat, in every situation of a session: between hands, each turn
+    (blinds, betting, the draw, Parole), a seat sitting out, a vacant seat, a busted player; each
+    seat's own part is Hand.view's for its hand seat, and a view's top level is its own."""
+    import json
+
+    rng = random.Random(3)
+    t = Table(CLASSIC, seed=21, min_buy_in=1)
+    for seat, name in [(0, "a"), (1, "b"), (3, "c"), (4, "d")]:
+        t.join(seat, name, rng.choice([6, 30, 80]))
+    seats = [None, 0, 1, 2, 3, 4]
+    checked = 0
+    for _ in range(25):
+        for s in (0, 1, 3, 4):
+            if t.seat(s).stack == 0:
+                t.add_chips(s, 40)
+        if rng.random() < 0.2:
+            (t.sit_in if t.seat(1).sitting_out else t.sit_out)(1)
+        if not t.can_start_hand():
+            continue
+        h = t.start_hand()
+        while True:
+            together = t.views(seats)
+            assert json.dumps(together) == json.dumps([t.view(s) for s in seats])
+            for s, v in zip(seats, together, strict=True):
+                if s in t.hand_seats:
+                    own = h.view(t.hand_seats.index(s))
+                    assert v["hand"]["cards"] == own["cards"] and v["hand"]["showdown_choice"] == own["showdown_choice"]
+                    assert (v["hand"]["legal"] is None) == (own["legal"] is None)
+                else:
+                    assert "cards" not in v["hand"] and "legal" not in v["hand"]
+            del together[0]["deadline"]
+            together[0]["hand"]["pot"] = -1
+            assert all("deadline" in v for v in together[1:]) and together[1]["hand"]["pot"] >= 0
+            checked += 1
+            if h.actor is None:
+                break
+            legal = h.legal_actions()
+            actor = t.hand_seats[h.actor]
+            if "discard" in legal:
+                t.act(actor, Action.discard(legal.hole_cards[:rng.randrange(3)]))
+            elif legal.min_to is not None and rng.random() < 0.2:
+                t.act(actor, Action.raise_to(legal.min_to) if "raise" in legal else Action.bet(legal.min_to))
+            else:
+                t.act(actor, rng.choice(sorted(k.value for k in legal.kinds if k.value not in ("bet", "raise"))))
+        assert json.dumps(t.views(seats)) == json.dumps([t.view(s) for s in seats])
+    assert checked > 100
+    with pytest.raises(TableError):
+        t.views([0, 7])

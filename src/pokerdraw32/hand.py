@@ -203,12 +203,17 @@ class Hand(HandState):
         seat = self._check_seat(seat)
         v = self._public()
         v["seat"] = seat
-        v["cards"] = [str(DECK[c]) for c in self.hole[seat]]
-        choice = self.showdown_choices[seat]
-        v["showdown_choice"] = None if choice is None else "show" if choice else "muck"
-        legal = self.legal_actions()
-        v["legal"] = legal.to_dict() if legal is not None and legal.seat == seat else None
+        v.update(self._private(seat))
         return v
+
+    def _private(self, seat: int) -> dict[str, Any]:
+        """What :meth:`view` adds for ``seat`` (checked) to the public view: ``cards``,
+        ``showdown_choice``, ``legal``."""
+        choice = self.showdown_choices[seat]
+        legal = self.legal_actions()
+        return {"cards": [str(DECK[c]) for c in self.hole[seat]],
+                "showdown_choice": None if choice is None else "show" if choice else "muck",
+                "legal": legal.to_dict() if legal is not None and legal.seat == seat else None}
 
     def events_for(self, seat: int | None = None, start: int = 0) -> list[Event]:
         """The event log as seat ``seat`` may see it (``None``: as an onlooker sees it).

@@ -67,7 +67,7 @@ this module puts them together and runs the hands.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ._blinds import _blind_amounts, _TableBlinds
@@ -273,8 +273,20 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
 
         :raises TableError: no such seat.
         """
-        if seat is not None:
-            self._check_seat_number(seat)
+        return self.views([seat])[0]
+
+    def views(self, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+        """:meth:`view` of each of ``seats`` (``None``: an onlooker), equal to ``[view(s) for s
+        in seats]``, the part everyone sees computed once: for a server that sends every seat
+        its view after each change.  The views share that part's lists and dicts (only the top
+        level, ``"hand"`` and the seat's own ``cards``, ``showdown_choice`` and ``legal`` are
+        each view's own): copy before changing anything below the top level.
+
+        :raises TableError: no such seat (nothing is computed).
+        """
+        for seat in seats:
+            if seat is not None:
+                self._check_seat_number(seat)
         d = self.deadline
         out: dict[str, Any] = {
             "seats": [{"seat": n, "name": s.name, "stack": self._stack_now(n), "sitting_out": s.sitting_out,
@@ -287,10 +299,9 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
         }
         h = self.hand
         if h is None:
-            return out
+            return [dict(out) for _ in seats]
         table_seat = self.hand_seats.__getitem__
-        mine = self._hand_seat_or_none(seat)
-        v = h.view(mine) if mine is not None else h.public_view()
+        v = h.public_view()
         hv: dict[str, Any] = {
             "phase": v["phase"], "pot": v["pot"], "parole_open": v["parole_open"], "stub_count": v["stub_count"],
             "serial": v["serial"], "button": table_seat(v["button"]), "blinds": [table_seat(x) for x in v["blinds"]],
@@ -303,13 +314,19 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
                       **({"winners": [table_seat(x) for x in pot["winners"]]} if "winners" in pot else {})}
                      for pot in v["pots"]],
         }
-        if mine is not None:
-            hv["cards"] = v["cards"]
-            hv["showdown_choice"] = v["showdown_choice"]
-            legal = v["legal"]
-            hv["legal"] = None if legal is None else {**legal, "seat": table_seat(legal["seat"])}
-        out["hand"] = hv
-        return out
+        views = []
+        for seat in seats:
+            mine = self._hand_seat_or_none(seat)
+            if mine is None:
+                views.append({**out, "hand": dict(hv)})
+                continue
+            p = h._private(mine)
+            legal = p["legal"]
+            if legal is not None:
+                legal = {**legal, "seat": table_seat(legal["seat"])}
+            views.append({**out, "hand": {**hv, "cards": p["cards"], "showdown_choice": p["showdown_choice"],
+                                          "legal": legal}})
+        return views
 
     def events_for(self, seat: int | None = None, start: int = 0) -> list[Event]:
         """The running (or last) hand's log as ``seat`` may see it (see :meth:`Hand.events_for`),

@@ -14,9 +14,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import json
 import logging
 import secrets
+from collections import deque
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ from .. import __version__
 from ..errors import IllegalActionError, PokerDraw32Error
 from ..history import HandHistory, HistoryWriter
 from .config import DEFAULT_TABLES, ServerSettings, TableConfig
-from .protocol import PROTOCOL_VERSION, Limits, ProtocolError, RateLimiter, action_of, field, read_message
+from .protocol import PROTOCOL_VERSION, Limits, ProtocolError, RateLimiter, action_of, dumps, field, read_message
 from .room import Entry, Player, Room
 from .store import StorageError, Store, open_store
 
@@ -41,62 +41,103 @@ __all__ = ["Connection", "GameServer", "create_app"]
 log = logging.getLogger("pokerdraw32.server")
 STATIC = Path(__file__).with_name("static")
 PAGE_FILES = ("index.html", "table.html", "table.js", "table.css")
+FRAME_MESSAGES = 256
+"""Most messages in one outgoing WebSocket frame (PROTOCOL.md, Frames)."""
+FRAME_CHARS = 64 * 1024
+"""Most characters of JSON in one outgoing frame, unless a single message is larger."""
 
 
 class Connection:
     """One client's WebSocket: its seat (``player``) or the table it watches (``room``), its
     rate limiter and its outgoing queue (a client that stops reading is disconnected, never
-    allowed to hold up a table)."""
+    allowed to hold up a table).
+
+    Outgoing messages are queued as JSON text; the sender task writes everything queued when it
+    runs as one WebSocket frame (PROTOCOL.md, Frames): a single message as itself, several as a
+    JSON array of them, in order.  A published change (its log entries, the seat's ``state``
+    and, for the requester, the ``ok``) is queued in one go, so it reaches each connection as
+    one frame.  A frame holds at most :data:`FRAME_MESSAGES` messages and, unless one message
+    alone is larger, :data:`FRAME_CHARS` characters (a long replay goes out in several)."""
 
     def __init__(self, ws: WebSocket, limits: Limits) -> None:
         self.ws = ws
         self.limits = limits
-        # what is queued for the client: (text, is a replayed entry); None closes the connection
-        self.queue: asyncio.Queue[tuple[str, bool] | None] = asyncio.Queue()
+        # what is queued for the client: (JSON text, is a replayed entry)
+        self.out: deque[tuple[str, bool]] = deque()
+        self.wanted = asyncio.Event()          # set when something is queued (or the connection must close)
+        self.kicked = False                    # a client that does not read: close the connection
         self.replaying = 0           # replayed entries queued: they do not count against send_queue
-        self.held: list[dict[str, Any]] | None = None   # live messages held back while a replay is sent
+        self.held: list[str] | None = None     # live messages held back while a replay is sent
         self.replays = RateLimiter(limits.replay_rate, limits.max_replay)   # entries replayed
         self.room: Room | None = None
         self.player: Player | None = None
         self.rate = RateLimiter(limits.rate, limits.burst)
         self.closed = False
+        self.frames = 0                        # frames sent (for tests and measurements)
 
     def send(self, msg: dict[str, Any], *, replay: bool = False) -> None:
-        """Queue ``msg``.  More than ``send_queue`` live messages waiting (a client that does not
-        read) closes the connection; the client resumes later.  A resume's replayed entries
-        (``replay=True``) are not counted: a client far behind can always catch up."""
+        """Queue ``msg`` (its ``"v"`` set if missing); see :meth:`send_text`."""
+        if self.closed:
+            return
+        msg.setdefault("v", PROTOCOL_VERSION)
+        self.send_text(dumps(msg), replay=replay)
+
+    def send_text(self, text: str, *, replay: bool = False) -> None:
+        """Queue one message already serialised as JSON ``text`` (an object with ``"v"``).  More
+        than ``send_queue`` live messages waiting (a client that does not read) closes the
+        connection; the client resumes later.  A resume's replayed entries (``replay=True``) are
+        not counted: a client far behind can always catch up."""
         if self.closed:
             return
         if self.held is not None and not replay:
-            self.held.append(msg)
+            self.held.append(text)
             return
-        msg.setdefault("v", PROTOCOL_VERSION)
-        if not replay and self.queue.qsize() - self.replaying >= self.limits.send_queue:
-            self.closed = True
+        if not replay and len(self.out) - self.replaying >= self.limits.send_queue:
+            self.closed = self.kicked = True
             log.warning("a client does not read its messages: disconnected")
-            self.queue.put_nowait(None)
+            self.wanted.set()
             return
         self.replaying += replay
-        self.queue.put_nowait((json.dumps(msg, separators=(",", ":")), replay))
+        self.out.append((text, replay))
+        self.wanted.set()
+
+    def _frame(self) -> str:
+        """Take the next frame's messages off the queue: one message as itself, several as a
+        JSON array."""
+        out = self.out
+        text, replayed = out.popleft()
+        self.replaying -= replayed
+        if not out:
+            return text
+        parts = [text]
+        size = len(text)
+        while out and len(parts) < FRAME_MESSAGES and size + len(out[0][0]) < FRAME_CHARS:
+            text, replayed = out.popleft()
+            self.replaying -= replayed
+            parts.append(text)
+            size += len(text) + 1
+        return parts[0] if len(parts) == 1 else "[" + ",".join(parts) + "]"
 
     async def sender(self) -> None:
         try:
             while True:
-                item = await self.queue.get()
-                if item is None:
+                await self.wanted.wait()
+                self.wanted.clear()
+                while self.out and not self.kicked:
+                    self.frames += 1
+                    await self.ws.send_text(self._frame())
+                if self.kicked:
+                    self.out.clear()
                     await self.ws.close(code=1013, reason="not reading: resume with your token")
                     return
-                text, replayed = item
-                self.replaying -= replayed
-                await self.ws.send_text(text)
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
 
     def release(self) -> None:
         """The replay is sent: the live messages held back meanwhile follow."""
         held, self.held = self.held or [], None
-        for msg in held:
-            self.send(msg)
+        for text in held:
+            self.send_text(text)
 
     def detach(self) -> None:
         """Stop holding a seat or watching."""

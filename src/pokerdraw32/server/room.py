@@ -8,7 +8,8 @@ on a table never overlap:
 2. the new log entries are numbered, and they and the room's state are written to the database
    in one transaction (:class:`~pokerdraw32.server.store.Commit`);
 3. only then is anyone told: each connection receives the entries as its seat may see them,
-   then its new ``state``.
+   then its new ``state``, in one frame (PROTOCOL.md, Frames; each entry is turned into JSON
+   once for all, the table's view computed once for all seats, :meth:`Table.views`).
 
 If the database refuses the write, the room goes back to its last committed state and the
 request gets a ``storage`` error: nothing is lost, nothing half-applied.
@@ -37,7 +38,7 @@ from ..bots import SeatView, make_bot
 from ..errors import PokerDraw32Error
 from ..table import Table
 from .config import ServerSettings, TableConfig
-from .protocol import ProtocolError
+from .protocol import ProtocolError, dumps
 from .store import Commit, StorageError, Store
 
 if TYPE_CHECKING:
@@ -280,6 +281,19 @@ class Room:
         return {"type": "state", "v": 1, "table": self.id, "seq": self.seq,
                 "you": None if player is None else player.seat, "view": view, "clock": self.clock()}
 
+    def states_for(self, players: Sequence[Player | None]) -> dict[int, str]:
+        """The ``state`` messages of ``players`` (None: an onlooker) as JSON text, by ``id()`` of
+        each (equal to :meth:`state_for`'s; the table's view computed once for all,
+        :meth:`Table.views`)."""
+        views = self.table.views([None if p is None else p.seat for p in players])
+        clock = self.clock()
+        out = {}
+        for player, view in zip(players, views, strict=True):
+            del view["deadline"]
+            out[id(player)] = dumps({"type": "state", "v": 1, "table": self.id, "seq": self.seq,
+                                     "you": None if player is None else player.seat, "view": view, "clock": clock})
+        return out
+
     def clock(self) -> dict[str, Any] | None:
         d = self.table.deadline
         if d is None:
@@ -291,14 +305,22 @@ class Room:
                 "bank": 0.0 if p is None else round(p.bank, 3), "server_time": time.time()}
 
     def _publish(self, numbered: list[Entry], departed: Sequence[tuple[Player, int]] = ()) -> None:
-        """Send each connection the new entries as its seat may see them, then its ``state``.
-        Players paid out see their hand's end as players, then get ``left`` and go on watching
-        the table as onlookers."""
+        """Send each connection the new entries as its seat may see them, then its ``state``,
+        queued together (one frame, PROTOCOL.md).  Each entry is turned into JSON once for
+        everyone (a private one twice: as its own seat and as the others see it), each state once
+        per seat (onlookers share one).  Players paid out see their hand's end as players, then
+        get ``left`` and go on watching the table as onlookers."""
         gone = {id(p.conn): (p, paid) for p, paid in departed if p.conn is not None and p.conn.player is p}
-        for conn in self.connections() + [p.conn for p, _ in gone.values() if p.conn is not None]:
+        conns = self.connections() + [p.conn for p, _ in gone.values() if p.conn is not None]
+        if not conns:
+            return
+        texts = [self._entry_texts(entry) for entry in numbered]
+        viewers: list[Player | None] = []
+        for conn in conns:
             player = conn.player
-            for entry in numbered:
-                conn.send(self.entry_for(entry, player))
+            seat, joined = (player.seat, player.joined_seq) if player is not None else (-1, 0)
+            for seq, public, owner, own in texts:
+                conn.send_text(own if owner == seat and seq > joined else public)
             if id(conn) in gone:
                 p, paid = gone[id(conn)]
                 conn.player = None
@@ -306,7 +328,26 @@ class Room:
                 self.watchers.add(conn)
                 conn.room = self
                 player = None
-            conn.send(self.state_for(player))
+            viewers.append(player)
+        states = self.states_for(list({id(p): p for p in viewers}.values()))
+        for conn, player in zip(conns, viewers, strict=True):
+            conn.send_text(states[id(player)])
+
+    def _entry_texts(self, entry: Entry) -> tuple[int, str, int | None, str]:
+        """``(seq, the event message as everyone but the owner sees it, the owner's seat or None,
+        the owner's message)`` of log entry ``entry``: only a private event (a deal, discard or
+        draw, :data:`pokerdraw32._events.PRIVATE_EVENTS`) with cards has an owner who sees more."""
+        seq, hand, e = entry
+        if isinstance(e, Event):
+            public = _redacted([e], None, 0)[0]
+            if public is not e:
+                own = dumps({"type": "event", "v": 1, "table": self.id, "seq": seq, "hand": hand,
+                             "event": e.to_dict()})
+                return seq, dumps({"type": "event", "v": 1, "table": self.id, "seq": seq, "hand": hand,
+                                   "event": public.to_dict()}), e.seat, own
+            e = e.to_dict()
+        text = dumps({"type": "event", "v": 1, "table": self.id, "seq": seq, "hand": hand, "event": e})
+        return seq, text, None, text
 
     def connections(self) -> list[Connection]:
         return [p.conn for p in self.players.values() if p.conn is not None] + list(self.watchers)

@@ -77,7 +77,7 @@ def serve(args: argparse.Namespace) -> int:
     except RuntimeError as exc:
         return fail(exc)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws=ws_protocol(),
-                            ws_max_size=limits.max_frame, ws_per_message_deflate=not args.no_compression,
+                            ws_max_size=limits.max_frame, ws_per_message_deflate=args.compression,
                             ws_ping_interval=20.0, ws_ping_timeout=20.0,
                             lifespan="on", timeout_graceful_shutdown=5)
     uvicorn.Server(config).run()

@@ -25,8 +25,9 @@ durable commit (``synchronous_commit`` as the server sets it; on by default).
 
 Writes run in one thread of the store's own, reads in another with their own connection, so the
 event loop never waits on a disk and a long read never holds up the commits.  One server per
-database: the store holds a lock (SQLite: ``FILE.lock``; PostgreSQL: an advisory lock) and refuses
-to open a database another server uses.
+database: the store holds a lock (SQLite: on the database file itself, so that another path to
+it, a symbolic or a hard link, meets the same lock, and on ``REALFILE.lock``; PostgreSQL: an
+advisory lock) and refuses to open a database another server uses.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -45,6 +47,8 @@ try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no lock file
     fcntl = None  # type: ignore[assignment]
+
+from .protocol import dumps
 
 __all__ = ["Commit", "StorageError", "Store", "TableRow", "open_store"]
 
@@ -215,10 +219,10 @@ class Store:
     def _write(self, c: Commit) -> None:
         ex = self._conn.execute
         sql = self._sql
-        state = json.dumps(c.state, separators=(",", ":"))
+        state = dumps(c.state)
         if c.new:
             ex(sql("INSERT INTO pd32_tables (id, config, state, seq) VALUES (?, ?, ?, ?)"),
-               (c.table_id, json.dumps(c.config, separators=(",", ":")), state, c.seq))
+               (c.table_id, dumps(c.config), state, c.seq))
         else:
             cur = ex(sql("UPDATE pd32_tables SET state = ?, seq = ? WHERE id = ? AND seq = ?"),
                      (state, c.seq, c.table_id, c.events[0][0] - 1 if c.events else c.seq))
@@ -227,10 +231,10 @@ class Store:
                                    f"writes to this database?)")
         for seq, hand, event in c.events:
             ex(sql("INSERT INTO pd32_events (table_id, seq, hand, event) VALUES (?, ?, ?, ?)"),
-               (c.table_id, seq, hand, json.dumps(event, separators=(",", ":"))))
+               (c.table_id, seq, hand, dumps(event)))
         for line, entry in c.ledger:
             ex(sql("INSERT INTO pd32_ledger (table_id, line, entry) VALUES (?, ?, ?)"),
-               (c.table_id, line, json.dumps(entry, separators=(",", ":"))))
+               (c.table_id, line, dumps(entry)))
         for hand, phh in c.hands:
             ex(sql("INSERT INTO pd32_hands (table_id, hand, phh) VALUES (?, ?, ?)"), (c.table_id, hand, phh))
 
@@ -315,31 +319,76 @@ class Store:
 
 
 class _SQLiteStore(Store):
+    """SQLite: one server per database *file*, whatever path names it.
+
+    The lock is taken before the store opens any connection, and held until every one is
+    closed: an exclusive ``flock`` on the database file itself (its inode: a symbolic link or a
+    hard link to the file meets the same lock), and on ``REALFILE.lock`` beside the file's real
+    path (the name earlier servers locked, so an older server is refused too).  ``flock`` locks
+    are independent of the POSIX record locks SQLite takes on the same file (Linux, macOS, the
+    BSDs; not on NFS, where SQLite should not run anyway); the descriptor of the file is never
+    closed while this store's connections are open, since closing a descriptor of a file drops
+    the process's POSIX locks on it.
+    """
+
     placeholder = "?"
 
     def __init__(self, connect: Callable[[], Any], url: str, path: str) -> None:
         self.path = path
-        self._lockfile: Any = None
-        super().__init__(connect, url)
-
-    def _claim(self) -> None:
-        if self.path in ("", ":memory:") or fcntl is None:
-            return
-        f = open(self.path + ".lock", "a")   # noqa: SIM115 - held open while the server runs
+        self._locks: list[int] = []
+        self._lock_files()
         try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            super().__init__(connect, url)
+        except BaseException:
+            self._unlock()
+            raise
+
+    def _lock_files(self) -> None:
+        """Take the two locks (the lock file first: a server refused on the same path or a
+        symbolic link never opens the database file, whose descriptor it would close at once)."""
+        if self.path in ("", ":memory:") or self.path.startswith("file:") or fcntl is None:
+            return
+        real = os.path.realpath(self.path)
+        named = "" if real == os.path.abspath(self.path) else f" (its real file {real})"
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+        try:
+            self._take(os.open(real + ".lock", flags, 0o644),
+                       f"another server uses {self.path}{named} (it holds {real}.lock)")
+            fd = os.open(real, flags, 0o644)
+            st = os.fstat(fd)
+        except OSError as exc:
+            self._unlock()
+            raise StorageError(f"cannot open the database {self.path}: {exc}") from None
+        except StorageError:
+            self._unlock()
+            raise
+        try:
+            self._take(fd, f"another server uses {self.path}{named}: it holds the lock on that file (device "
+                           f"{st.st_dev}, inode {st.st_ino}) through another path to it, a hard link")
+        except StorageError:
+            self._unlock()
+            raise
+
+    def _take(self, fd: int, refused: str) -> None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            f.close()
-            raise StorageError(f"another server uses {self.path} (it holds {self.path}.lock)") from None
-        self._lockfile = f
+            os.close(fd)
+            raise StorageError(refused) from None
+        self._locks.append(fd)
+
+    def _unlock(self) -> None:
+        for fd in reversed(self._locks):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._locks = []
 
     def _begin(self) -> None:
         self._conn.execute("BEGIN IMMEDIATE")
 
     def close(self) -> None:
         super().close()
-        if self._lockfile is not None:
-            self._lockfile.close()
+        self._unlock()
 
 
 class _PostgresStore(Store):

@@ -129,9 +129,10 @@ class Connection {
     this.socket = socket;
     socket.onopen = () => { this.onStatus("open"); this.onOpen(); };
     socket.onmessage = (e) => {
-      let msg;
-      try { msg = JSON.parse(e.data); } catch (err) { return; }
-      this.onMessage(msg);
+      // a frame holds one message, or several as a JSON array, in order (PROTOCOL.md, Frames)
+      let data;
+      try { data = JSON.parse(e.data); } catch (err) { return; }
+      for (const msg of Array.isArray(data) ? data : [data]) this.onMessage(msg);
     };
     socket.onclose = () => {
       if (this.socket !== socket) return;
