@@ -3,6 +3,7 @@
     python bench/server_load.py                          # 20 tables x 5 clients, 2,000 hands, SQLite
     python bench/server_load.py --tables 40 --hands 4000
     python bench/server_load.py --postgres               # a throwaway PostgreSQL cluster instead
+    python bench/server_load.py --servers 3 --postgres   # 1 server process, then a cluster of 3
 
 Starts ``pokerdraw32 serve`` in a subprocess on 127.0.0.1 (a SQLite file in a temporary
 directory, or ``--db URL``, or ``--postgres``), with ``--tables`` tables of ``--seats`` seats
@@ -23,7 +24,13 @@ CPU seconds of the server (from ``/proc``) and of the clients, the WebSocket fra
 received per action, and the engine's CPU per decision at a table like the load's, measured
 after the load in the same run (``engine_cpu_per_decision``), with the server's CPU per
 acknowledged action as a multiple of it (issue 27's target: at most 50x).  The shared driver is
-``run_load`` in ``tests/server_support.py`` (``tests/test_server_load.py`` runs it too).
+``run_load`` in ``tests/load_support.py`` (``tests/test_server_load.py`` runs it too).
+
+With ``--servers N`` (N > 1; needs ``--postgres``) it runs twice, each on a fresh PostgreSQL
+cluster: one server process, then N processes sharing the database (``pokerdraw32 serve`` N
+times; the run starts once the tables are spread over them), client ``i`` connected to process
+``i mod N``, so that most requests are routed to another process (LISTEN/NOTIFY); and it prints
+both reports and their ratios.  The server CPU is the sum over the processes.
 """
 
 from __future__ import annotations
@@ -52,43 +59,62 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--server-args", default="", metavar="ARGS",
                    help="more options for pokerdraw32 serve, e.g. --server-args=--compression")
+    p.add_argument("--servers", type=int, default=1, metavar="N",
+                   help="with --postgres: also run a cluster of N server processes and compare it with one")
     p.add_argument("--keep", type=Path, help="keep the database and the server log in this directory")
     args = p.parse_args(argv)
+    if args.servers < 1 or (args.servers > 1 and not args.postgres):
+        p.error("--servers N: N >= 1, and N > 1 needs --postgres")
     try:
+        import load_support
         import server_support
     except BaseException as exc:   # pytest's skip: the [server] extra is missing
         print(f"server_load: {exc}", file=sys.stderr)
         return 2
 
-    def run(workdir: Path, db: str | None) -> server_support.LoadResult:
-        return server_support.run_load(workdir, tables=args.tables, seats=args.seats, hands=args.hands,
-                                       timeout=args.timeout, db=db, think=args.think, seed=args.seed,
-                                       hand_pause=args.hand_pause, all_in=args.all_in,
-                                       extra=tuple(shlex.split(args.server_args)))
+    def run(workdir: Path, db: str | None, servers: int = 1) -> load_support.LoadResult:
+        return load_support.run_load(workdir, tables=args.tables, seats=args.seats, hands=args.hands,
+                                     timeout=args.timeout, db=db, think=args.think, seed=args.seed,
+                                     hand_pause=args.hand_pause, all_in=args.all_in,
+                                     extra=tuple(shlex.split(args.server_args)), servers=servers)
 
     started = time.monotonic()
+    results = []
     with tempfile.TemporaryDirectory(prefix="pd32-load-") as tmp:
         workdir = args.keep or Path(tmp)
         if args.postgres:
             try:
-                with server_support.postgres_server() as url:
-                    result = run(workdir, url)
+                for n in sorted({1, args.servers}):
+                    with server_support.postgres_server() as url:
+                        results.append(run(workdir / f"servers{n}", url, n))
             except BaseException as exc:
                 if type(exc).__name__ != "Skipped":
                     raise
                 print(f"server_load: {exc}", file=sys.stderr)
                 return 2
         else:
-            result = run(workdir, args.db)
+            results.append(run(workdir, args.db))
     print(f"$ python {' '.join(shlex.quote(a) for a in sys.argv)}")
     print(f"database: {'PostgreSQL' if args.postgres or (args.db or '').startswith('postgres') else 'SQLite'}")
-    print(result.report())
-    print(f"total time (server start, play, stop, checks): {time.monotonic() - started:.1f} s")
-    bad = result.problems or result.timed_out or any(c not in server_support.RACES for c in result.errors)
-    if result.problems:
-        print("problems:", *result.problems[:20], sep="\n  ")
-    if result.timed_out:
-        print(f"timed out after {args.timeout} s")
+    bad = False
+    for result in results:
+        print()
+        print(result.report())
+        bad = bad or bool(result.problems) or result.timed_out or any(
+            c not in server_support.RACES | server_support.MOVES for c in result.errors)
+        if result.problems:
+            print("problems:", *result.problems[:20], sep="\n  ")
+        if result.timed_out:
+            print(f"timed out after {args.timeout} s")
+    if len(results) == 2:
+        one, many = results
+        cpu = [r.server_cpu / r.actions if r.server_cpu and r.actions else float("nan") for r in results]
+        print()
+        print(f"{many.servers} processes / 1 process (same run): "
+              f"actions/s x{many.actions_per_s / one.actions_per_s:.2f}, "
+              f"p50 x{many.percentile(50) / one.percentile(50):.2f}, "
+              f"p99 x{many.percentile(99) / one.percentile(99):.2f}, server CPU per action x{cpu[1] / cpu[0]:.2f}")
+    print(f"total time (servers start, play, stop, checks): {time.monotonic() - started:.1f} s")
     return 1 if bad else 0
 
 

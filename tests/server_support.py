@@ -15,8 +15,9 @@ PostgreSQL cluster (:func:`postgres_server`).
   action's round trip (``act`` sent -> its ``ok``, matched by ``id``);
 * :func:`read_db`: a database's three tables after the server stopped; :func:`redact`: a
   stored log entry as a seat may see it (written here again, independently of the server);
-* :func:`postgres_server`: a throwaway PostgreSQL cluster (skips the test where it cannot run);
-* :func:`run_load`: the load driver of the load test and its benchmark.
+* :func:`postgres_server`, :func:`postgres_cluster`: a throwaway PostgreSQL cluster (skips the
+  test where it cannot run), which :class:`Postgres` can stop and start again;
+* the load driver of the load tests and their benchmark is in ``load_support.py``.
 """
 
 from __future__ import annotations
@@ -25,14 +26,12 @@ import asyncio
 import contextlib
 import glob
 import json
-import math
 import os
 import random
 import shutil
 import signal
 import socket
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -63,6 +62,8 @@ PRIVATE = frozenset({"deal_hole", "deal_draw", "discard"})
 RACES = frozenset({"stale", "not_your_turn"})
 """Error codes a client that acts on the latest state can still meet when the table moved on
 between that state and its action (a join, a time-out, a reconnection ...)."""
+MOVES = frozenset({"moved", "unavailable"})
+"""Error codes of a cluster's failover (PROTOCOL.md, Cluster): the client resumes (again)."""
 
 
 # ---------------------------------------------------------------------------- the server process
@@ -258,7 +259,8 @@ class ClientFailure(AssertionError):
 class BotClient:
     """A player over one WebSocket (reopened after a drop): see the module docstring.
 
-    :param url: ``ws://127.0.0.1:PORT/ws``.
+    :param url: ``ws://127.0.0.1:PORT/ws``, or several (server processes of a cluster): it
+        connects to the first, and after a drop to the next one.
     :param table: the table id; ``seat`` (default the first free one), ``name``.
     :param seed: of its decisions (fold, bet or raise, split, which cards to throw).
     :param think: the longest time it waits before acting, in seconds (uniform from 0).
@@ -278,10 +280,11 @@ class BotClient:
     ``left`` entry (``left_seq``) it stops: ``done``.
     """
 
-    def __init__(self, url: str, table: str, name: str, *, seat: int | None = None, seed: int = 0,
+    def __init__(self, url: str | list[str], table: str, name: str, *, seat: int | None = None, seed: int = 0,
                  think: float = 0.0, record: bool = True, give_up: float = 60.0, chips: int | None = None,
                  all_in: float = 0.04) -> None:
-        self.url = url
+        self.urls = [url] if isinstance(url, str) else list(url)
+        self.url = self.urls[0]
         self.table = table
         self.name = name
         self.want_seat = seat
@@ -309,6 +312,8 @@ class BotClient:
         self.connects = 0
         self.drops = 0
         self.resumes = 0
+        self.moves = 0                  # "moved" / "unavailable" errors met (a cluster's failover)
+        self._rebind: str | None = None  # resume (or join) again on this connection: why
         self.failure: str | None = None
         self.joined = asyncio.Event()
         self.act_sent = asyncio.Event()  # set after each act is sent (a test may clear it and wait)
@@ -332,6 +337,7 @@ class BotClient:
         backoff = 0.05
         down_since: float | None = None
         while not stop.is_set() and not self.done:
+            self.url = self.urls[(self.connects + self.drops) % len(self.urls)]
             try:
                 async with ws_connect(self.url, open_timeout=5, close_timeout=2, ping_interval=None, proxy=None,
                                       max_size=1 << 22, max_queue=None) as ws:
@@ -389,17 +395,8 @@ class BotClient:
             if welcome is None:
                 return
             self._receive(welcome)
-            if self.token is None:
-                msg: dict[str, Any] = {"type": "join", "id": self._id(), "table": self.table, "name": self.name}
-                if self.want_seat is not None:
-                    msg["seat"] = self.want_seat
-                if self.chips is not None:
-                    msg["chips"] = self.chips
-            else:
-                self.resumes += 1
-                msg = {"type": "resume", "id": self._id(), "table": self.table, "token": self.token,
-                       "last_seq": self.last_seq or 0}
-            await ws.send(json.dumps(msg))
+            self._rebind = None
+            await ws.send(json.dumps(self._bind_message()))
             while True:
                 m = await queue.get()
                 if m is None:
@@ -413,6 +410,12 @@ class BotClient:
                 if self.done:
                     await ws.close()
                     return
+                if self._rebind is not None:      # the table moved (a cluster's failover): resume again
+                    if self._rebind == "unavailable":
+                        await asyncio.sleep(0.2 * (0.5 + self.rng.random()))
+                    self._rebind = None
+                    await ws.send(json.dumps(self._bind_message()))
+                    continue
                 await self._maybe_act(ws, queue)
         finally:
             for t in tasks:
@@ -426,6 +429,19 @@ class BotClient:
     def _id(self) -> int:
         self._next_id += 1
         return self._next_id
+
+    def _bind_message(self) -> dict[str, Any]:
+        """``join`` (no seat yet) or ``resume`` from the last entry seen."""
+        if self.token is None:
+            msg: dict[str, Any] = {"type": "join", "id": self._id(), "table": self.table, "name": self.name}
+            if self.want_seat is not None:
+                msg["seat"] = self.want_seat
+            if self.chips is not None:
+                msg["chips"] = self.chips
+            return msg
+        self.resumes += 1
+        return {"type": "resume", "id": self._id(), "table": self.table, "token": self.token,
+                "last_seq": self.last_seq or 0}
 
     # ------------------------------------------------------------------ what arrives
     def _receive(self, m: dict[str, Any]) -> None:
@@ -478,6 +494,16 @@ class BotClient:
             self._answered(m)
         elif kind == "error":
             self.errors.append(m)
+            if m.get("code") in MOVES:
+                # the table moved (PROTOCOL.md, Cluster): what was in flight may be lost; resume
+                self.moves += 1
+                self._rebind = m["code"]
+                self._pending = self._pending_other = self._acted_seq = None
+                if self.leave_sent_seq is not None and self.left_seq is None:
+                    self.leave_sent_seq = None
+                self.state = None
+                self.live = False
+                return
             if m.get("code") in ("bad_token", "seat_taken", "no_such_table") or (
                     self.token is None and m.get("id") is not None and m.get("code") not in RACES):
                 raise ClientFailure(f"{self.name}: {m.get('code')}: {m.get('message')}")
@@ -573,7 +599,8 @@ class BotClient:
         return [e for e in self.errors if e.get("code") in RACES]
 
     def other_errors(self) -> list[dict[str, Any]]:
-        return [e for e in self.errors if e.get("code") not in RACES]
+        """Errors that are neither races nor a cluster's failover (``moved``, ``unavailable``)."""
+        return [e for e in self.errors if e.get("code") not in RACES | MOVES]
 
 
 # ---------------------------------------------------------------------------- the database
@@ -757,286 +784,93 @@ def _postgres_bin() -> tuple[Path | None, str]:
     return None, "PostgreSQL server binaries (initdb, pg_ctl) not found on PATH or in /usr/lib/postgresql/*/bin"
 
 
+class Postgres:
+    """A throwaway PostgreSQL cluster on 127.0.0.1 and a free port (trust authentication, user
+    ``postgres``) in a temporary directory: :attr:`url`, :meth:`stop` (``pg_ctl stop -m
+    immediate``: every connection cut, as in a crash, or ``fast``) and :meth:`start` again, on the
+    same port and data.  Use :func:`postgres_server`."""
+
+    def __init__(self) -> None:
+        pytest.importorskip("psycopg", reason="the PostgreSQL case needs psycopg (the [server] extra)")
+        bindir, why = _postgres_bin()
+        if bindir is None:
+            pytest.skip(why)
+        self.bindir = bindir
+        self.prefix: list[str] = []
+        owner: tuple[int, int] | None = None
+        if os.geteuid() == 0:
+            import pwd
+
+            try:
+                pw = pwd.getpwnam("postgres")
+            except KeyError:
+                pytest.skip("running as root, and there is no 'postgres' system user to run PostgreSQL as")
+            runuser = shutil.which("runuser")
+            if runuser is None:
+                pytest.skip("running as root, and runuser (to run PostgreSQL as 'postgres') is not found")
+            self.prefix = [runuser, "-u", "postgres", "--"]
+            owner = (pw.pw_uid, pw.pw_gid)
+        self.base = Path(tempfile.mkdtemp(prefix="pd32-pg-"))
+        self.data, self.sockets, self.logfile = self.base / "data", self.base / "sock", self.base / "postgres.log"
+        self.port = free_port()
+        self.running = False
+        self.sockets.mkdir()
+        if owner is not None:
+            os.chown(self.base, *owner)
+            os.chown(self.sockets, *owner)
+        self.env = dict(os.environ, LC_ALL="C", LANG="C")
+        self._run([str(bindir / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "--no-instructions",
+                   "-E", "UTF8", "--no-sync"], "initdb")
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, args: list[str], what: str) -> None:
+        r = subprocess.run(self.prefix + args, capture_output=True, text=True, env=self.env, timeout=120,
+                           cwd=self.base)
+        if r.returncode != 0:
+            log = self.logfile.read_text(errors="replace")[-2000:] if self.logfile.exists() else ""
+            pytest.skip(f"PostgreSQL cannot run here: {what} failed ({r.returncode}): "
+                        f"{(r.stderr or r.stdout).strip()[-800:]} {log}")
+
+    def start(self) -> None:
+        self._run([str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l", str(self.logfile), "-w", "-t", "60", "-o",
+                   f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 -c max_connections=100", "start"],
+                  "pg_ctl start")
+        self.running = True
+
+    def stop(self, mode: str = "fast") -> None:
+        subprocess.run([*self.prefix, str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "-t", "60",
+                        "stop"], capture_output=True, timeout=120, cwd=self.base)
+        self.running = False
+
+    def remove(self) -> None:
+        if self.running:
+            self.stop()
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def postgres_cluster() -> Iterator[Postgres]:
+    """A started :class:`Postgres`, removed afterwards (skips the calling test, saying why, where
+    the binaries are missing, psycopg is not installed, or it cannot be set up or started)."""
+    pg = Postgres()
+    try:
+        pg.start()
+        yield pg
+    finally:
+        pg.remove()
+
+
 @contextlib.contextmanager
 def postgres_server() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster on 127.0.0.1 and a free port (trust authentication, user
-    ``postgres``), in a temporary directory removed afterwards; yields its URL
-    ``postgresql://postgres@127.0.0.1:PORT/postgres``.
+    """The URL ``postgresql://postgres@127.0.0.1:PORT/postgres`` of a throwaway PostgreSQL
+    cluster (:func:`postgres_cluster`).
 
     PostgreSQL refuses to run as root: as root it runs as the ``postgres`` system user (through
     ``runuser``).  Skips the calling test, saying why, where the binaries are missing, psycopg is
     not installed, or the cluster cannot be set up or started.
     """
-    pytest.importorskip("psycopg", reason="the PostgreSQL case needs psycopg (the [server] extra)")
-    bindir, why = _postgres_bin()
-    if bindir is None:
-        pytest.skip(why)
-    prefix: list[str] = []
-    owner: tuple[int, int] | None = None
-    if os.geteuid() == 0:
-        import pwd
-
-        try:
-            pw = pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.skip("running as root, and there is no 'postgres' system user to run PostgreSQL as")
-        runuser = shutil.which("runuser")
-        if runuser is None:
-            pytest.skip("running as root, and runuser (to run PostgreSQL as 'postgres') is not found")
-        prefix = [runuser, "-u", "postgres", "--"]
-        owner = (pw.pw_uid, pw.pw_gid)
-    base = Path(tempfile.mkdtemp(prefix="pd32-pg-"))
-    data, sockets, logfile = base / "data", base / "sock", base / "postgres.log"
-    port = free_port()
-    started = False
-    try:
-        sockets.mkdir()
-        if owner is not None:
-            os.chown(base, *owner)
-            os.chown(sockets, *owner)
-        env = dict(os.environ, LC_ALL="C", LANG="C")
-
-        def run(args: list[str], what: str) -> None:
-            r = subprocess.run(prefix + args, capture_output=True, text=True, env=env, timeout=120, cwd=base)
-            if r.returncode != 0:
-                log = logfile.read_text(errors="replace")[-2000:] if logfile.exists() else ""
-                pytest.skip(f"PostgreSQL cannot run here: {what} failed ({r.returncode}): "
-                            f"{(r.stderr or r.stdout).strip()[-800:]} {log}")
-        run([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "--no-instructions",
-             "-E", "UTF8", "--no-sync"], "initdb")
-        run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(logfile), "-w", "-t", "60", "-o",
-             f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c max_connections=50", "start"],
-            "pg_ctl start")
-        started = True
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        if started:
-            subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "-t", "60", "stop"],
-                           capture_output=True, timeout=120, cwd=base)
-        shutil.rmtree(base, ignore_errors=True)
-
-
-# ---------------------------------------------------------------------------- the load driver
-@dataclass
-class LoadResult:
-    """What :func:`run_load` measured."""
-
-    tables: int
-    clients: int
-    hands: int                       # finished hands (archived, counted in the database)
-    actions: int                     # acts acknowledged (ok)
-    seconds: float                   # from the first join to the last hand counted
-    rtts: list[float]
-    errors: Counter[str]             # error codes received, races included
-    server_cpu: float | None         # seconds of CPU the server used in the run
-    client_cpu: float                # seconds of CPU this (client) process used in the run
-    ledgers: dict[str, tuple[int, int, int]]
-    archived: dict[str, int]
-    problems: list[str]              # seq gaps, client failures: should be empty
-    server_status: int
-    timed_out: bool
-    ack_times: list[float] = field(default_factory=list)   # perf_counter of each ok, sorted
-    cpu_samples: list[tuple[int, float]] = field(default_factory=list)  # (actions acknowledged, server CPU s)
-    engine_decision: float | None = None   # the engine's CPU seconds per decision, same tables, same run
-    frames: int | None = None              # WebSocket frames the clients received
-
-    def cpu_per_action(self, part: int, parts: int = 5) -> float:
-        """The server's CPU milliseconds per action acknowledged in the ``part``-th of ``parts``
-        slices of the run (by actions; from the samples taken each second)."""
-        xs = self.cpu_samples
-        if len(xs) < 2 * parts or xs[-1][0] == xs[0][0]:
-            return float("nan")
-        total = xs[-1][0] - xs[0][0]
-        lo_n, hi_n = xs[0][0] + total * part / parts, xs[0][0] + total * (part + 1) / parts
-        lo = min(xs, key=lambda x: abs(x[0] - lo_n))
-        hi = min(xs, key=lambda x: abs(x[0] - hi_n))
-        return (hi[1] - lo[1]) / (hi[0] - lo[0]) * 1000 if hi[0] > lo[0] else float("nan")
-
-    def rate_in(self, part: int, parts: int = 5) -> float:
-        """Actions acknowledged a second in the ``part``-th of ``parts`` equal slices of the run."""
-        if len(self.ack_times) < 2:
-            return float("nan")
-        t0, t1 = self.ack_times[0], self.ack_times[-1]
-        span = (t1 - t0) / parts
-        lo, hi = t0 + part * span, t0 + (part + 1) * span
-        return sum(1 for t in self.ack_times if lo <= t < hi or (part == parts - 1 and t == t1)) / span
-
-    @property
-    def actions_per_s(self) -> float:
-        return self.actions / self.seconds if self.seconds else 0.0
-
-    def percentile(self, q: float) -> float:
-        if not self.rtts:
-            return float("nan")
-        xs = sorted(self.rtts)                     # the nearest rank
-        return xs[min(len(xs) - 1, max(0, math.ceil(q / 100 * len(xs)) - 1))]
-
-    def report(self) -> str:
-        p50, p99 = self.percentile(50) * 1000, self.percentile(99) * 1000
-        mean = statistics.fmean(self.rtts) * 1000 if self.rtts else float("nan")
-        races = sum(n for c, n in self.errors.items() if c in RACES)
-        other = sum(n for c, n in self.errors.items() if c not in RACES)
-        rows = [
-            ("tables x clients", f"{self.tables} x {self.clients // max(1, self.tables)} = {self.clients}"),
-            ("hands finished", f"{self.hands}"),
-            ("actions (acknowledged)", f"{self.actions}"),
-            ("wall time", f"{self.seconds:.1f} s"),
-            ("actions/s", f"{self.actions_per_s:.0f}"),
-            ("actions/s, first / last fifth", f"{self.rate_in(0):.0f} / {self.rate_in(4):.0f}"),
-            ("hands/s", f"{self.hands / self.seconds if self.seconds else 0:.1f}"),
-            ("act round trip p50", f"{p50:.1f} ms"),
-            ("act round trip p99", f"{p99:.1f} ms"),
-            ("act round trip mean", f"{mean:.1f} ms"),
-            ("errors (stale/not_your_turn)", f"{races}"),
-            ("errors (other)", f"{other}" + (f" {dict(self.errors)}" if other else "")),
-            ("server CPU per action, first / last fifth",
-             f"{self.cpu_per_action(0):.2f} / {self.cpu_per_action(4):.2f} ms"),
-            ("engine CPU per decision (same run)", "n/a" if self.engine_decision is None else
-             f"{self.engine_decision * 1e6:.2f} us"),
-            ("server CPU per action / engine's per decision", "n/a" if self.engine_decision is None or
-             self.server_cpu is None or not self.actions else
-             f"{self.server_cpu / self.actions / self.engine_decision:.0f}x"),
-            ("frames received per action, all clients", "n/a" if self.frames is None or not self.actions else
-             f"{self.frames / self.actions:.1f}"),
-            ("server CPU", "n/a" if self.server_cpu is None else
-             f"{self.server_cpu:.1f} s ({self.server_cpu / self.seconds * 100 if self.seconds else 0:.0f}% of a core)"),
-            ("client CPU", f"{self.client_cpu:.1f} s"),
-        ]
-        width = max(len(k) for k, _ in rows)
-        return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
-
-
-def engine_cpu_per_decision(seats: int = 5, buy_in: int = 2000, seconds: float = 1.0, seed: int = 1) -> float:
-    """The engine's CPU seconds per decision at a load-test table: a server ``Table`` (the same
-    settings as :func:`run_load`'s, ``seats`` players of ``buy_in`` chips, its clock
-    ``time.monotonic`` as the server's) plays hands for about ``seconds`` of CPU time, every
-    player checking or calling, or raising the minimum now and then, and discarding 0-3 cards,
-    as :meth:`Table.act` takes them (hands started with :meth:`Table.start_hand`; a busted
-    player buys in again).  The server's work per action is measured against this."""
-    from pokerdraw32 import ActionKind
-    from pokerdraw32.actions import Action
-    from pokerdraw32.server.config import TableConfig
-
-    config = TableConfig.from_dict(tables_config(1, seats, decision_time=60.0, max_buy_in=buy_in, seed=seed)[0])
-    t = config.new_table()
-    for s in range(seats):
-        t.join(s, f"p{s}", buy_in)
-    rng = random.Random(seed)
-    decisions = 0
-    c0 = time.process_time()
-    while time.process_time() - c0 < seconds:
-        for s in range(seats):
-            if t.seat(s).stack == 0:
-                t.add_chips(s, buy_in)
-        h = t.start_hand()
-        while h.actor is not None:
-            seat = t.hand_seats[h.actor]
-            legal = h.legal_actions()
-            kinds = legal.kinds
-            if ActionKind.DISCARD in kinds:
-                action = Action.discard(legal.hole_cards[:min(rng.randrange(4), legal.max_discard)])
-            elif legal.min_to is not None and rng.random() < 0.1:
-                action = Action.raise_to(legal.min_to) if ActionKind.RAISE in kinds else Action.bet(legal.min_to)
-            elif ActionKind.CHECK in kinds:
-                action = Action.check()
-            elif ActionKind.CALL in kinds:
-                action = Action.call()
-            else:
-                action = Action.fold()
-            t.act(seat, action)
-            decisions += 1
-    return (time.process_time() - c0) / max(1, decisions)
-
-
-def _self_cpu() -> float:
-    t = os.times()
-    return t.user + t.system
-
-
-async def _drive(server: ServerProcess, tables: list[str], seats: int, hands: int, timeout: float, think: float,
-                 seed: int, all_in: float) -> tuple[list[BotClient], float, float | None, float, bool,
-                                                    list[tuple[int, float]]]:
-    stop = asyncio.Event()
-    clients = [BotClient(server.ws_url, tid, f"c{ti}-{s}", seat=s, seed=seed * 1000 + ti * 10 + s, think=think,
-                         record=False, give_up=30.0, all_in=all_in)
-               for ti, tid in enumerate(tables) for s in range(seats)]
-    tasks = [asyncio.create_task(c.run(stop), name=c.name) for c in clients]
-    start = time.monotonic()
-    cpu0, me0 = server.cpu_seconds(), _self_cpu()
-    timed_out = False
-    by_table: dict[str, list[BotClient]] = {}
-    for c in clients:
-        by_table.setdefault(c.table, []).append(c)
-    samples: list[tuple[int, float]] = []       # (actions acknowledged, server CPU seconds), each second
-    next_sample = 0.0
-    try:
-        while True:
-            now = time.monotonic()
-            if now >= next_sample:
-                cpu = server.cpu_seconds()
-                if cpu is not None:
-                    samples.append((sum(len(c.rtts) for c in clients), cpu))
-                next_sample = now + 1.0
-            done = sum(max(c.last_hand_end for c in cs) for cs in by_table.values())
-            failed = [c for c in clients if c.failure]
-            if done >= hands or failed:
-                break
-            if time.monotonic() - start > timeout:
-                timed_out = True
-                break
-            await asyncio.sleep(0.1)
-        seconds = time.monotonic() - start
-        cpu1 = server.cpu_seconds()
-        client_cpu = _self_cpu() - me0
-    finally:
-        stop.set()
-        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 60)
-    server_cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
-    return clients, seconds, server_cpu, client_cpu, timed_out, samples
-
-
-def run_load(workdir: Path, *, tables: int = 20, seats: int = 5, hands: int = 2000, timeout: float = 480.0,
-             db: str | None = None, think: float = 0.0, seed: int = 1, hand_pause: float = 0.05,
-             buy_in: int = 2000, all_in: float = 0.0, extra: tuple[str, ...] = (), engine: bool = True) -> LoadResult:
-    """The load run: a server (a subprocess) with ``tables`` tables of ``seats`` seats and no
-    bots, one :class:`BotClient` per seat in this process, until ``hands`` hands in total have
-    finished (or ``timeout`` seconds); then the clients leave, the server stops (SIGTERM) and
-    the database is checked: every table's ledger, every finished hand archived and replayed,
-    the log numbered without a gap.  ``db`` defaults to a SQLite file in ``workdir``.
-
-    The tables' maximum buy-in is ``buy_in`` (the clients' buy-in: deep stacks, and clients that
-    go all in on ``all_in`` of their bets, so that few go broke: a re-buy between hands lands
-    in the next hand and makes the acting player's ``seq`` stale, a race the protocol means).
-    With ``engine``, the engine's CPU per decision at such a table is measured afterwards, the
-    server stopped (:func:`engine_cpu_per_decision`), for the ratio the report prints."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    db = db or str(workdir / "load.sqlite")
-    tables_file = write_tables(workdir / "tables.json",
-                               tables_config(tables, seats, decision_time=60.0, max_buy_in=buy_in))
-    server = ServerProcess(db, tables_file, workdir / "server.log", hand_pause=hand_pause, bot_delay=0.01,
-                           grace=600.0, extra=extra)
-    with server:
-        server.start()
-        ids = [f"t{i}" for i in range(tables)]
-        clients, seconds, server_cpu, client_cpu, timed_out, samples = asyncio.run(
-            _drive(server, ids, seats, hands, timeout, think, seed, all_in))
-        status = server.terminate()
-    dump = read_db(db)
-    problems = [f"{c.name}: {p}" for c in clients for p in c.seq_problems[:5]]
-    problems += [f"{c.name}: {c.failure}" for c in clients if c.failure]
-    log = server.log_text()
-    if "Traceback" in log:
-        problems.append(f"the server logged an exception:\n{log[log.index('Traceback') - 300:][:3000]}")
-    ledgers = {tid: check_table_ledger(dump.tables[tid][1]) for tid in ids}
-    archived = {}
-    for tid in ids:
-        check_log(dump, tid)
-        archived[tid] = check_archive(dump, tid)
-    errors: Counter[str] = Counter(e.get("code") for c in clients for e in c.errors)
-    rtts = [x for c in clients for x in c.rtts]
-    actions = sum(1 for c in clients for a in c.acts if a.reply is not None and a.reply.get("type") == "ok")
-    acks = sorted(a.done_at for c in clients for a in c.acts if a.done_at is not None)
-    return LoadResult(tables, len(clients), sum(archived.values()), actions, seconds, rtts, errors, server_cpu,
-                      client_cpu, ledgers, archived, problems, status, timed_out, acks, samples,
-                      engine_cpu_per_decision(seats, buy_in, seed=seed) if engine else None,
-                      sum(c.frames for c in clients))
+    with postgres_cluster() as pg:
+        yield pg.url

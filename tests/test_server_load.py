@@ -2,7 +2,7 @@
 client, no bots of the server's), over 127.0.0.1, until 2,000 hands have finished.
 
 The server runs in a subprocess on a SQLite file; the clients run in this process (see
-``run_load`` in ``server_support.py``; ``bench/server_load.py`` runs the same driver and prints
+``run_load`` in ``load_support.py``; ``bench/server_load.py`` runs the same driver and prints
 the same figures).  The run is bounded: it fails if the hands have not finished within
 :data:`TIMEOUT` seconds.  The figures (actions/s, the p50 and p99 of an action's round trip,
 ``act`` -> ``ok``) are printed, never asserted.  Asserted:
@@ -19,7 +19,8 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
-from server_support import RACES, run_load
+from load_support import run_load
+from server_support import RACES
 
 TABLES = 20
 SEATS = 5

@@ -296,6 +296,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Serve tables (default: three tables with bots) over the WebSocket protocol of PROTOCOL.md at "
                     "ws://HOST:PORT/ws, with a browser table page at http://HOST:PORT/. Every accepted action is "
                     "committed to the database before anyone is told; a restarted server continues every hand. "
+                    "With --db postgresql://..., any number of server processes (on one machine or many) serve "
+                    "the same tables: each table is owned by one process at a time, a client may connect to any, "
+                    "and the tables of a process that dies are taken over by the others. "
                     "Needs pip install 'pokerdraw32[server]'.")
     srv.add_argument("--host", default="127.0.0.1", help="address to listen on (default %(default)s)")
     srv.add_argument("--port", type=_int_in(0, 65535, "a TCP port 0..65535"), default=8032,
@@ -325,6 +328,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "on a slow network); off by default")
     srv.add_argument("--no-compression", dest="compression", action="store_false",
                      help="no WebSocket compression (the default)")
+    srv.add_argument("--lease", type=_seconds_arg, default=3.0, metavar="S",
+                     help="with --db postgresql://...: the lease of a server process on its tables, renewed six "
+                          "times in it; when a process dies, others take its tables over after at most this long "
+                          "(0.5 to 600; default %(default)s)")
     srv.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default="info",
                      help="server log level (default %(default)s)")
     for command in (sim, ev, odds, play, rep, rb, srv):

@@ -14,9 +14,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import itertools
 import logging
 import secrets
-from collections import deque
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -31,132 +31,27 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from .. import __version__
 from ..errors import IllegalActionError, PokerDraw32Error
 from ..history import HandHistory, HistoryWriter
+from ..table import Table
+from .cluster import Cluster, moved
 from .config import DEFAULT_TABLES, ServerSettings, TableConfig
-from .protocol import PROTOCOL_VERSION, Limits, ProtocolError, RateLimiter, action_of, dumps, field, read_message
+from .connection import Connection
+from .protocol import PROTOCOL_VERSION, Limits, ProtocolError, action_of, dumps, field, read_message
 from .room import Entry, Player, Room
-from .store import StorageError, Store, open_store
+from .store import StorageError, Store, TableRow, open_store
 
-__all__ = ["Connection", "GameServer", "create_app"]
+__all__ = ["Connection", "GameServer", "create_app"]   # Connection: from .connection
 
 log = logging.getLogger("pokerdraw32.server")
 STATIC = Path(__file__).with_name("static")
 PAGE_FILES = ("index.html", "table.html", "table.js", "table.css")
-FRAME_MESSAGES = 256
-"""Most messages in one outgoing WebSocket frame (PROTOCOL.md, Frames)."""
-FRAME_CHARS = 64 * 1024
-"""Most characters of JSON in one outgoing frame, unless a single message is larger."""
-
-
-class Connection:
-    """One client's WebSocket: its seat (``player``) or the table it watches (``room``), its
-    rate limiter and its outgoing queue (a client that stops reading is disconnected, never
-    allowed to hold up a table).
-
-    Outgoing messages are queued as JSON text; the sender task writes everything queued when it
-    runs as one WebSocket frame (PROTOCOL.md, Frames): a single message as itself, several as a
-    JSON array of them, in order.  A published change (its log entries, the seat's ``state``
-    and, for the requester, the ``ok``) is queued in one go, so it reaches each connection as
-    one frame.  A frame holds at most :data:`FRAME_MESSAGES` messages and, unless one message
-    alone is larger, :data:`FRAME_CHARS` characters (a long replay goes out in several)."""
-
-    def __init__(self, ws: WebSocket, limits: Limits) -> None:
-        self.ws = ws
-        self.limits = limits
-        # what is queued for the client: (JSON text, is a replayed entry)
-        self.out: deque[tuple[str, bool]] = deque()
-        self.wanted = asyncio.Event()          # set when something is queued (or the connection must close)
-        self.kicked = False                    # a client that does not read: close the connection
-        self.replaying = 0           # replayed entries queued: they do not count against send_queue
-        self.held: list[str] | None = None     # live messages held back while a replay is sent
-        self.replays = RateLimiter(limits.replay_rate, limits.max_replay)   # entries replayed
-        self.room: Room | None = None
-        self.player: Player | None = None
-        self.rate = RateLimiter(limits.rate, limits.burst)
-        self.closed = False
-        self.frames = 0                        # frames sent (for tests and measurements)
-
-    def send(self, msg: dict[str, Any], *, replay: bool = False) -> None:
-        """Queue ``msg`` (its ``"v"`` set if missing); see :meth:`send_text`."""
-        if self.closed:
-            return
-        msg.setdefault("v", PROTOCOL_VERSION)
-        self.send_text(dumps(msg), replay=replay)
-
-    def send_text(self, text: str, *, replay: bool = False) -> None:
-        """Queue one message already serialised as JSON ``text`` (an object with ``"v"``).  More
-        than ``send_queue`` live messages waiting (a client that does not read) closes the
-        connection; the client resumes later.  A resume's replayed entries (``replay=True``) are
-        not counted: a client far behind can always catch up."""
-        if self.closed:
-            return
-        if self.held is not None and not replay:
-            self.held.append(text)
-            return
-        if not replay and len(self.out) - self.replaying >= self.limits.send_queue:
-            self.closed = self.kicked = True
-            log.warning("a client does not read its messages: disconnected")
-            self.wanted.set()
-            return
-        self.replaying += replay
-        self.out.append((text, replay))
-        self.wanted.set()
-
-    def _frame(self) -> str:
-        """Take the next frame's messages off the queue: one message as itself, several as a
-        JSON array."""
-        out = self.out
-        text, replayed = out.popleft()
-        self.replaying -= replayed
-        if not out:
-            return text
-        parts = [text]
-        size = len(text)
-        while out and len(parts) < FRAME_MESSAGES and size + len(out[0][0]) < FRAME_CHARS:
-            text, replayed = out.popleft()
-            self.replaying -= replayed
-            parts.append(text)
-            size += len(text) + 1
-        return parts[0] if len(parts) == 1 else "[" + ",".join(parts) + "]"
-
-    async def sender(self) -> None:
-        try:
-            while True:
-                await self.wanted.wait()
-                self.wanted.clear()
-                while self.out and not self.kicked:
-                    self.frames += 1
-                    await self.ws.send_text(self._frame())
-                if self.kicked:
-                    self.out.clear()
-                    await self.ws.close(code=1013, reason="not reading: resume with your token")
-                    return
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            return
-
-    def release(self) -> None:
-        """The replay is sent: the live messages held back meanwhile follow."""
-        held, self.held = self.held or [], None
-        for text in held:
-            self.send_text(text)
-
-    def detach(self) -> None:
-        """Stop holding a seat or watching."""
-        if self.player is not None and self.room is not None and self.player.conn is self:
-            self.player.conn = None
-            self.room.disconnected(self.player)
-        if self.room is not None:
-            self.room.watchers.discard(self)
-        self.player = None
-        self.room = None
-
-
 class GameServer:
     """The rooms and the database.  :meth:`start` restores every stored table and creates the
     configured ones that are not stored yet; :meth:`stop` stops the clocks and closes the
     database (every accepted request is already committed)."""
 
     def __init__(self, db: str, tables: list[TableConfig] | None = None, settings: ServerSettings | None = None,
-                 limits: Limits | None = None, admin_token: str | None = None) -> None:
+                 limits: Limits | None = None, admin_token: str | None = None, *, lease: float = 3.0,
+                 address: str = "") -> None:
         self.db = db
         self.admin_token = admin_token or None
         """The bearer token of ``/api/tables/<id>/hands.phhs`` (None: that route refuses everyone)."""
@@ -164,8 +59,16 @@ class GameServer:
         self.settings = settings or ServerSettings()
         self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
+        """The tables this process runs (in a cluster: those it owns now)."""
+        self.conns: dict[int, Connection] = {}
+        """This process's client connections by number."""
+        self._cids = itertools.count(1)
         self.store: Store | None = None
-        self._tasks: list[asyncio.Task[None]] = []
+        self.cluster: Cluster | None = None
+        """This process's part of the cluster (``--db postgresql://...``), else None."""
+        self.lease = lease
+        self.address = address
+        self._drivers: dict[str, asyncio.Task[None]] = {}
         self._replaying = asyncio.Semaphore(2)     # replays being sent at once, server-wide
         self.ready = False
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -174,6 +77,9 @@ class GameServer:
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         self.store = store = await asyncio.to_thread(open_store, self.db)
+        if self.db.startswith(("postgresql://", "postgres://")):
+            await self._start_cluster(store)
+            return
         given = {c.id: c for c in self.configs}
         for row in await asyncio.to_thread(store.load_tables):
             config = TableConfig.from_dict(row.config)
@@ -186,16 +92,96 @@ class GameServer:
             if config.id not in self.rooms:
                 self.rooms[config.id] = await Room.create(config, store, self.settings)
         for room in self.rooms.values():
-            self._tasks.append(asyncio.create_task(room.drive(), name=f"table {room.id}"))
+            self._run(room)
         self.ready = True
         log.info("pokerdraw32 server: %d table(s) from %s", len(self.rooms), self.db)
 
+    async def _start_cluster(self, store: Store) -> None:
+        """PostgreSQL: join the cluster; create the configured tables no process created yet
+        (each owned by its creator), then take a share of the tables."""
+        self.cluster = cluster = Cluster(self, self.db, lease=self.lease, address=self.address)
+        stored = {row[0] for row in await store.table_rows()}
+        for config in self.configs:
+            if config.id in stored:
+                continue
+            try:
+                room = await Room.create(config, store, self.settings, fence=(cluster.id, 1))
+            except StorageError:
+                if await store.load_table(config.id) is None:
+                    raise
+                continue                          # another process created it first
+            cluster.owned[config.id] = 1
+            self.rooms[config.id] = room
+            room.on_stale = self._stale
+            self._run(room)
+        await cluster.start()
+        self.ready = True
+        log.info("pokerdraw32 server %s: %d of %d table(s) of the cluster on %s", cluster.id, len(self.rooms),
+                 len(cluster.owners), self.db)
+
+    def _run(self, room: Room) -> None:
+        room.on_stale = self._stale
+        self._drivers[room.id] = asyncio.create_task(room.drive(), name=f"table {room.id}")
+
+    async def adopt(self, row: TableRow, fence: tuple[str, int] | None) -> None:
+        """Run the stored table ``row`` (a cluster took it under the lease ``fence``).
+
+        :raises StorageError: its stored state does not restore.
+        """
+        await self.drop(row.id, "reloaded")
+        room = Room.restore(TableConfig.from_dict(row.config), row.state, row.seq, self.store_or_fail(),
+                            self.settings, fence)
+        self.rooms[row.id] = room
+        self._run(room)
+
+    async def drop(self, table_id: str, why: str) -> None:
+        """Stop running the table (its requests in flight end first); its clients get ``moved``
+        and are let go (PROTOCOL.md, Cluster)."""
+        room = self.rooms.pop(table_id, None)
+        if room is None:
+            return
+        room.closed = True
+        task = self._drivers.pop(table_id, None)
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        async with room.lock:
+            for conn in room.connections():
+                conn.send(moved(table_id, why))
+                conn.detach()
+
+    def _stale(self, room: Room) -> None:
+        """The database holds a newer state of the room's table than the room: read it again
+        (in a cluster, if this process still holds the lease)."""
+        async def reload() -> None:
+            try:
+                await self.drop(room.id, "its state is read again from the database")
+                if self.cluster is not None:
+                    await self.cluster.reload(room.id)
+                else:
+                    row = await self.store_or_fail().load_table(room.id)
+                    if row is not None:
+                        await self.adopt(row, None)
+            except Exception:
+                log.exception("table %s: reading it again failed", room.id)
+        if self.rooms.get(room.id) is room:
+            asyncio.get_running_loop().create_task(reload())
+
+    def store_or_fail(self) -> Store:
+        if self.store is None:
+            raise StorageError("the server is not started")
+        return self.store
+
     async def stop(self) -> None:
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                await self.cluster.stop()
         for room in self.rooms.values():
             room.closed = True
-        for task in self._tasks:
+        for task in self._drivers.values():
             task.cancel()
-        for task in self._tasks:
+        for task in self._drivers.values():
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         for room in self.rooms.values():      # wait for requests in flight (their commits)
@@ -205,16 +191,30 @@ class GameServer:
             await asyncio.to_thread(self.store.close)
 
     def table_info(self) -> list[dict[str, Any]]:
+        """The tables this process runs, as the lobby lists them (see :meth:`all_tables`)."""
+        return [_info(room.config, room.table, [(s, p.name, p.bot) for s, p in sorted(room.players.items())])
+                for room in self.rooms.values()]
+
+    async def all_tables(self) -> list[dict[str, Any]]:
+        """Every table, as the lobby lists them: in a cluster, those other processes own too
+        (as last committed, read at most a second ago)."""
+        if self.cluster is None:
+            return self.table_info()
+        mine = {d["id"]: d for d in self.table_info()}
         out = []
-        for room in self.rooms.values():
-            t = room.table
-            c = room.config
-            out.append({"id": room.id, "title": c.title, "rules": c.rules, "seats": t.seat_count,
-                        "players": [{"seat": s, "name": p.name, "bot": p.bot} for s, p in sorted(room.players.items())],
-                        "min_buy_in": t.min_buy_in, "max_buy_in": t.max_buy_in,
-                        "default_buy_in": TableConfig.default_buy_in(t), "decision_time": t.decision_time,
-                        "raise_time": t.raise_time, "time_bank": c.time_bank, "hand_number": t.hand_count})
+        for tid, config, state, _ in await self.cluster.table_rows():
+            if tid in mine:
+                out.append(mine[tid])
+                continue
+            c = TableConfig.from_dict(config)
+            table = _config_table(c)
+            players = [(int(d["seat"]), str(d["name"]), d["bot"]) for d in state["players"]]
+            out.append(_info(c, table, players, int(state["table"].get("hand_count", 0))))
         return out
+
+    def has_table(self, table_id: str) -> bool:
+        """Whether ``table_id`` is a table of this server (in a cluster: of any process)."""
+        return table_id in self.rooms or (self.cluster is not None and table_id in self.cluster.owners)
 
     def room(self, table_id: Any) -> Room:
         if not isinstance(table_id, str) or table_id not in self.rooms:
@@ -225,11 +225,18 @@ class GameServer:
     # ------------------------------------------------------------------ one client
     async def serve(self, ws: WebSocket) -> None:
         await ws.accept()
-        conn = Connection(ws, self.limits)
+        conn = Connection(ws, self.limits, next(self._cids))
+        self.conns[conn.cid] = conn
+        if self.cluster is not None:
+            conn.let_go = self.cluster.let_go
         sender = asyncio.create_task(conn.sender())
-        conn.send({"type": "welcome", "server": f"pokerdraw32 {__version__}", "limits": self.limits.to_dict(),
-                   "tables": self.table_info()})
         try:
+            try:
+                tables = await self.all_tables()
+            except StorageError:
+                tables = self.table_info()
+            conn.send({"type": "welcome", "server": f"pokerdraw32 {__version__}", "limits": self.limits.to_dict(),
+                       "tables": tables})
             while not conn.closed:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -240,32 +247,44 @@ class GameServer:
                         raise ProtocolError("rate_limited", f"at most {self.limits.rate:g} messages a second "
                                             f"(bursts of {self.limits.burst}); message dropped")
                     msg = read_message(message.get("text", message.get("bytes")), self.limits)
-                    rid = msg.get("id")
-                    await self.handle(conn, msg)
                 except ProtocolError as exc:
                     conn.send(_error(exc.code, exc.message, rid))
-                except StorageError as exc:
-                    conn.send(_error("storage", str(exc), rid))
-                except PokerDraw32Error as exc:
-                    code = "illegal" if isinstance(exc, IllegalActionError) else "table_error"
-                    conn.send(_error(code, str(exc), rid))
-                except Exception:                   # a bug: say so, keep the connection and the table
-                    log.exception("request %r failed", rid)
-                    conn.send(_error("internal", "the server failed on this request (logged); nothing was "
-                                                 "applied unless an ok follows", rid))
+                    continue
+                await self.dispatch(conn, msg)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
         finally:
             conn.closed = True
+            self.conns.pop(conn.cid, None)
             if conn.room is not None:
                 async with conn.room.lock:
                     conn.detach()
+            elif conn.remote is not None:
+                conn.detach()
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
             if ws.application_state != WebSocketState.DISCONNECTED:
                 with contextlib.suppress(Exception):
                     await ws.close()
+
+    async def dispatch(self, conn: Connection, msg: dict[str, Any]) -> None:
+        """Handle the request ``msg`` of ``conn``: refusals are answered as ``error`` messages
+        (PROTOCOL.md), and nothing was applied; a bug is logged and answered ``internal``."""
+        rid = msg.get("id")
+        try:
+            await self.handle(conn, msg)
+        except ProtocolError as exc:
+            conn.send(_error(exc.code, exc.message, rid))
+        except StorageError as exc:
+            conn.send(_error("storage", str(exc), rid))
+        except PokerDraw32Error as exc:
+            code = "illegal" if isinstance(exc, IllegalActionError) else "table_error"
+            conn.send(_error(code, str(exc), rid))
+        except Exception:                   # a bug: say so, keep the connection and the table
+            log.exception("request %r failed", rid)
+            conn.send(_error("internal", "the server failed on this request (logged); nothing was "
+                                         "applied unless an ok follows", rid))
 
     async def handle(self, conn: Connection, msg: dict[str, Any]) -> None:
         kind = msg["type"]
@@ -274,7 +293,9 @@ class GameServer:
             conn.send(_reply("pong", rid))
             return
         if kind == "tables":
-            conn.send(_reply("tables", rid, tables=self.table_info()))
+            conn.send(_reply("tables", rid, tables=await self.all_tables()))
+            return
+        if self.cluster is not None and self._routed(conn, msg):
             return
         if kind == "join":
             await self._join(conn, msg, rid)
@@ -284,6 +305,34 @@ class GameServer:
             await self._watch(conn, msg, rid)
         else:
             await self._seated(conn, msg, rid)
+
+    def _routed(self, conn: Connection, msg: dict[str, Any]) -> bool:
+        """In a cluster: send the request to the process that owns its table, if that is not
+        this one (True), else leave it to this process (False)."""
+        assert self.cluster is not None
+        kind = msg["type"]
+        if kind in ("join", "resume", "watch"):
+            table = msg.get("table")
+            if not isinstance(table, str) or table in self.rooms or table not in self.cluster.owners:
+                return False               # this process's, or no such table (said by the usual path)
+            if conn.ws is None:            # a request relayed from another process: no second hop
+                raise ProtocolError("moved", f"table {table} moved to another server process: resume with your "
+                                             f"token and last seq (or watch again), through any server process")
+            owner = self.cluster.owner_of(table)
+            if owner is None:
+                raise ProtocolError("unavailable", f"table {table} has no server process at the moment (a failover is "
+                                                   f"under way): try again in a few seconds")
+            if kind == "join" and (conn.player is not None or (conn.remote is not None and conn.remote.seat is not None
+                                                                 and conn.remote.owner != owner)):
+                seated = conn.remote.table if conn.remote is not None else conn.room.id if conn.room else "?"
+                raise ProtocolError("already_seated", f"join: this connection holds a seat at table {seated}; leave "
+                                                      f"it first, or join from another connection")
+            self.cluster.forward(conn, owner, msg)
+            return True
+        if conn.remote is not None:
+            self.cluster.forward(conn, conn.remote.owner, msg)
+            return True
+        return False
 
     async def _join(self, conn: Connection, msg: dict[str, Any], rid: Any) -> None:
         room = self.room(msg.get("table"))
@@ -423,13 +472,24 @@ class GameServer:
 
     # ------------------------------------------------------------------ HTTP
     async def tables_json(self, request: Request) -> Response:
-        return JSONResponse({"v": PROTOCOL_VERSION, "tables": self.table_info()})
+        return JSONResponse({"v": PROTOCOL_VERSION, "tables": await self.all_tables()})
+
+    async def cluster_json(self, request: Request) -> Response:
+        """``/api/cluster``: this process's id, the live processes and each table's owner (a
+        single process: itself, owning every table)."""
+        c = self.cluster
+        if c is None:
+            return JSONResponse({"v": PROTOCOL_VERSION, "server": None, "servers": [],
+                                 "tables": dict.fromkeys(self.rooms)})
+        return JSONResponse({"v": PROTOCOL_VERSION, "server": c.id, "servers": sorted(c.live),
+                             "tables": {t: c.owner_of(t) for t in sorted(c.owners)},
+                             "mine": sorted(self.rooms)})
 
     async def hands_phhs(self, request: Request) -> Response:
         """The table's finished hands as one PHH file: every card dealt, folded and mucked hands
         included (the dealer's record, for audits), so only for the bearer of the admin token."""
         table_id = request.path_params["id"]
-        if table_id not in self.rooms or self.store is None:
+        if not self.has_table(table_id) or self.store is None:
             return PlainTextResponse("no such table", status_code=404)
         given = request.headers.get("authorization", "").encode()
         if self.admin_token is None or not secrets.compare_digest(given, f"Bearer {self.admin_token}".encode()):
@@ -448,6 +508,30 @@ class GameServer:
 
     async def healthz(self, request: Request) -> Response:
         return PlainTextResponse("ok" if self.ready else "starting", status_code=200 if self.ready else 503)
+
+
+_CONFIG_TABLES: dict[str, Table] = {}
+
+
+def _config_table(config: TableConfig) -> Table:
+    """An empty engine table of ``config`` (cached: the lobby shows its limits)."""
+    key = dumps(config.to_dict())
+    t = _CONFIG_TABLES.get(key)
+    if t is None:
+        if len(_CONFIG_TABLES) > 1024:
+            _CONFIG_TABLES.clear()
+        t = _CONFIG_TABLES[key] = config.new_table()
+    return t
+
+
+def _info(c: TableConfig, t: Table, players: list[tuple[int, str, str | None]],
+          hand_number: int | None = None) -> dict[str, Any]:
+    return {"id": c.id, "title": c.title, "rules": c.rules, "seats": t.seat_count,
+            "players": [{"seat": s, "name": name, "bot": bot} for s, name, bot in players],
+            "min_buy_in": t.min_buy_in, "max_buy_in": t.max_buy_in,
+            "default_buy_in": TableConfig.default_buy_in(t), "decision_time": t.decision_time,
+            "raise_time": t.raise_time, "time_bank": c.time_bank,
+            "hand_number": t.hand_count if hand_number is None else hand_number}
 
 
 def _reply(kind: str, rid: Any, **fields: Any) -> dict[str, Any]:
@@ -484,7 +568,7 @@ def create_app(server: GameServer) -> Starlette:
         return FileResponse(STATIC / "index.html")
 
     async def table_page(request: Request) -> Response:
-        if request.path_params["id"] not in server.rooms:
+        if not server.has_table(request.path_params["id"]):
             return PlainTextResponse("no such table", status_code=404)
         return FileResponse(STATIC / "table.html")
 
@@ -493,6 +577,7 @@ def create_app(server: GameServer) -> Starlette:
         Route("/table/{id}", table_page),
         Route("/api/tables", server.tables_json),
         Route("/api/tables/{id}/hands.phhs", server.hands_phhs),
+        Route("/api/cluster", server.cluster_json),
         Route("/healthz", server.healthz),
         WebSocketRoute("/ws", server.serve),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),

@@ -39,10 +39,10 @@ from ..errors import PokerDraw32Error
 from ..table import Table
 from .config import ServerSettings, TableConfig
 from .protocol import ProtocolError, dumps
-from .store import Commit, StorageError, Store
+from .store import Commit, StaleTableError, StorageError, Store
 
 if TYPE_CHECKING:
-    from .app import Connection
+    from .connection import Connection
 
 __all__ = ["Player", "Room"]
 
@@ -129,12 +129,23 @@ class Room:
         self._committed: dict[str, Any] = {}
         self.ledger_saved = 0                 # ledger lines committed (pd32_ledger)
         self.closed = False
+        self.fence: tuple[str, int] | None = None     # (server id, epoch) of this process's lease (a cluster)
+        self.on_stale: Callable[[Room], None] | None = None
+        """Called when the database holds a newer state of the table than this room's (a lease
+        lost, or a commit whose answer was lost went through): the room must be let go."""
 
     # ------------------------------------------------------------------ creation and restore
     @classmethod
-    async def create(cls, config: TableConfig, store: Store, settings: ServerSettings) -> Room:
-        """A new table with its bots seated, written to the database."""
+    async def create(cls, config: TableConfig, store: Store, settings: ServerSettings,
+                     fence: tuple[str, int] | None = None) -> Room:
+        """A new table with its bots seated, written to the database (in a cluster, with this
+        process's lease ``fence`` on it).
+
+        :raises StorageError: the write failed (in a cluster: also when another process created
+            the table first).
+        """
         room = cls(config, store, settings)
+        room.fence = fence
         entries: list[dict[str, Any]] = []
         for seat, kind in config.bots:
             room._seat_bot(seat, kind, entries)
@@ -142,7 +153,7 @@ class Room:
         state = room._state()
         numbered = room._number(entries)
         await store.commit(Commit(room.id, room.seq, state, [(s, h, room._stored(e)) for s, h, e in numbered],
-                                  ledger=room._new_ledger(), new=True, config=config.to_dict()))
+                                  ledger=room._new_ledger(), new=True, config=config.to_dict(), fence=fence))
         room._committed = state
         room.ledger_saved = len(room.table.ledger)
         room.recent.extend(numbered)
@@ -150,13 +161,14 @@ class Room:
 
     @classmethod
     def restore(cls, config: TableConfig, state: dict[str, Any], seq: int, store: Store,
-                settings: ServerSettings) -> Room:
+                settings: ServerSettings, fence: tuple[str, int] | None = None) -> Room:
         """The room as last committed (the running hand continues exactly; the player to act
         has the time they had left at that commit; every human counts as disconnected from now).
 
         :raises StorageError: the stored state does not restore (the engine's reason).
         """
         room = cls(config, store, settings)
+        room.fence = fence
         room._load(state, seq)
         now = time.monotonic()
         for p in room.players.values():
@@ -204,7 +216,7 @@ class Room:
             state = self._state()
             await self.store.commit(Commit(self.id, self.seq, state,
                                            [(s, h, self._stored(e)) for s, h, e in numbered], hands,
-                                           self._new_ledger()))
+                                           self._new_ledger(), fence=self.fence))
         except (StorageError, PokerDraw32Error) as exc:
             log.error("table %s: %s; back to the last committed state", self.id, exc)
             committed = self._committed
@@ -215,6 +227,8 @@ class Room:
                 if conn is not None and conn.player is old:      # still connected: to the restored player
                     p.conn = conn
                     conn.player = p
+            if isinstance(exc, StaleTableError) and self.on_stale is not None:
+                self.on_stale(self)
             raise StorageError(f"the database refused the change; nothing was applied ({exc})") from exc
         self._committed = state
         self.ledger_saved = len(self.table.ledger)

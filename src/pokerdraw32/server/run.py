@@ -71,7 +71,10 @@ def serve(args: argparse.Namespace) -> int:
     limits = Limits(max_message=args.max_message, rate=float(args.rate), burst=2 * args.rate)
     settings = ServerSettings(hand_pause=args.hand_pause, bot_delay=args.bot_delay, grace=args.grace,
                               away_limit=args.away_limit)
-    server = GameServer(args.db, tables, settings, limits, admin_token=os.environ.get("POKERDRAW32_ADMIN_TOKEN"))
+    if not 0.5 <= args.lease <= 600:
+        return fail(f"--lease must be 0.5 to 600 seconds, got {args.lease:g}")
+    server = GameServer(args.db, tables, settings, limits, admin_token=os.environ.get("POKERDRAW32_ADMIN_TOKEN"),
+                        lease=args.lease, address=f"{args.host}:{args.port}")
     try:
         app = create_app(server)
     except RuntimeError as exc:

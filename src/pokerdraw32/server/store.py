@@ -24,10 +24,13 @@ PostgreSQL (``--db postgresql://...``) goes through psycopg (extra ``[server]``)
 durable commit (``synchronous_commit`` as the server sets it; on by default).
 
 Writes run in one thread of the store's own, reads in another with their own connection, so the
-event loop never waits on a disk and a long read never holds up the commits.  One server per
-database: the store holds a lock (SQLite: on the database file itself, so that another path to
-it, a symbolic or a hard link, meets the same lock, and on ``REALFILE.lock``; PostgreSQL: an
-advisory lock) and refuses to open a database another server uses.
+event loop never waits on a disk and a long read never holds up the commits.  SQLite: one
+server per database, the store holds a lock on the database file itself (so that another path to
+it, a symbolic or a hard link, meets the same lock) and on ``REALFILE.lock``, and refuses to open
+a database another server uses.  PostgreSQL: any number of server processes share the database
+(:mod:`pokerdraw32.server.cluster`), each table owned by one at a time under a lease
+(``pd32_owners``), every write fenced by it; a connection lost (a database restart) is opened
+again at the next request.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ except ImportError:  # pragma: no cover - Windows: no lock file
 
 from .protocol import dumps
 
-__all__ = ["Commit", "StorageError", "Store", "TableRow", "open_store"]
+__all__ = ["Commit", "StaleTableError", "StorageError", "Store", "TableRow", "open_store"]
 
 SCHEMA_VERSION = 1
 _SCHEMA = (
@@ -71,6 +74,12 @@ class StorageError(RuntimeError):
     the write was not applied."""
 
 
+class StaleTableError(StorageError):
+    """The database holds a newer state of the table than this server's copy (another process
+    owns it now, or a commit whose answer was lost in a broken connection did go through): the
+    write was refused; the table must be read again from the database, or let go."""
+
+
 @dataclass
 class TableRow:
     """A stored table: ``config`` and ``state`` as JSON-decoded data, ``seq`` its last log entry."""
@@ -87,7 +96,10 @@ class Commit:
     (JSON-serialisable; ``state["table"]["ledger"]`` is stored empty), its new ledger lines
     ``(line, entry)``, and the PHH text of hands that finished ``(hand, phh)``.
 
-    ``config`` is written only when the table is created (``new=True``).
+    ``config`` is written only when the table is created (``new=True``).  ``fence`` is the
+    ``(server id, epoch)`` of the writer's lease on the table in a cluster (PostgreSQL,
+    :mod:`pokerdraw32.server.cluster`): the write is refused (:class:`StaleTableError`) unless
+    that lease is still the table's, and a new table's lease row is written with it.
     """
 
     table_id: str
@@ -98,6 +110,7 @@ class Commit:
     ledger: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     new: bool = False
     config: dict[str, Any] | None = None
+    fence: tuple[str, int] | None = None
 
 
 class Store:
@@ -157,6 +170,9 @@ class Store:
     def _claim(self) -> None:
         """Make sure no other server uses this database (its tables would be written twice)."""
 
+    def _setup_lock(self) -> None:
+        """Serialise the schema's creation among processes starting together."""
+
     def _end_read(self, conn: Any) -> None:
         pass
 
@@ -164,6 +180,15 @@ class Store:
         """Write each commit in its own savepoint inside one transaction, then sync once: a
         commit that fails is rolled back alone and its future gets the error."""
         done: list[Future[None]] = []
+        if self._broken(self._conn):      # the database went away (a restart): connect again
+            try:
+                with contextlib.suppress(Exception):
+                    self._conn.close()
+                self._conn = self._connect()
+            except Exception as exc:
+                for _, fut in batch:
+                    fut.set_exception(StorageError(f"the database is unreachable: {exc}"))
+                return
         try:
             self._begin()
             for commit, fut in batch:
@@ -192,6 +217,11 @@ class Store:
     def _begin(self) -> None:
         pass   # both drivers open a transaction at the first statement
 
+    @staticmethod
+    def _broken(conn: Any) -> bool:
+        """The connection was lost (psycopg's ``broken``; SQLite's never is)."""
+        return bool(getattr(conn, "broken", False)) or bool(getattr(conn, "closed", False))
+
     def _savepoint(self, name: str) -> None:
         self._conn.execute(f"SAVEPOINT {name}")
 
@@ -205,8 +235,12 @@ class Store:
     def _sql(self, text: str) -> str:
         return text.replace("?", self.placeholder)
 
+    schema: tuple[str, ...] = ()
+    """Statements run after the common ``_SCHEMA`` (a driver's own tables)."""
+
     def _setup(self) -> None:
-        for stmt in _SCHEMA:
+        self._setup_lock()
+        for stmt in _SCHEMA + self.schema:
             self._conn.execute(stmt)
         row = self._conn.execute(self._sql("SELECT value FROM pd32_meta WHERE key = ?"), ("schema",)).fetchone()
         if row is None:
@@ -224,11 +258,16 @@ class Store:
             ex(sql("INSERT INTO pd32_tables (id, config, state, seq) VALUES (?, ?, ?, ?)"),
                (c.table_id, dumps(c.config), state, c.seq))
         else:
+            self._fence(c)
             cur = ex(sql("UPDATE pd32_tables SET state = ?, seq = ? WHERE id = ? AND seq = ?"),
                      (state, c.seq, c.table_id, c.events[0][0] - 1 if c.events else c.seq))
             if cur.rowcount != 1:
-                raise StorageError(f"table {c.table_id!r} is not at the expected log entry (another server "
-                                   f"writes to this database?)")
+                raise StaleTableError(f"table {c.table_id!r} is not at the expected log entry in the database "
+                                      f"(another server process wrote to it, or an earlier commit whose answer was "
+                                      f"lost went through)")
+        if c.new and c.fence is not None:
+            ex(sql("INSERT INTO pd32_owners (table_id, owner, epoch, expires) VALUES (?, ?, ?, now() + interval "
+                   "'10 seconds')"), (c.table_id, c.fence[0], c.fence[1]))
         for seq, hand, event in c.events:
             ex(sql("INSERT INTO pd32_events (table_id, seq, hand, event) VALUES (?, ?, ?, ?)"),
                (c.table_id, seq, hand, dumps(event)))
@@ -237,6 +276,9 @@ class Store:
                (c.table_id, line, dumps(entry)))
         for hand, phh in c.hands:
             ex(sql("INSERT INTO pd32_hands (table_id, hand, phh) VALUES (?, ?, ?)"), (c.table_id, hand, phh))
+
+    def _fence(self, c: Commit) -> None:
+        """Refuse the write unless ``c.fence`` is still the table's lease (PostgreSQL cluster)."""
 
     # ------------------------------------------------------------------ the event loop's side
     async def commit(self, commit: Commit) -> None:
@@ -268,6 +310,30 @@ class Store:
         result: list[TableRow] = self._read(read).result()
         return result
 
+    async def load_table(self, table_id: str) -> TableRow | None:
+        """The stored table ``table_id`` as :meth:`load_tables` gives it, or None."""
+        def read(conn: Any) -> TableRow | None:
+            r = conn.execute(self._sql("SELECT id, config, state, seq FROM pd32_tables WHERE id = ?"),
+                             (table_id,)).fetchone()
+            if r is None:
+                return None
+            state = json.loads(r[2])
+            lines = conn.execute(self._sql("SELECT entry FROM pd32_ledger WHERE table_id = ? ORDER BY line"),
+                                 (table_id,)).fetchall()
+            state["table"]["ledger"] = [json.loads(line[0]) for line in lines]
+            return TableRow(r[0], json.loads(r[1]), state, int(r[3]))
+        out: TableRow | None = await asyncio.wrap_future(self._read(read))
+        return out
+
+    async def table_rows(self) -> list[tuple[str, dict[str, Any], dict[str, Any], int]]:
+        """Every stored table's ``(id, config, state without its ledger, seq)`` (the lobby of a
+        cluster, for the tables other processes own)."""
+        def read(conn: Any) -> list[tuple[str, dict[str, Any], dict[str, Any], int]]:
+            rows = conn.execute("SELECT id, config, state, seq FROM pd32_tables ORDER BY id").fetchall()
+            return [(r[0], json.loads(r[1]), json.loads(r[2]), int(r[3])) for r in rows]
+        out: list[tuple[str, dict[str, Any], dict[str, Any], int]] = await asyncio.wrap_future(self._read(read))
+        return out
+
     async def events(self, table_id: str, after: int, upto: int) -> list[tuple[int, int, dict[str, Any]]]:
         """The table's log entries ``after < seq <= upto``, in order: ``(seq, hand, event)``."""
         def read(conn: Any) -> list[tuple[int, int, dict[str, Any]]]:
@@ -294,6 +360,13 @@ class Store:
 
         def run() -> Any:
             conn = self._local.conn
+            if self._broken(conn):          # the database went away (a restart): connect again
+                with contextlib.suppress(Exception):
+                    conn.close()
+                try:
+                    conn = self._local.conn = self._connect()
+                except Exception as exc:
+                    raise StorageError(f"the database is unreachable: {exc}") from exc
             try:
                 return fn(conn)
             except Exception as exc:
@@ -391,15 +464,38 @@ class _SQLiteStore(Store):
         self._unlock()
 
 
-class _PostgresStore(Store):
-    placeholder = "%s"
+_CLUSTER_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS pd32_servers (id TEXT PRIMARY KEY, address TEXT NOT NULL, "
+    "started TIMESTAMPTZ NOT NULL DEFAULT now(), expires TIMESTAMPTZ NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS pd32_owners (table_id TEXT PRIMARY KEY, owner TEXT NOT NULL, epoch BIGINT NOT NULL, "
+    "expires TIMESTAMPTZ NOT NULL)",
+)
+"""The cluster's tables (PostgreSQL only): the live server processes, and each table's lease."""
 
-    def _claim(self) -> None:
-        # a session advisory lock, held as long as the writer's connection lives
-        (ok,) = self._conn.execute("SELECT pg_try_advisory_lock(hashtext('pokerdraw32 server'))").fetchone()
-        self._conn.commit()
-        if not ok:
-            raise StorageError(f"another server uses the database {self.url} (it holds the advisory lock)")
+
+class _PostgresStore(Store):
+    """PostgreSQL: any number of server processes share the database, each table owned by one of
+    them at a time (:mod:`pokerdraw32.server.cluster`: a lease row per table in ``pd32_owners``,
+    the processes in ``pd32_servers``); every write of a table is fenced by its lease."""
+
+    placeholder = "%s"
+    schema = _CLUSTER_SCHEMA
+
+    def _setup_lock(self) -> None:
+        # concurrent CREATE TABLE IF NOT EXISTS can fail in PostgreSQL: one process at a time
+        self._conn.execute("SELECT pg_advisory_xact_lock(hashtext('pokerdraw32 schema'))")
+
+    def _fence(self, c: Commit) -> None:
+        if c.fence is None:
+            return
+        # FOR SHARE: a process taking the lease over (UPDATE of this row) waits for this
+        # transaction, then reads the table with this write in it; a takeover committed first
+        # makes this read find no row
+        row = self._conn.execute("SELECT 1 FROM pd32_owners WHERE table_id = %s AND owner = %s AND epoch = %s "
+                                 "FOR SHARE", (c.table_id, c.fence[0], c.fence[1])).fetchone()
+        if row is None:
+            raise StaleTableError(f"table {c.table_id!r}: this server process no longer holds its lease (another "
+                                  f"process took the table over)")
 
     def _end_read(self, conn: Any) -> None:
         conn.rollback()    # psycopg opened a transaction for the read: end it

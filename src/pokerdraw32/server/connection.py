@@ -1,0 +1,161 @@
+"""One client's WebSocket as the server sees it (:class:`Connection`): the seat it holds or the
+table it watches, its rate limits, and its outgoing queue, sent as one frame per change
+(PROTOCOL.md, Frames).
+
+In a cluster (:mod:`pokerdraw32.server.cluster`) a connection may hold a seat at a table another
+server process owns (:attr:`Connection.remote`), and the owner keeps a
+:class:`~pokerdraw32.server.cluster.RemoteConnection` (a subclass) for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .protocol import PROTOCOL_VERSION, Limits, RateLimiter, dumps
+
+if TYPE_CHECKING:
+    from .room import Player, Room
+
+__all__ = ["FRAME_CHARS", "FRAME_MESSAGES", "Connection", "Remote"]
+
+log = logging.getLogger("pokerdraw32.server")
+
+FRAME_MESSAGES = 256
+"""Most messages in one outgoing WebSocket frame (PROTOCOL.md, Frames)."""
+FRAME_CHARS = 64 * 1024
+"""Most characters of JSON in one outgoing frame, unless a single message is larger."""
+
+
+@dataclass(frozen=True)
+class Remote:
+    """Where a connection is bound at another server process of the cluster: the ``table``, its
+    ``owner`` (the process's id) and the ``seat`` held there (None: watching)."""
+
+    table: str
+    owner: str
+    seat: int | None
+
+
+class Connection:
+    """One client's WebSocket: its seat (``player``) or the table it watches (``room``), its
+    rate limiter and its outgoing queue (a client that stops reading is disconnected, never
+    allowed to hold up a table).
+
+    Outgoing messages are queued as JSON text; the sender task writes everything queued when it
+    runs as one WebSocket frame (PROTOCOL.md, Frames): a single message as itself, several as a
+    JSON array of them, in order.  A published change (its log entries, the seat's ``state``
+    and, for the requester, the ``ok``) is queued in one go, so it reaches each connection as
+    one frame.  A frame holds at most :data:`FRAME_MESSAGES` messages and, unless one message
+    alone is larger, :data:`FRAME_CHARS` characters (a long replay goes out in several)."""
+
+    def __init__(self, ws: WebSocket | None, limits: Limits, cid: int = 0) -> None:
+        self.ws = ws
+        self.cid = cid                         # the connection's number in its server process
+        self.limits = limits
+        # what is queued for the client: (JSON text, is a replayed entry)
+        self.out: deque[tuple[str, bool]] = deque()
+        self.wanted = asyncio.Event()          # set when something is queued (or the connection must close)
+        self.kicked = False                    # a client that does not read: close the connection
+        self.replaying = 0           # replayed entries queued: they do not count against send_queue
+        self.held: list[str] | None = None     # live messages held back while a replay is sent
+        self.replays = RateLimiter(limits.replay_rate, limits.max_replay)   # entries replayed
+        self.room: Room | None = None
+        self.player: Player | None = None
+        self.rate = RateLimiter(limits.rate, limits.burst)
+        self.closed = False
+        self.frames = 0                        # frames sent (for tests and measurements)
+        self.remote: Remote | None = None      # bound at a table another process owns (a cluster)
+        self.pending: Remote | None = None     # a join, resume or watch sent to that process, not answered yet
+        self.pending_error = ""                # how that process's error answer to it begins
+        self.let_go: Callable[[Connection], None] | None = None   # tells that owner when unbound
+
+    def send(self, msg: dict[str, Any], *, replay: bool = False) -> None:
+        """Queue ``msg`` (its ``"v"`` set if missing); see :meth:`send_text`."""
+        if self.closed:
+            return
+        msg.setdefault("v", PROTOCOL_VERSION)
+        self.send_text(dumps(msg), replay=replay)
+
+    def send_text(self, text: str, *, replay: bool = False) -> None:
+        """Queue one message already serialised as JSON ``text`` (an object with ``"v"``).  More
+        than ``send_queue`` live messages waiting (a client that does not read) closes the
+        connection; the client resumes later.  A resume's replayed entries (``replay=True``) are
+        not counted: a client far behind can always catch up."""
+        if self.closed:
+            return
+        if self.held is not None and not replay:
+            self.held.append(text)
+            return
+        if not replay and len(self.out) - self.replaying >= self.limits.send_queue:
+            self.closed = self.kicked = True
+            log.warning("a client does not read its messages: disconnected")
+            self._wake()
+            return
+        self.replaying += replay
+        self.out.append((text, replay))
+        self._wake()
+
+    def _wake(self) -> None:
+        """Something is queued: the sender runs."""
+        self.wanted.set()
+
+    def _frame(self) -> str:
+        """Take the next frame's messages off the queue: one message as itself, several as a
+        JSON array."""
+        out = self.out
+        text, replayed = out.popleft()
+        self.replaying -= replayed
+        if not out:
+            return text
+        parts = [text]
+        size = len(text)
+        while out and len(parts) < FRAME_MESSAGES and size + len(out[0][0]) < FRAME_CHARS:
+            text, replayed = out.popleft()
+            self.replaying -= replayed
+            parts.append(text)
+            size += len(text) + 1
+        return parts[0] if len(parts) == 1 else "[" + ",".join(parts) + "]"
+
+    async def sender(self) -> None:
+        try:
+            while True:
+                await self.wanted.wait()
+                self.wanted.clear()
+                assert self.ws is not None
+                while self.out and not self.kicked:
+                    self.frames += 1
+                    await self.ws.send_text(self._frame())
+                if self.kicked:
+                    self.out.clear()
+                    await self.ws.close(code=1013, reason="not reading: resume with your token")
+                    return
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+
+    def release(self) -> None:
+        """The replay is sent: the live messages held back meanwhile follow."""
+        held, self.held = self.held or [], None
+        for text in held:
+            self.send_text(text)
+
+    def detach(self) -> None:
+        """Stop holding a seat or watching (at this process, or at another's table: that process
+        is told)."""
+        if self.remote is not None:
+            if self.let_go is not None:
+                self.let_go(self)
+            self.remote = None
+        if self.player is not None and self.room is not None and self.player.conn is self:
+            self.player.conn = None
+            self.room.disconnected(self.player)
+        if self.room is not None:
+            self.room.watchers.discard(self)
+        self.player = None
+        self.room = None
