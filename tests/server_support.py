@@ -313,6 +313,7 @@ class BotClient:
         self.drops = 0
         self.resumes = 0
         self.moves = 0                  # "moved" / "unavailable" errors met (a cluster's failover)
+        self.join_key = f"{self.rng.getrandbits(128):032x}"
         self._rebind: str | None = None  # resume (or join) again on this connection: why
         self.failure: str | None = None
         self.joined = asyncio.Event()
@@ -432,8 +433,9 @@ class BotClient:
 
     def _bind_message(self) -> dict[str, Any]:
         """``join`` (no seat yet) or ``resume`` from the last entry seen."""
-        if self.token is None:
-            msg: dict[str, Any] = {"type": "join", "id": self._id(), "table": self.table, "name": self.name}
+        if self.token is None:       # with a key: a join repeated after its answer was lost finds its seat
+            msg: dict[str, Any] = {"type": "join", "id": self._id(), "table": self.table, "name": self.name,
+                                   "key": self.join_key}
             if self.want_seat is not None:
                 msg["seat"] = self.want_seat
             if self.chips is not None:

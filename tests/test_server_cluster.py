@@ -51,6 +51,8 @@ from server_support import (
     write_tables,
 )
 
+from pokerdraw32.server.store import Commit, StaleTableError, open_store
+
 LEASE = 1.5
 """The processes' ``--lease`` (seconds): a dead owner's tables are taken over after at most this."""
 HANDS = 16
@@ -114,6 +116,12 @@ def _check_run(url: str, ids: list[str], clients: list[BotClient], servers: list
         print(f"{tid}: {hands} hands archived, {dump.tables[tid][2]} entries; {bought} bought in, {paid} paid out, "
               f"{on_table} on the table")
     for c in clients:
+        if c.seq_problems:                                # what it received around the first one
+            seq = int(c.seq_problems[0].split("event ")[1].split()[0])
+            at = [i for i, m in enumerate(c.messages) if m.get("seq") == seq]
+            window = c.messages[max(0, at[0] - 8):at[-1] + 4] if at else []
+            print(f"{c.name} around entry {seq}:", *[{k: m.get(k) for k in ("type", "seq", "id", "code", "message")
+                                                       if k in m} for m in window], sep="\n  ")
         n = check_client_against_db(c, dump)              # its log == the stored log as its seat may see it
         acked = [a for a in c.acts if a.reply is not None and a.reply.get("type") == "ok"]
         assert acked, c.name
@@ -301,3 +309,78 @@ def test_postgres_restart_under_load(pg: Postgres, tmp_path: Path) -> None:
     for c in clients:
         c.errors = [e for e in c.errors if e.get("code") != "storage"]
     _check_run(pg.url, ids, clients, servers)
+
+
+# ---------------------------------------------------------------------------- the parts, one at a time
+def _commit(table: str, last: int, fence: tuple[str, int] | None, *, new: bool = False) -> Commit:
+    """Two entries after ``last`` (none for a new table)."""
+    events = [] if new else [(last + 1, 1, {"kind": "seated", "seat": 0}),
+                             (last + 2, 1, {"kind": "sat_out", "seat": 0})]
+    return Commit(table, last + len(events), {"table": {"ledger": []}, "n": last}, events, new=new,
+                  config={"id": table} if new else None, fence=fence)
+
+
+def test_a_write_is_fenced_by_the_lease(pg: Postgres) -> None:
+    """A table's write carries its writer's lease (server id, epoch): after a takeover (the epoch
+    moved on) the old owner's write is refused as stale, whole, and the new owner's goes in."""
+    import psycopg
+
+    store = open_store(pg.url)
+    try:
+        asyncio.run(store.commit(_commit("a", 0, ("old", 1), new=True)))
+        asyncio.run(store.commit(_commit("a", 0, ("old", 1))))              # entries 1, 2
+        with psycopg.connect(pg.url, autocommit=True) as conn:             # the takeover
+            conn.execute("UPDATE pd32_owners SET owner = 'new', epoch = 2 WHERE table_id = 'a'")
+        with pytest.raises(StaleTableError, match="no longer holds its lease"):
+            asyncio.run(store.commit(_commit("a", 2, ("old", 1))))
+        asyncio.run(store.commit(_commit("a", 2, ("new", 2))))
+        with pytest.raises(StaleTableError):                               # the same entries again: refused
+            asyncio.run(store.commit(_commit("a", 2, ("new", 2))))
+        assert [s for s, _, _ in asyncio.run(store.events("a", 0, 10))] == [1, 2, 3, 4]
+        row = asyncio.run(store.load_table("a"))
+        assert row is not None and row.seq == 4 and row.state["n"] == 2
+        assert asyncio.run(store.load_table("nope")) is None
+    finally:
+        store.close()
+
+
+def test_relay_cuts_long_messages_into_pieces_and_puts_them_back() -> None:
+    """The relay's notifications stay under PostgreSQL's 8,000 bytes: many messages go in
+    several notifications, a long one (non-ASCII too) in pieces, and the receiver gets each
+    message whole, in order."""
+    from pokerdraw32.server.cluster import PAYLOAD, Cluster
+    from pokerdraw32.server.protocol import Limits
+
+    class Host:
+        limits = Limits()
+        store = None
+
+        def __init__(self) -> None:
+            self.rooms: dict[str, object] = {}
+            self.conns: dict[int, object] = {}
+
+    class Conn:
+        closed = False
+        pending = None
+
+        def __init__(self) -> None:
+            self.got: list[tuple[str, bool]] = []
+
+        def send_text(self, text: str, *, replay: bool = False) -> None:
+            self.got.append((text, replay))
+
+    async def run() -> None:
+        sender = Cluster(Host(), "postgresql://unused")  # type: ignore[arg-type]
+        receiver = Cluster(Host(), "postgresql://unused")  # type: ignore[arg-type]
+        conn = Conn()
+        receiver.host.conns[7] = conn
+        texts = [json.dumps({"type": "event", "n": i, "pad": "é€" * (i * 997 % 5000)}) for i in range(40)]
+        for i, t in enumerate(texts):
+            sender._post(receiver.id, 7, "r" if i % 3 == 0 else "m", t)
+        payloads = sender._payloads()
+        assert len(payloads) > 5 and all(len(p.encode()) <= PAYLOAD for _, p in payloads)
+        assert {c for c, _ in payloads} == {f"pd32_{receiver.id}"}
+        for channel, payload in payloads:
+            receiver._received(channel, payload)
+        assert conn.got == [(t, i % 3 == 0) for i, t in enumerate(texts)]
+    asyncio.run(run())

@@ -344,8 +344,9 @@ class GameServer:
                                 "connection")
         chips = field(msg, "chips", "int", required=False)
         wait = field(msg, "wait", "bool", required=False, default=False)
+        key = field(msg, "key", "str", required=False)
         async with room.lock:
-            player, token = await room.join(name, seat, chips, wait)
+            player, token = await room.join(name, seat, chips, wait, key)
             self._bind(conn, room, player)
             conn.send(_reply("joined", rid, table=room.id, seat=player.seat, token=token, seq=room.seq))
             conn.send(room.state_for(player))

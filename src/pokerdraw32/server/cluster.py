@@ -42,7 +42,9 @@ import contextlib
 import json
 import logging
 import math
+import re
 import secrets
+import time
 from collections import deque
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, Protocol
@@ -63,6 +65,8 @@ PAYLOAD = 7800
 PIECE = 1900
 """Characters of one piece of a message too long for a notification (at most 4 bytes each)."""
 OWNERS = "pd32_owners"
+_REPLY_ID = re.compile(r'^\{"type":"[a-z_]+","v":\d+,"id":("(?:[^"\\]|\\.)*"|-?\d+)[,}]')
+"""The id of a reply as the server writes it (``_reply`` in app.py: type, v, id first)."""
 """The channel of ownership announcements."""
 
 
@@ -135,7 +139,6 @@ class Cluster:
         self.remotes: dict[tuple[str, int], RemoteConnection] = {}
         self._dirty: dict[RemoteConnection, None] = {}
         self._lines: dict[str, list[str]] = {}         # owner/edge id -> lines to send
-        self._unsent: list[tuple[str, str]] = []        # (channel, payload) not sent yet (database down)
         self._pieces: dict[tuple[str, int], list[str]] = {}
         self._flush = asyncio.Event()
         self._tick_now = asyncio.Event()
@@ -200,6 +203,7 @@ class Cluster:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._tick_now.wait(), timeout=self.period)
             self._tick_now.clear()
+            self._overdue()                   # the database may be away: this needs none
             try:
                 await self._tick()
             except Exception as exc:          # the database is away: try again next tick
@@ -250,12 +254,15 @@ class Cluster:
 
     async def _claim(self, table_id: str) -> None:
         ctl = await self._control()
-        cur = await ctl.execute(
-            "INSERT INTO pd32_owners (table_id, owner, epoch, expires) VALUES (%s, %s, 1, now() + make_interval(secs "
-            "=> %s)) ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = pd32_owners.epoch + 1, "
-            "expires = EXCLUDED.expires WHERE pd32_owners.expires < now() RETURNING epoch",
-            (table_id, self.id, self.lease))
-        row = await cur.fetchone()
+        async with ctl.transaction():
+            # FOR UPDATE waits for the old owner's writes in flight (FOR KEY SHARE, store.py)
+            await ctl.execute("SELECT 1 FROM pd32_owners WHERE table_id = %s FOR UPDATE", (table_id,))
+            cur = await ctl.execute(
+                "INSERT INTO pd32_owners (table_id, owner, epoch, expires) VALUES (%s, %s, 1, now() + make_interval("
+                "secs => %s)) ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = pd32_owners.epoch "
+                "+ 1, expires = EXCLUDED.expires WHERE pd32_owners.expires < now() RETURNING epoch",
+                (table_id, self.id, self.lease))
+            row = await cur.fetchone()
         if row is None:
             return                          # another process was first
         epoch = int(row[0])
@@ -318,15 +325,28 @@ class Cluster:
                     continue
                 owner = self.owners.get(r.table, (None, 0, False))[0]
                 if r.owner not in self.live or owner != r.owner:
-                    if r is conn.remote:
-                        conn.remote = None
-                    conn.pending = None
+                    self._unbind(conn)
                     conn.send(moved(r.table, "its server process stopped" if r.owner not in self.live else
                                     "failover"))
                     break
         for key, rconn in list(self.remotes.items()):
             if rconn.edge not in self.live:
                 self._bye(key)
+
+    def _overdue(self) -> None:
+        """Requests another process has not answered for long (lost with its notification
+        connection, in a database restart): answered here ``unavailable``, and the client
+        resumes."""
+        overdue = time.monotonic() - max(3.0, 2 * self.lease)
+        for conn in list(self.host.conns.values()):
+            late = [rid for rid, at in conn.asked.items() if at < overdue]
+            if not late:
+                continue
+            self._unbind(conn)
+            for rid in late:
+                conn.send({"type": "error", "v": PROTOCOL_VERSION, "id": rid, "code": "unavailable",
+                           "message": "the server process of the table did not answer in time (a failover may be "
+                                      "under way): resume with your token and last seq, or try again"})
 
     # ------------------------------------------------------------------ lobby
     async def table_rows(self, max_age: float = 1.0) -> list[tuple[str, dict[str, Any], dict[str, Any], int]]:
@@ -348,10 +368,25 @@ class Cluster:
         """Send client ``conn``'s request ``msg`` to the process ``owner`` of its table (a join,
         resume or watch is remembered until that process binds the client: if it dies first, the
         client gets ``moved``)."""
+        now = time.monotonic()
+        rid = msg.get("id")
+        if isinstance(rid, (str, int)) and not isinstance(rid, bool):
+            conn.asked[rid] = now
         if msg["type"] in ("join", "resume", "watch"):
             conn.pending = Remote(msg["table"], owner, None)
-            conn.pending_error = f'{{"type":"error","v":{PROTOCOL_VERSION},"id":{dumps(msg.get("id"))},'
+            conn.pending_id = rid
         self._post(owner, conn.cid, "q", dumps(msg))
+
+    def _unbind(self, conn: Connection) -> None:
+        """Forget where ``conn`` is bound or binding at another process, and tell that process
+        (if it lives) to let go of it: what it still sends for ``conn`` is dropped from now on
+        until it binds ``conn`` again."""
+        for r in {conn.remote, conn.pending} - {None}:
+            assert r is not None
+            if r.owner in self.live and r.owner != self.id:
+                self._post(r.owner, conn.cid, "x", "")
+        conn.remote = conn.pending = None
+        conn.asked.clear()                    # their answers will not pass: the client resumes
 
     def let_go(self, conn: Connection) -> None:
         """``conn`` (of this process) no longer uses its table at another process: tell it."""
@@ -368,41 +403,47 @@ class Cluster:
         for rconn in dirty:
             lines = self._lines.setdefault(rconn.edge, [])
             b = rconn.binding()
-            if b != rconn.told:
-                rconn.told = b
+            bound = b != rconn.told and b[0] is not None
+            if bound:                         # a new binding: before what answers it
                 lines.append(f"{rconn.cid}\tb\t{json.dumps(b)}")
             out = rconn.out
             while out:
                 text, replay = out.popleft()
                 lines.append(f"{rconn.cid}\t{'r' if replay else 'm'}\t{text}")
             rconn.replaying = 0
+            if b != rconn.told and not bound:   # let go: after the last messages (a moved, ...)
+                lines.append(f"{rconn.cid}\tb\t{json.dumps(b)}")
+            rconn.told = b
 
-    def _payloads(self) -> list[tuple[str, str]]:
-        """The lines to send as notifications ``(channel, payload)``, each under :data:`PAYLOAD`
-        bytes: a first line with this process's id, then whole lines; a line too long for one is
-        sent as pieces (flag ``p``) that the receiver puts back together."""
-        out: list[tuple[str, str]] = []
+    def _payloads(self) -> list[tuple[str, str, list[tuple[str, int, str]]]]:
+        """The lines to send as notifications ``(channel, payload, [(to, client, flag) of its
+        lines])``, each under :data:`PAYLOAD` bytes: a first line with this process's id, then
+        whole lines; a line too long for one is sent as pieces (flag ``p``) that the receiver puts
+        back together."""
+        out: list[tuple[str, str, list[tuple[str, int, str]]]] = []
         lines_by, self._lines = self._lines, {}
         for to, lines in lines_by.items():
             channel = f"pd32_{to}"
             parts = [self.id]
+            keys: list[tuple[str, int, str]] = []
             size = len(self.id)
             for line in lines:
+                cid, flag, text = line.split("\t", 2)
+                keys.append((to, int(cid), flag))
                 pieces = [line]
                 n = len(line) if line.isascii() else 4 * len(line)
                 if n > PAYLOAD - 100:
-                    cid, flag, text = line.split("\t", 2)
                     cut = [text[i:i + PIECE] for i in range(0, len(text), PIECE)]
                     pieces = [f"{cid}\tp\t{c}" for c in cut[:-1]] + [f"{cid}\t{flag}\t{cut[-1]}"]
                 for piece in pieces:
                     m = len(piece) if piece.isascii() else 4 * len(piece)
                     if size + m + 1 > PAYLOAD:
-                        out.append((channel, "\n".join(parts)))
-                        parts, size = [self.id], len(self.id)
+                        out.append((channel, "\n".join(parts), keys))
+                        parts, size, keys = [self.id], len(self.id), [(to, int(cid), flag)]
                     parts.append(piece)
                     size += m + 1
             if len(parts) > 1:
-                out.append((channel, "\n".join(parts)))
+                out.append((channel, "\n".join(parts), keys))
         return out
 
     async def _flush_loop(self) -> None:
@@ -414,23 +455,54 @@ class Cluster:
             try:
                 await self._flush_now()
                 backoff = 0.0
-            except Exception as exc:          # the database is away: keep them, in order, and retry
+            except Exception as exc:          # the database is away: what was lost is resumed later
                 backoff = min(2.0, backoff * 2 or 0.05)
-                log.warning("cluster: notifications not sent (%s); retrying in %.2f s", exc, backoff)
+                log.warning("cluster: notifications not sent (%s); trying again in %.2f s", exc, backoff)
                 await asyncio.sleep(backoff)
                 self._flush.set()
 
     async def _flush_now(self) -> None:
+        """Send what is queued, 32 notifications a statement.  When a statement fails, whether
+        its notifications went out is unknown: they are not sent again (a client could get a
+        message twice); the clients concerned get ``moved`` instead, and resume."""
         self._drain()
-        self._unsent.extend(self._payloads())
-        if not self._unsent:
-            return
-        if self._tx is None or self._tx.closed or self._tx.broken:
-            self._tx = await self._connect()
-        batch = self._unsent
-        await self._tx.execute("SELECT count(pg_notify(c, p)) FROM unnest(%s::text[], %s::text[]) AS t(c, p)",
-                               ([c for c, _ in batch], [p for _, p in batch]))
-        del self._unsent[:len(batch)]
+        payloads = self._payloads()
+        for i in range(0, len(payloads), 32):
+            batch = payloads[i:i + 32]
+            try:
+                if self._tx is None or self._tx.closed or self._tx.broken:
+                    self._tx = await self._connect()
+                # one statement, the texts as parameters (sent as they are: an array parameter
+                # would be escaped character by character); the notifications go out in order
+                args = [x for channel, payload, _ in batch for x in (channel, payload)]
+                await self._tx.execute("SELECT " + ", ".join(["pg_notify(%s, %s)"] * len(batch)), args)
+            except Exception:
+                self._lost([k for _, _, keys in payloads[i:] for k in keys])
+                raise
+
+    def _lost(self, keys: list[tuple[str, int, str]]) -> None:
+        """Lines that may not have reached their process: a request's client gets ``moved``
+        here; a remote client of this process's table is let go and told ``moved`` (when the
+        database is back); a client's goodbye is sent again."""
+        why = "a message between server processes was lost"
+        for to, cid, flag in dict.fromkeys(keys):
+            if flag == "x":
+                if cid not in self.host.conns:    # gone: no later request can overtake it
+                    self._post(to, cid, "x", "")
+            elif flag == "q":
+                conn = self.host.conns.get(cid)
+                r = None if conn is None else conn.pending or conn.remote
+                if conn is not None and r is not None:
+                    self._unbind(conn)
+                    conn.send(moved(r.table, why))
+            else:
+                rconn = self.remotes.get((to, cid))
+                if rconn is not None and not rconn.closed:
+                    table = None if rconn.room is None else rconn.room.id
+                    self._bye((to, cid))
+                    if table is not None:
+                        self._post(to, cid, "m", dumps(moved(table, why)))
+                    self._post(to, cid, "b", json.dumps([None, None]))
 
     # ------------------------------------------------------------------ the relay: receiving
     async def _listen_loop(self, listening: asyncio.Future[None]) -> None:
@@ -474,7 +546,7 @@ class Cluster:
         for conn in list(self.host.conns.values()):
             r = conn.remote or conn.pending
             if r is not None:
-                conn.remote = conn.pending = None
+                self._unbind(conn)
                 conn.send(moved(r.table, "the connection between server processes was lost"))
         for key in list(self.remotes):
             rconn = self.remotes[key]
@@ -512,12 +584,34 @@ class Cluster:
                 if conn is None or conn.closed:
                     self._post(sender, cid, "x", "")
                 else:
+                    rid: Any = None
+                    if conn.asked or conn.pending is not None:
+                        m = _REPLY_ID.match(text)
+                        if m is not None:
+                            rid = json.loads(m.group(1))
+                            conn.asked.pop(rid, None)
                     p = conn.pending
-                    if p is not None and p.owner == sender and text.startswith(conn.pending_error):
-                        conn.pending = None       # the answer to it: refused
+                    if p is not None and p.owner == sender and rid is not None and rid == conn.pending_id:
+                        self._answered(conn, sender, text)
+                    elif conn.remote is None or conn.remote.owner != sender:
+                        continue      # from a binding let go (the client was told to resume): dropped
                     conn.send_text(text, replay=flag == "r")
             elif flag == "b":
                 self._bound(sender, cid, text)
+
+    def _answered(self, conn: Connection, owner: str, text: str) -> None:
+        """The answer of process ``owner`` to ``conn``'s join, resume or watch: bound there, or
+        refused."""
+        conn.pending = None
+        msg = json.loads(text)
+        if msg.get("type") not in ("joined", "resumed", "watching"):
+            return
+        if conn.remote is not None and conn.remote.owner != owner:
+            conn.detach()                      # tells the other owner
+        elif conn.room is not None:
+            conn.detach()                      # a seat or watch at this process
+        seat = msg.get("seat")
+        conn.remote = Remote(msg["table"], owner, seat if isinstance(seat, int) else None)
 
     def _bound(self, owner: str, cid: int, text: str) -> None:
         """The owner bound (or unbound) client ``cid`` of this process at one of its tables."""
@@ -526,17 +620,11 @@ class Cluster:
         if conn is None or conn.closed:
             self._post(owner, cid, "x", "")
             return
-        if conn.pending is not None and conn.pending.owner == owner:
-            conn.pending = None
-        if table is None:
-            if conn.remote is not None and conn.remote.owner == owner:
-                conn.remote = None
-            return
-        if conn.remote is not None and conn.remote.owner != owner:
-            conn.detach()                      # tells the other owner
-        elif conn.room is not None:
-            conn.detach()                      # a seat or watch at this process
-        conn.remote = Remote(table, owner, seat)
+        if conn.remote is None or conn.remote.owner != owner:
+            if conn.pending is None or conn.pending.owner != owner:
+                self._post(owner, cid, "x", "")  # a binding given up on (the client resumes)
+            return                             # (a new binding is made by the answer, _answered)
+        conn.remote = None if table is None else Remote(table, owner, seat)
 
     def _request(self, key: tuple[str, int], text: str) -> None:
         rconn = self.remotes.get(key)
@@ -555,6 +643,7 @@ class Cluster:
         if rconn is None:
             return
         rconn.requests.clear()
+        rconn.closed = True                   # sends nothing more (a new one may serve the same client)
 
         async def detach() -> None:
             room = rconn.room

@@ -73,7 +73,8 @@ class Connection:
         self.frames = 0                        # frames sent (for tests and measurements)
         self.remote: Remote | None = None      # bound at a table another process owns (a cluster)
         self.pending: Remote | None = None     # a join, resume or watch sent to that process, not answered yet
-        self.pending_error = ""                # how that process's error answer to it begins
+        self.pending_id: Any = None            # its id (its answer binds the client there, or refuses)
+        self.asked: dict[Any, float] = {}      # ids of requests sent to that process -> when (monotonic)
         self.let_go: Callable[[Connection], None] | None = None   # tells that owner when unbound
 
     def send(self, msg: dict[str, Any], *, replay: bool = False) -> None:

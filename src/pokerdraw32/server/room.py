@@ -65,7 +65,8 @@ class Player:
     :ivar away: sat out by the server after the grace period (sat in again on their return).
     """
 
-    __slots__ = ("away", "bank", "bot", "brain", "conn", "gone_at", "joined_seq", "name", "seat", "token_hash")
+    __slots__ = ("away", "bank", "bot", "brain", "conn", "gone_at", "join_key", "joined_seq", "name", "seat",
+                 "token_hash")
 
     def __init__(self, seat: int, name: str, token_hash: str | None, bot: str | None, joined_seq: int,
                  bank: float, away: bool = False) -> None:
@@ -79,12 +80,15 @@ class Player:
         self.conn: Connection | None = None
         self.gone_at: float | None = None       # monotonic time the connection dropped (humans)
         self.brain: Any = None                  # the bot object
+        self.join_key: str | None = None        # SHA-256 (hex) of the join's idempotency key, if it gave one
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"seat": self.seat, "name": self.name, "token": self.token_hash, "bot": self.bot,
                              "joined_seq": self.joined_seq, "bank": self.bank, "away": self.away}
         if self.brain is not None:
             d["bot_rng"] = [f"{w:016x}" for w in self.brain.rng.getstate()]
+        if self.join_key is not None:
+            d["join_key"] = self.join_key
         return d
 
     @classmethod
@@ -95,6 +99,7 @@ class Player:
             p.brain = make_bot(p.bot)
             if "bot_rng" in d:
                 p.brain.rng.setstate(tuple(int(w, 16) for w in d["bot_rng"]))
+        p.join_key = d.get("join_key")
         return p
 
 
@@ -393,9 +398,23 @@ class Room:
         entries.append({"kind": "seated", "seat": seat, "name": name, "chips": chips, "bot": kind})
 
     async def join(self, name: str, seat: int | None, chips: int | None,
-                   wait: bool) -> tuple[Player, str]:
-        """Seat a person (R10.1, R10.2); returns the player and their secret token."""
+                   wait: bool, key: str | None = None) -> tuple[Player, str]:
+        """Seat a person (R10.1, R10.2); returns the player and their secret token.
+
+        ``key`` (a secret the client chose) makes the join idempotent: a join repeated with the
+        same key and name (its answer lost, in a failover) finds the seat it took, and gets a
+        new token for it (the first one no longer works), instead of a second seat.
+        """
         t = self.table
+        if key is not None:
+            kh = token_hash(key)
+            again = next((p for p in self.players.values() if p.join_key is not None
+                          and secrets.compare_digest(p.join_key, kh)), None)
+            if again is not None:
+                if again.name != name:
+                    raise ProtocolError("seat_taken", f"join: the key of this join took seat {again.seat} under "
+                                                      f"another name")
+                return again, await self._new_token(again)
         if seat is None:
             free = [s for s in range(t.seat_count) if s not in t.occupied]
             if not free:
@@ -413,6 +432,7 @@ class Room:
         def change(entries: list[Any]) -> Player:
             t.join(seat, name, buy_in, wait=wait)
             p = Player(seat, name, token_hash(token), None, self.seq, self.config.time_bank)
+            p.join_key = None if key is None else token_hash(key)
             self.players[seat] = p
             entries.append({"kind": "seated", "seat": seat, "name": name, "chips": buy_in, "bot": None})
             return p
@@ -420,6 +440,20 @@ class Room:
         player, _ = await self._apply(change)
         assert isinstance(player, Player)
         return player, token
+
+    async def _new_token(self, player: Player) -> str:
+        """A new token for ``player``'s seat, committed (the old one stops working)."""
+        token = secrets.token_urlsafe(32)
+        old = player.token_hash
+
+        def change(entries: list[Any]) -> None:
+            player.token_hash = token_hash(token)
+        try:
+            await self._apply(change)
+        except StorageError:
+            player.token_hash = old
+            raise
+        return token
 
     def by_token(self, token: str) -> Player | None:
         h = token_hash(token)

@@ -189,18 +189,24 @@ class Store:
                 for _, fut in batch:
                     fut.set_exception(StorageError(f"the database is unreachable: {exc}"))
                 return
+        alone = len(batch) == 1          # no savepoint: its failure rolls the transaction back
         try:
             self._begin()
             for commit, fut in batch:
                 try:
-                    self._savepoint("c")
+                    if not alone:
+                        self._savepoint("c")
                     self._write(commit)
-                    self._release("c")
+                    if not alone:
+                        self._release("c")
                     done.append(fut)
                 except Exception as exc:
-                    self._rollback_to("c")
-                    fut.set_exception(StorageError(f"table {commit.table_id!r}: the database refused the "
-                                                   f"write: {exc}"))
+                    if alone:
+                        self._conn.rollback()
+                    else:
+                        self._rollback_to("c")
+                    kind = StaleTableError if isinstance(exc, StaleTableError) else StorageError
+                    fut.set_exception(kind(f"table {commit.table_id!r}: the database refused the write: {exc}"))
             self._conn.commit()
             self.syncs += 1
             self.commits += len(done)
@@ -258,27 +264,31 @@ class Store:
             ex(sql("INSERT INTO pd32_tables (id, config, state, seq) VALUES (?, ?, ?, ?)"),
                (c.table_id, dumps(c.config), state, c.seq))
         else:
-            self._fence(c)
-            cur = ex(sql("UPDATE pd32_tables SET state = ?, seq = ? WHERE id = ? AND seq = ?"),
-                     (state, c.seq, c.table_id, c.events[0][0] - 1 if c.events else c.seq))
+            last = c.events[0][0] - 1 if c.events else c.seq
+            if c.fence is None:
+                cur = ex(sql("UPDATE pd32_tables SET state = ?, seq = ? WHERE id = ? AND seq = ?"),
+                         (state, c.seq, c.table_id, last))
+            else:
+                cur = ex(self._fenced_update, (state, c.seq, c.table_id, last, c.table_id, *c.fence))
             if cur.rowcount != 1:
-                raise StaleTableError(f"table {c.table_id!r} is not at the expected log entry in the database "
-                                      f"(another server process wrote to it, or an earlier commit whose answer was "
-                                      f"lost went through)")
+                raise StaleTableError(f"table {c.table_id!r} is not at the expected log entry in the database, or "
+                                      f"this server process no longer holds its lease (another process took the "
+                                      f"table over, or an earlier commit whose answer was lost went through)")
         if c.new and c.fence is not None:
             ex(sql("INSERT INTO pd32_owners (table_id, owner, epoch, expires) VALUES (?, ?, ?, now() + interval "
                    "'10 seconds')"), (c.table_id, c.fence[0], c.fence[1]))
-        for seq, hand, event in c.events:
-            ex(sql("INSERT INTO pd32_events (table_id, seq, hand, event) VALUES (?, ?, ?, ?)"),
-               (c.table_id, seq, hand, dumps(event)))
+        if c.events:                      # one statement for all of them
+            ex(sql("INSERT INTO pd32_events (table_id, seq, hand, event) VALUES "
+                   + ", ".join(["(?, ?, ?, ?)"] * len(c.events))),
+               tuple(x for seq, hand, event in c.events for x in (c.table_id, seq, hand, dumps(event))))
         for line, entry in c.ledger:
             ex(sql("INSERT INTO pd32_ledger (table_id, line, entry) VALUES (?, ?, ?)"),
                (c.table_id, line, dumps(entry)))
         for hand, phh in c.hands:
             ex(sql("INSERT INTO pd32_hands (table_id, hand, phh) VALUES (?, ?, ?)"), (c.table_id, hand, phh))
 
-    def _fence(self, c: Commit) -> None:
-        """Refuse the write unless ``c.fence`` is still the table's lease (PostgreSQL cluster)."""
+    _fenced_update = ""
+    """The UPDATE of a table's row that also checks the writer's lease (PostgreSQL cluster)."""
 
     # ------------------------------------------------------------------ the event loop's side
     async def commit(self, commit: Commit) -> None:
@@ -485,17 +495,12 @@ class _PostgresStore(Store):
         # concurrent CREATE TABLE IF NOT EXISTS can fail in PostgreSQL: one process at a time
         self._conn.execute("SELECT pg_advisory_xact_lock(hashtext('pokerdraw32 schema'))")
 
-    def _fence(self, c: Commit) -> None:
-        if c.fence is None:
-            return
-        # FOR SHARE: a process taking the lease over (UPDATE of this row) waits for this
-        # transaction, then reads the table with this write in it; a takeover committed first
-        # makes this read find no row
-        row = self._conn.execute("SELECT 1 FROM pd32_owners WHERE table_id = %s AND owner = %s AND epoch = %s "
-                                 "FOR SHARE", (c.table_id, c.fence[0], c.fence[1])).fetchone()
-        if row is None:
-            raise StaleTableError(f"table {c.table_id!r}: this server process no longer holds its lease (another "
-                                  f"process took the table over)")
+    # FOR KEY SHARE: a process taking the lease over (it locks the row FOR UPDATE first) waits
+    # for this transaction, then reads the table with this write in it; a takeover committed
+    # first makes this write find no row.  The owner's renewals (plain UPDATEs of the expiry) do
+    # not wait for it, nor it for them: no deadlock with a group of commits.
+    _fenced_update = ("UPDATE pd32_tables SET state = %s, seq = %s WHERE id = %s AND seq = %s AND EXISTS (SELECT 1 "
+                      "FROM pd32_owners WHERE table_id = %s AND owner = %s AND epoch = %s FOR KEY SHARE)")
 
     def _end_read(self, conn: Any) -> None:
         conn.rollback()    # psycopg opened a transaction for the read: end it
