@@ -12,9 +12,13 @@
  *                                           and `leave` requests.
  *
  * The seat's token is kept in localStorage under "pd32.seat.<table>" as
- * {table, seat, token, last_seq}: on load (and after every reconnection, with backoff) the page
- * sends `resume` with it, so a reload puts the player back in the hand. The table log's lines
- * are kept in sessionStorage so that a reload does not empty it.
+ * {table, seat, token, last_seq, hand_seq}: on load (and after every reconnection, with backoff)
+ * the page sends `resume` with it, so a reload puts the player back in the hand. The table log's
+ * lines are kept in sessionStorage (and an onlooker's last_seq and hand_seq, under
+ * "pd32.pos.<table>"). On load the page resumes (or watches) from just before the current
+ * hand's first entry (hand_seq, the seq of its `hand_start`): the server replays the whole hand,
+ * so the log shows all of it ("Dealt to you" included) even in a new tab whose sessionStorage
+ * is empty; the stored lines of that hand are dropped first, so none is shown twice.
  *
  * Everything on the table is drawn from the last `state` (render()); events only feed the log.
  * Elements carry stable ids and data attributes for tests: body[data-my-turn|phase|seq|hand|you],
@@ -88,7 +92,10 @@ function wsUrl() {
 
 const seatKey = (tableId) => `pd32.seat.${tableId}`;
 
-/** The stored seat {table, seat, token, last_seq} of a table, or null. */
+/**
+ * The stored seat {table, seat, token, last_seq, hand_seq, joined_seq, dealt_seq} of a table, or
+ * null (joined_seq: the table's seq when we sat down; dealt_seq: the first hand we were dealt in to).
+ */
 function loadSeat(tableId) {
   try {
     const data = JSON.parse(localStorage.getItem(seatKey(tableId)));
@@ -104,6 +111,19 @@ function saveSeat(record) {
 
 function forgetSeat(tableId) {
   localStorage.removeItem(seatKey(tableId));
+}
+
+/** This tab's place in a table's log {last_seq, hand_seq} (for onlookers, who have no seat record). */
+function loadPosition(tableId) {
+  try {
+    return JSON.parse(sessionStorage.getItem(`pd32.pos.${tableId}`));
+  } catch (e) {
+    return null;
+  }
+}
+
+function savePosition(tableId, lastSeq, handSeq) {
+  sessionStorage.setItem(`pd32.pos.${tableId}`, JSON.stringify({ last_seq: lastSeq, hand_seq: handSeq }));
 }
 
 /* ------------------------------------------------------------------ connection */
@@ -221,7 +241,7 @@ function onLobbyMessage(msg) {
     renderTableList();
     fillJoinForm(false);
   } else if (msg.type === "joined" && msg.id === lobby.joinId) {
-    saveSeat({ table: msg.table, seat: msg.seat, token: msg.token, last_seq: msg.seq });
+    saveSeat({ table: msg.table, seat: msg.seat, token: msg.token, last_seq: msg.seq, joined_seq: msg.seq });
     lobby.conn.stop();
     location.href = `/table/${encodeURIComponent(msg.table)}`;
   } else if (msg.type === "error" && msg.id === lobby.joinId) {
@@ -305,6 +325,8 @@ const app = {
   you: null,         // our seat number, null when watching
   token: null,
   lastSeq: 0,        // the last log entry seen
+  handSeq: 0,        // the `hand_start` entry of the current (or last) hand, 0 if not seen
+  seatSeen: {},      // seat -> {sat, dealt}: seqs of its player's `seated` and first `hand_start` seen
   state: null,       // the last `state` message
   stateAt: 0,        // performance.now() when it arrived (for the clock)
   names: {},         // seat -> name, from the states and `seated` events
@@ -314,18 +336,33 @@ const app = {
   pendingSeq: 0,     // ...or for a state after the one it was decided on
   decision: "",      // key of the decision the sizing input belongs to
   leaveArmed: false,
+  chipsId: null,     // id of our add_chips in flight: its `ok` clears the chips fields
+  rebuyShown: false, // the re-buy panel is up (its amount is filled when it appears)
   leaving: false,    // we asked to leave during a hand: paid out at its end
   greeting: false,   // resume/watch sent, reply not yet received
   skipAhead: false,  // the server closed on us while greeting: resume from its present seq
   replaced: false,
 };
 
+/** Replays longer than this many entries are not asked for just to show the current hand whole. */
+const REWIND_LIMIT = 2000;
+
 function initTable() {
   const stored = loadSeat(app.tableId);
+  const position = stored || loadPosition(app.tableId);
   if (stored) {
     app.you = stored.seat;
     app.token = stored.token;
-    app.lastSeq = stored.last_seq || 0;
+    if (stored.joined_seq) app.seatSeen[stored.seat] = { sat: stored.joined_seq, dealt: stored.dealt_seq };
+  }
+  if (position) {
+    app.lastSeq = position.last_seq || 0;
+    app.handSeq = position.hand_seq || 0;
+  }
+  // show the current hand whole after a reload: ask again for everything from its first entry on
+  if (app.handSeq > 0 && app.handSeq <= app.lastSeq && app.lastSeq - app.handSeq < REWIND_LIMIT) {
+    app.lastSeq = app.handSeq - 1;
+    dropLogAfter(app.lastSeq);
   }
   restoreLog();
   bindControls();
@@ -341,6 +378,7 @@ function initTable() {
  */
 function greet() {
   app.greeting = true;
+  app.chipsId = null;                      // an add_chips lost with the connection: the stack will tell
   if (app.skipAhead) {
     app.conn.send({ type: "watch", table: app.tableId });
   } else if (app.token) {
@@ -360,6 +398,11 @@ function skippedAhead(msg) {
   app.skipAhead = false;
   if (msg.seq > app.lastSeq) {
     addLogLine({ text: "… (older entries of the log skipped)", kind: "gap", seq: msg.seq });
+    rememberSeq(msg.seq);
+  } else if (msg.seq < app.lastSeq) {      // a shorter log than ours: the server started afresh
+    addLogLine({ text: "… (the table's log started again)", kind: "gap", seq: msg.seq });
+    app.lastSeq = msg.seq;
+    app.handSeq = 0;
     rememberSeq(msg.seq);
   }
   if (app.token) {
@@ -389,8 +432,9 @@ function onTableMessage(msg) {
       if ($("#message").dataset.offline) showMessage("");
       break;
     case "joined":           // a seat taken from this page (after the token went bad, say)
-      saveSeat({ table: msg.table, seat: msg.seat, token: msg.token, last_seq: msg.seq });
       Object.assign(app, { you: msg.seat, token: msg.token });
+      app.seatSeen[msg.seat] = { sat: msg.seq };
+      rememberSeq(msg.seq);
       break;
     case "event":
       if (!app.greeting) onEvent(msg);     // (skipping ahead: not the onlooker's copy)
@@ -401,6 +445,12 @@ function onTableMessage(msg) {
     case "ok":
       if (msg.id === app.pending) {
         app.pending = null;
+        render();
+      }
+      if (msg.id === app.chipsId) {          // the chips were added: empty the fields for next time
+        app.chipsId = null;
+        $("#add-chips-amount").value = "";
+        $("#rebuy-amount").value = "";
         render();
       }
       if (msg.id === app.leaveId && app.token) {   // dealt in: paid out (a `left` message) at the hand's end
@@ -423,11 +473,18 @@ function onTableMessage(msg) {
 function onEvent(msg) {
   if (msg.seq <= app.lastSeq) return;   // already seen (a resume replays from our last seq)
   const ev = msg.event;
-  if (ev.kind === "hand_start") app.showText = {};
+  if (ev.kind === "hand_start") {
+    app.showText = {};
+    app.handSeq = msg.seq;
+  }
   if (ev.kind === "seated") app.names[ev.seat] = ev.name;
   if (ev.kind === "show" && ev.hand) app.showText[ev.seat] = ev.hand;
-  const text = describeEvent(ev, msg.hand);
-  if (text) addLogLine({ text, kind: ev.kind, seq: msg.seq, hand: msg.hand, seat: ev.seat, chips: ev.chips });
+  noteSeats(ev.kind, msg.seq, ev.seat, ev.seats);
+  const line = describeEvent(ev, msg.hand);
+  if (line) {
+    addLogLine({ text: line.text, rule: line.rule, kind: ev.kind, seq: msg.seq, hand: msg.hand, seat: ev.seat,
+      chips: ev.chips, seats: ev.seats });
+  }
   rememberSeq(msg.seq);
   if (ev.kind === "left" && ev.seat === app.you) onLeft(ev);
 }
@@ -444,7 +501,12 @@ function onState(msg) {
 
 function rememberSeq(seq) {
   if (seq > app.lastSeq) app.lastSeq = seq;
-  if (app.token) saveSeat({ table: app.tableId, seat: app.you, token: app.token, last_seq: app.lastSeq });
+  savePosition(app.tableId, app.lastSeq, app.handSeq);
+  if (app.token) {
+    const mine = app.seatSeen[app.you] || {};
+    saveSeat({ table: app.tableId, seat: app.you, token: app.token, last_seq: app.lastSeq, hand_seq: app.handSeq,
+      joined_seq: mine.sat, dealt_seq: mine.dealt });
+  }
 }
 
 /**
@@ -460,6 +522,7 @@ function onLeft(msg) {
 
 function onError(msg) {
   app.pending = null;
+  if (msg.id === app.chipsId) app.chipsId = null;
   if (msg.code === "bad_token") {          // the seat is gone (left, or another server): watch
     forgetSeat(app.tableId);
     Object.assign(app, { token: null, you: null });
@@ -520,14 +583,18 @@ function bindControls() {
   }
   $("#bet-range").addEventListener("input", (e) => setAmount(e.target.value));
   $("#bet-amount").addEventListener("input", (e) => setAmount(e.target.value, true));
+  $("#bet-amount").addEventListener("keydown", (e) => {     // Enter bets or raises, if the amount is legal
+    const button = $('#action-buttons button[data-action="bet"], #action-buttons button[data-action="raise"]');
+    if (e.key === "Enter" && button && !button.disabled) button.click();
+  });
   $("#showdown-choice").addEventListener("change", (e) =>
     send({ type: "showdown", show: { auto: null, show: true, muck: false }[e.target.value] }));
   $("#sit-out-button").addEventListener("click", () => send({ type: "sit_out" }));
   $("#sit-in-button").addEventListener("click", () => send({ type: "sit_in" }));
-  $("#add-chips-button").addEventListener("click", () => {
-    const chips = parseInt($("#add-chips-amount").value, 10);
-    if (chips > 0) send({ type: "add_chips", chips });
-  });
+  $("#add-chips-button").addEventListener("click", () => addChips($("#add-chips-amount")));
+  $("#add-chips-amount").addEventListener("keydown", (e) => { if (e.key === "Enter") addChips(e.target); });
+  $("#rebuy-button").addEventListener("click", () => addChips($("#rebuy-amount")));
+  $("#rebuy-amount").addEventListener("keydown", (e) => { if (e.key === "Enter") addChips(e.target); });
   $("#leave-button").addEventListener("click", () => {
     if (!app.leaveArmed) {                 // two clicks: no dialog box to block the page
       app.leaveArmed = true;
@@ -537,6 +604,33 @@ function bindControls() {
     }
     app.leaveId = send({ type: "leave" });
   });
+}
+
+/**
+ * The chips a seat with `stack` chips may add now: {min, max} (max null: no maximum). A busted
+ * player buys in again, at least the table's minimum buy-in; never above its maximum (R10.1).
+ */
+function chipsRange(stack) {
+  const info = app.info || {};
+  const max = info.max_buy_in === null || info.max_buy_in === undefined ? null : Math.max(0, info.max_buy_in - stack);
+  return { min: stack === 0 ? info.min_buy_in || 1 : 1, max };
+}
+
+/** Send add_chips with the amount of `field`, or say what is wrong with it (R10.1). */
+function addChips(field) {
+  const me = app.state && app.state.view.seats.find((x) => x.seat === app.you);
+  if (!me || app.chipsId !== null) return;
+  const text = field.value.trim();
+  const chips = /^\d+$/.test(text) ? Number(text) : NaN;
+  const { min, max } = chipsRange(me.stack);
+  if (Number.isNaN(chips) || chips < min || (max !== null && chips > max)) {
+    const range = max === null ? `at least ${min}` : max < min ? "none now (your stack is at the table's maximum)"
+      : `from ${min} to ${max}`;
+    showMessage(`You can add ${range} chips.`, true, ruleTag("R10.1"));
+    return;
+  }
+  showMessage("");
+  app.chipsId = send({ type: "add_chips", chips });
 }
 
 /* ------------------------------------------------------------------ bet sizing */
@@ -564,25 +658,61 @@ function quickSize(size) {
   return Math.min(legal.max_to, Math.max(legal.min_to, target));
 }
 
+/** The amount in the sizing field: a whole number of chips, or NaN (empty, a fraction, text). */
 function currentAmount() {
-  return parseInt($("#bet-amount").value, 10);
+  const text = $("#bet-amount").value.trim();
+  return /^\d+$/.test(text) ? Number(text) : NaN;
 }
 
-/** Set the bet/raise amount (clamped to min_to..max_to unless typing) and relabel the button. */
+/**
+ * What is wrong with a typed bet/raise amount, or null: {text, rule}. The limits are the legal
+ * actions' min_to and max_to (R3.4; the smallest bet R7.2; fixed-limit: one amount).
+ */
+function sizingProblem(amount, legal, raising) {
+  const what = raising ? "raise" : "bet";
+  const to = raising ? "to " : "";
+  if (Number.isNaN(amount)) {
+    return { text: `Type a whole number of chips from ${legal.min_to} to ${legal.max_to}.`, rule: "R3.2" };
+  }
+  if (amount < legal.min_to) {
+    return { text: `Too small: the minimum ${what} is ${to}${legal.min_to}.`, rule: raising ? "R3.4" : "R7.2" };
+  }
+  if (amount > legal.max_to) {
+    const why = legal.max_to === allInAmount() ? " (all your chips)" : " (the table's limit)";
+    return { text: `Too large: the maximum ${what} is ${to}${legal.max_to}${why}.`, rule: "R3.4" };
+  }
+  return null;
+}
+
+/**
+ * Set the bet/raise amount and relabel the button. A quick size or the slider (typing false)
+ * is clamped to min_to..max_to; a typed amount is kept as typed and, outside that range, shown
+ * with a hint naming the limit while the button stays disabled.
+ */
 function setAmount(value, typing) {
   const legal = myLegal();
   if (!legal) return;
-  let amount = parseInt(value, 10);
-  if (Number.isNaN(amount)) amount = legal.min_to;
-  if (!typing) amount = Math.min(legal.max_to, Math.max(legal.min_to, amount));
-  if (!typing || document.activeElement !== $("#bet-amount")) $("#bet-amount").value = amount;
-  $("#bet-range").value = amount;
+  const field = $("#bet-amount");
+  const raising = legal.kinds.includes("raise");
+  let amount = typeof value === "number" ? value : /^\s*\d+\s*$/.test(String(value)) ? Number(value) : NaN;
+  if (!typing) {
+    if (Number.isNaN(amount)) amount = legal.min_to;
+    amount = Math.min(legal.max_to, Math.max(legal.min_to, amount));
+    field.value = amount;
+  }
+  const problem = sizingProblem(amount, legal, raising);
+  if (!problem) $("#bet-range").value = amount;
+  field.classList.toggle("invalid", Boolean(problem));
+  field.setAttribute("aria-invalid", String(Boolean(problem)));
+  const hint = $("#sizing-hint");
+  hint.hidden = !problem;
+  hint.replaceChildren(...(problem ? [problem.text, " ", ruleTag(problem.rule)] : []));
+  hint.dataset.rule = problem ? problem.rule : "";
   const button = $('#action-buttons button[data-action="bet"], #action-buttons button[data-action="raise"]');
   if (button) {
-    const ok = amount >= legal.min_to && amount <= legal.max_to;
-    button.disabled = !ok || app.pending !== null;
-    button.textContent = `${button.dataset.action === "bet" ? "Bet" : "Raise to"} ${amount}`
-      + (amount === allInAmount() ? " (all-in)" : "");
+    button.disabled = Boolean(problem) || app.pending !== null;
+    const shown = Number.isNaN(amount) ? "…" : amount;
+    button.textContent = `${raising ? "Raise to" : "Bet"} ${shown}` + (amount === allInAmount() ? " (all-in)" : "");
   }
 }
 
@@ -620,6 +750,8 @@ function statusText(view, legal) {
   if (!view) return "Connecting…";
   const hand = view.hand;
   if (legal) return hand.phase === "draw" ? "Your turn: draw" : "Your turn";
+  const me = view.seats.find((x) => x.seat === app.you);
+  if (me && me.stack === 0 && !me.in_hand) return "No chips left: buy in again to play";
   if (!hand || hand.phase === "complete") return view.seats.length < 2 ? "Waiting for players" : "Next hand soon";
   if (view.to_act !== null && view.to_act !== undefined) {
     return `${app.names[view.to_act] || `Seat ${view.to_act}`} to act`;
@@ -800,29 +932,64 @@ function renderControls(view, legal) {
   $("#sizing").hidden = !sizing;
   if (sizing) {
     const key = `${view.hand_number}/${hand.serial}/${legal.min_to}/${legal.max_to}`;
-    for (const input of [$("#bet-range"), $("#bet-amount")]) {
+    const amount = $("#bet-amount");
+    for (const input of [$("#bet-range"), amount]) {
       input.min = legal.min_to;
       input.max = legal.max_to;
     }
+    const raising = kinds.includes("raise");
     const fixed = legal.min_to === legal.max_to;
+    const allIn = legal.max_to === allInAmount();
+    $("#sizing-label").textContent = raising ? "Raise to" : "Bet";
+    // the legal range, always in sight (R3.4); one amount only: fixed-limit, or all-in for less
+    $("#sizing-limits").textContent = !fixed ? `min ${legal.min_to}, max ${legal.max_to}${allIn ? " (all-in)" : ""}`
+      : allIn ? `all-in: ${legal.min_to}` : `fixed: ${legal.min_to}`;
+    $("#sizing-limits").title = ruleTip(fixed && !allIn ? "R3.4" : raising ? "R3.4" : "R7.2");
+    amount.placeholder = fixed ? String(legal.min_to) : `${legal.min_to}–${legal.max_to}`;
+    amount.hidden = fixed;
     $("#bet-range").hidden = fixed;
     document.querySelector("#sizing .quick").hidden = fixed;
-    $('#sizing [data-size="allin"]').textContent = legal.max_to === allInAmount() ? "All-in" : "Max";
-    setAmount(key === app.decision ? currentAmount() : legal.min_to);
+    $('#sizing [data-size="allin"]').textContent = allIn ? "All-in" : "Max";
+    // the same decision: keep what the player typed (checked again), else start at the minimum
+    if (key === app.decision) setAmount(amount.value, true);
+    else setAmount(legal.min_to);
     app.decision = key;
+  } else {
+    $("#sizing-hint").hidden = true;
   }
 
-  // showdown choice, seat controls
+  // showdown choice ("show", "muck" or null in the view), seat controls
   const choice = hand && hand.showdown_choice;
-  $("#showdown-choice").value = choice === true ? "show" : choice === false ? "muck" : "auto";
+  $("#showdown-choice").value = choice === "show" || choice === "muck" ? choice : "auto";
   $("#showdown-choice").disabled = !(running && player && !player.folded);
   $("#sit-out-button").hidden = me.sitting_out;
   $("#sit-in-button").hidden = !me.sitting_out;
-  $("#add-chips-button").disabled = Boolean(me.in_hand && running);
   $("#leave-button").disabled = app.leaving;
-  if (app.info && app.info.max_buy_in !== null && app.info.max_buy_in !== undefined) {
-    $("#add-chips-amount").max = Math.max(0, app.info.max_buy_in - me.stack);
+
+  // chips: a busted player (no chips, not in a hand, R10.4) gets the re-buy panel instead
+  const busted = me.stack === 0 && !(me.in_hand && running);
+  const range = chipsRange(me.stack);
+  $("#rebuy").hidden = !busted;
+  document.querySelector(".add-chips").hidden = busted;
+  const field = busted ? $("#rebuy-amount") : $("#add-chips-amount");
+  field.min = range.min;
+  if (range.max === null) field.removeAttribute("max"); else field.max = range.max;
+  if (busted) {
+    const info = app.info || {};
+    const max = range.max === null ? "no maximum" : `at most ${range.max}`;
+    $("#rebuy-limits").textContent = `at least ${range.min}, ${max}`;
+    $("#rebuy-limits").title = ruleTip("R10.1");
+    if (!app.rebuyShown) {                   // as it appears: the table's default buy-in, within its limits
+      const wanted = info.default_buy_in || range.min;
+      field.value = range.max === null ? wanted : Math.min(range.max, wanted);
+    }
+    $("#rebuy-button").disabled = app.chipsId !== null;
+  } else {
+    $("#add-chips-amount").placeholder = range.max === null ? "chips" : `up to ${range.max}`;
+    $("#add-chips-button").disabled = Boolean(me.in_hand && running) || app.chipsId !== null
+      || (range.max !== null && range.max < 1);
   }
+  app.rebuyShown = busted;
 }
 
 function toggleDiscard(code) {
@@ -863,56 +1030,176 @@ function renderClock() {
 
 /* ------------------------------------------------------------------ the log */
 
-const BLIND_TEXT = { small: "the small blind", big: "the big blind", over: "the over blind", live: "a live bet (entry bet R10.2, or a missed blind R10.3)",
-  dead: "a dead missed blind (R10.3)" };
+/**
+ * The rules the page cites (RULES.md), each in one plain sentence: the tooltips of the log's
+ * lines (title attribute; the text itself stays plain words) and of the hints.
+ */
+const RULE_SUMMARY = {
+  "R3.2": "Chips are whole numbers.",
+  "R3.4": "Bet sizes: no-limit, a bet of at least the largest blind and a raise at least as large as the "
+    + "last bet or raise, up to all your chips; pot-limit, at most the pot after your call; fixed-limit, "
+    + "exact amounts.",
+  "R3.5": "An all-in for less than a full raise does not reopen the betting: players who already acted "
+    + "may only call or fold.",
+  "R3.6": "Chips can be added only between hands.",
+  "R4.1": "The button (the dealer) moves one player clockwise after each hand.",
+  "R4.2": "Blinds are forced bets posted before the deal, clockwise from the button: small, big, and "
+    + "with 4-5 players the over blind.",
+  "R4.5": "A player who has less than the blind posts all they have and is all-in.",
+  "R5.1": "Each player is dealt 5 cards face down.",
+  "R5.2": "On your turn: fold, check (only when nothing is owed), call, bet or raise.",
+  "R5.3": "A betting round ends when everyone still in the hand has put in the same amount.",
+  "R6.1": "In the draw each player replaces 0 to 4 cards; keeping all 5 is standing pat.",
+  "R6.2": "When the deck runs short, the cards discarded in this draw are shuffled and dealt from.",
+  "R6.3": "Out of time in the draw: the player stands pat and may not bet or raise in the second round.",
+  "R7.2": "The smallest bet is the largest blind (twice that in fixed-limit).",
+  "R7.3": "Out of time in a betting round: check if nothing is owed, else fold; after the raise time, "
+    + "no more raising this turn.",
+  "R8.1": "Parole: while nobody has bet in the second round, the players may vote to split the pot.",
+  "R8.2": "An all-in player accepts or declines the split; declining affects only the pots they play for.",
+  "R9.2": "A bet or raise that nobody called goes back to the player who made it.",
+  "R9.3": "At the showdown the players show in turn; one who cannot win may muck (not show).",
+  "R9.4": "Each pot goes to the best hand among its players; a shared pot is split evenly, odd chips "
+    + "clockwise from the button.",
+  "R10.1": "Buy-ins are between the table's minimum and maximum; chips may be added between hands, never "
+    + "above the maximum.",
+  "R10.2": "A player who joins a running table posts an entry bet equal to the largest blind (it counts "
+    + "as their bet), or waits for the big blind.",
+  "R10.3": "A player back from sitting out pays the blinds missed: one live (it counts as their bet), "
+    + "the others dead (they go to the pot).",
+  "R10.4": "A player with no chips is not dealt in.",
+};
 
-/** One readable log line for an event, cards written "[Ah]"; null to leave it out. */
+/** "R4.2: Blinds are ..." for a title attribute; several ids as "R10.2 R10.3". */
+function ruleTip(rule) {
+  return rule ? rule.split(" ").map((id) => `${id}: ${RULE_SUMMARY[id] || "see RULES.md"}`).join("\n") : "";
+}
+
+/** A small rule id with its summary as a tooltip, for the hints. */
+function ruleTag(rule) {
+  return el("span", { class: "rule-id", title: ruleTip(rule), dataset: { rule } }, rule);
+}
+
+const BLIND_NAMES = { small: "the small blind", big: "the big blind", over: "the over blind" };
+
+/**
+ * Follow each seat's player through the log (entry `seq` of `kind`): when they sat down, and
+ * the first hand they were seen dealt in to (a `hand_start`'s `seats`).
+ */
+function noteSeats(kind, seq, seat, seats) {
+  if (kind === "seated") app.seatSeen[seat] = { sat: seq };
+  else if (kind === "left") delete app.seatSeen[seat];
+  else if (kind === "hand_start") {
+    for (const n of seats || []) {
+      const seen = app.seatSeen[n] || (app.seatSeen[n] = {});
+      if (seen.dealt === undefined || seen.dealt === null) seen.dealt = seq;
+    }
+  }
+}
+
+/**
+ * What a live post of `seat` in the current hand is (R10.2, R10.3): "returning" (dealt in to an
+ * earlier hand: blinds missed while away), "new" (sat down since: an entry bet) or null (the
+ * log seen does not tell).
+ */
+function livePost(seat) {
+  const seen = app.seatSeen[seat] || {};
+  if (seen.dealt !== undefined && seen.dealt !== null && seen.dealt < app.handSeq) return "returning";
+  return seen.sat !== undefined && seen.sat !== null ? "new" : null;
+}
+
+/**
+ * One log line for an event, in plain words, and the rule it follows (for the line's tooltip):
+ * {text, rule}, cards written "[Ah]"; null to leave the event out.
+ */
 function describeEvent(ev, handNumber) {
-  const who = ev.seat === undefined || ev.seat === null ? ""
-    : ev.seat === app.you ? "You" : app.names[ev.seat] || `Seat ${ev.seat}`;
+  const you = ev.seat !== undefined && ev.seat !== null && ev.seat === app.you;
+  const who = ev.seat === undefined || ev.seat === null ? "" : you ? "You" : app.names[ev.seat] || `Seat ${ev.seat}`;
+  const their = you ? "your" : "their";
   const cards = (ev.cards || []).map((c) => `[${c}]`).join(" ");
   const allIn = ev.all_in ? ", all-in" : "";
+  const line = (text, rule) => ({ text, rule: rule || "" });
   switch (ev.kind) {
     case "hand_start": {
-      const button = app.names[ev.button] || `seat ${ev.button}`;
-      return `— Hand #${ev.hand || handNumber} — ${button} has the button`;
+      const button = ev.button === app.you ? "you have" : `${app.names[ev.button] || `seat ${ev.button}`} has`;
+      return line(`— Hand #${ev.hand || handNumber} — ${button} the button (the dealer)`, "R4.1");
     }
-    case "post_blind": return `${who} post${ev.seat === app.you ? "" : "s"} ${BLIND_TEXT[ev.blind] || "a blind"} `
-      + `of ${ev.amount}${allIn}`;
-    case "deal_hole": return ev.cards ? `Dealt to you: ${cards}` : null;
-    case "fold": return `${who} fold${s(ev)}`;
-    case "check": return `${who} check${s(ev)}`;
-    case "call": return `${who} call${s(ev)} ${ev.amount}${allIn}`;
-    case "bet": return `${who} bet${s(ev)} ${ev.amount}${allIn}`;
-    case "raise": return `${who} raise${s(ev)} to ${ev.amount}${allIn}`;
-    case "split": return `${who} choose${s(ev)} Parole (split)`;
-    case "decline": return `${who} decline${s(ev)} the split`;
-    case "timeout": return `${who} ran out of time`;
-    case "raise_withdrawn": return `${who} may no longer raise this turn`;
+    case "post_blind": {
+      if (ev.blind === "dead") {
+        return line(`${who} post${s(ev)} ${ev.amount} for a missed blind: it goes to the pot and does not count `
+          + `as ${their} bet`, "R10.3");
+      }
+      if (ev.blind === "live") {
+        const history = livePost(ev.seat);
+        if (history === "new") {
+          return line(`${who} post${s(ev)} an entry bet of ${ev.amount} to join the game (it counts as ${their} `
+            + `bet)${allIn}`, "R10.2");
+        }
+        if (history === "returning") {
+          return line(`${who} post${s(ev)} ${ev.amount} for the blinds missed while away (it counts as ${their} `
+            + `bet)${allIn}`, "R10.3");
+        }
+        return line(`${who} post${s(ev)} ${ev.amount} to be dealt in, as a new or returning player (it counts as `
+          + `${their} bet)${allIn}`, "R10.2 R10.3");
+      }
+      const short = ev.all_in ? ", all-in (no more chips)" : "";
+      return line(`${who} post${s(ev)} ${BLIND_NAMES[ev.blind] || "a blind"} of ${ev.amount}${short}`,
+        ev.all_in ? "R4.2 R4.5" : "R4.2");
+    }
+    case "deal_hole": return ev.cards ? line(`Dealt to you: ${cards}`, "R5.1") : null;
+    case "fold": return line(`${who} fold${s(ev)}`, "R5.2");
+    case "check": return line(`${who} check${s(ev)}`, "R5.2");
+    case "call": return line(`${who} call${s(ev)} ${ev.amount}${allIn}`, "R5.2");
+    case "bet":
+    case "raise": {
+      const verb = ev.kind === "bet" ? `bet${s(ev)} ${ev.amount}` : `raise${s(ev)} to ${ev.amount}`;
+      const short = ev.all_in && ev.full === false
+        ? " — less than a full raise, so those who already acted may only call or fold" : "";
+      return line(`${who} ${verb}${allIn}${short}`, short ? "R3.4 R3.5" : "R3.4");
+    }
+    case "split": return line(`${who} vote${s(ev)} to split the pot (Parole)`, "R8.1");
+    case "decline": return line(`${who} decline${s(ev)} to split the pot`, "R8.2");
+    case "timeout":
+      return ev.rule === "R6.3"
+        ? line(`${who} ran out of time in the draw: ${you ? "you stand" : "stands"} pat and may not bet or raise `
+          + "in the second round", "R6.3")
+        : line(`${who} ran out of time`, "R7.3");
+    case "raise_withdrawn":
+      return line(`${who} took too long: no more raising this turn (only check, call or fold)`, "R7.3");
     case "discard":
-      if (ev.cards) return `You discard ${cards}`;
-      return ev.amount ? `${who} draw${s(ev)} ${ev.amount} card${ev.amount === 1 ? "" : "s"}` : `${who} stand${s(ev)} pat`;
-    case "deal_draw": return ev.cards && ev.cards.length ? `You draw ${cards}` : null;
-    case "reshuffle": return "The discards are shuffled to complete the draw";
-    case "round_end": return `End of the ${ev.round === "second-round" ? "second" : "first"} betting round: `
-      + `pot ${ev.amount}`;
-    case "return_uncalled": return `${ev.amount} uncalled returned to ${who === "You" ? "you" : who}`;
-    case "show": return `${who} show${s(ev)} ${cards}${ev.hand ? ` — ${ev.hand}` : ""}`;
-    case "muck": return `${who} muck${s(ev)}`;
+      if (ev.cards) return line(`You discard ${cards}`, "R6.1");
+      return line(ev.amount ? `${who} draw${s(ev)} ${ev.amount} new card${ev.amount === 1 ? "" : "s"}`
+        : `${who} stand${s(ev)} pat (keep${s(ev)} all 5 cards)`, "R6.1");
+    case "deal_draw":
+      return ev.cards && ev.cards.length ? line(`You draw ${cards}`, ev.reshuffled ? "R6.1 R6.2" : "R6.1") : null;
+    case "reshuffle": return line("The deck ran short: the discarded cards are shuffled to complete the draw", "R6.2");
+    case "round_end": return line(`End of the ${ev.round === "second-round" ? "second" : "first"} betting round: `
+      + `the pot is ${ev.amount}`, "R5.3");
+    case "return_uncalled": return line(`${who} take${s(ev)} back ${ev.amount} that nobody called`, "R9.2");
+    case "show": return line(`${who} show${s(ev)} ${cards}${ev.hand ? ` — ${ev.hand}` : ""}`, "R9.3");
+    case "muck": return line(`${who} muck${s(ev)}: give${s(ev)} up without showing`, "R9.3");
     case "award": {
       const names = (ev.winners || []).map((w) => (w === app.you ? "You" : app.names[w] || `seat ${w}`));
       const pot = ev.pot ? `side pot ${ev.pot}` : "the pot";
-      return `${names.join(" and ")} ${ev.shared || names.length > 1 ? "share" : names[0] === "You" ? "win" : "wins"}`
-        + ` ${ev.amount} from ${pot}`;
+      const verb = ev.shared || names.length > 1 ? "share" : names[0] === "You" ? "win" : "wins";
+      return line(`${names.join(" and ")} ${verb} ${ev.amount} from ${pot}`, "R9.4");
     }
-    case "hand_end": return `Hand #${handNumber} is over`;
-    case "seated": return `${ev.name} sits down at seat ${ev.seat} with ${ev.chips}${ev.bot ? ` (${ev.bot} bot)` : ""}`;
-    case "chips_added": return `${who} add${s(ev)} ${ev.chips} chips`;
-    case "sat_out": return `${who} sit${s(ev)} out${ev.reason === "disconnected" ? " (disconnected)" : ""}`;
-    case "sat_in": return `${who} sit${s(ev)} in`;
-    case "left": return `${who} leave${s(ev)} the table with ${ev.chips}`;
-    case "time_bank": return `${who} use${s(ev)} the time bank (${Math.round(ev.left)} s left)`;
-    default: return `${ev.kind}${who ? ` (${who})` : ""}`;
+    case "hand_end": return line(`Hand #${handNumber} is over`);
+    case "seated": return line(`${ev.name} sits down at seat ${ev.seat} with ${ev.chips} chips`
+      + `${ev.bot ? ` (a ${ev.bot} bot)` : ""}`, "R10.1");
+    case "chips_added": return line(`${who} add${s(ev)} ${ev.chips} chips`, "R10.1");
+    case "sat_out": {
+      if (ev.reason === "cannot_buy_in") {
+        return line(`${who} sit${s(ev)} out: the table cannot take more chips for a new buy-in`, "R3.2");
+      }
+      const why = ev.reason === "disconnected" ? " (disconnected)" : "";
+      return line(`${who} sit${s(ev)} out${why}: not dealt in until back`, "R10.3");
+    }
+    case "sat_in": return line(`${who} ${you ? "are" : "is"} back${ev.reason === "returned" ? " (reconnected)" : ""}`
+      + " and will be dealt in", "R10.3");
+    case "left": return line(`${who} leave${s(ev)} the table with ${ev.chips} chips`);
+    case "time_bank": return line(`${who} ${you ? "are" : "is"} using the time bank (${Math.round(ev.left)} s left)`);
+    default: return line(`${ev.kind}${who ? ` (${who})` : ""}`);
   }
 }
 
@@ -924,7 +1211,7 @@ function s(ev) {
 const LOG_LIMIT = 300;
 const logKey = () => `pd32.log.${app.tableId}`;
 
-/** Log entries kept for a reload: [{text, kind, seq, hand, seat, chips}, ...] (sessionStorage). */
+/** Log entries kept for a reload: [{text, rule, kind, seq, hand, seat, chips, seats}, ...] (sessionStorage). */
 function storedLog() {
   try {
     return JSON.parse(sessionStorage.getItem(logKey())) || [];
@@ -938,18 +1225,30 @@ function addLogLine(entry) {
   sessionStorage.setItem(logKey(), JSON.stringify([...storedLog(), entry].slice(-LOG_LIMIT)));
 }
 
-/** One <li>, with data-kind, data-seq, data-hand (and data-seat, data-chips where they apply). */
-function appendLogLine({ text, kind, seq, hand, seat, chips }) {
+/**
+ * One <li>, with data-kind, data-seq, data-hand (and data-seat, data-chips, data-rule where they
+ * apply); the rule's id and summary are its tooltip (title), never its text.
+ */
+function appendLogLine({ text, rule, kind, seq, hand, seat, chips }) {
   const log = $("#log");
   const parts = text.split(/\[([7-9TJQKA][hdcs])\]/);     // odd parts are cards
-  log.append(el("li", { class: `log-${kind}`, dataset: { kind, seq, hand, seat, chips } },
-    parts.map((p, i) => (i % 2 ? cardText(p) : p))));
+  log.append(el("li", {
+    class: `log-${kind}`, title: rule ? ruleTip(rule) : null, dataset: { kind, seq, hand, seat, chips, rule: rule || null },
+  }, parts.map((p, i) => (i % 2 ? cardText(p) : p))));
   while (log.children.length > LOG_LIMIT) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
 }
 
+/** Forget the stored log lines after `seq` (they are about to be replayed). */
+function dropLogAfter(seq) {
+  sessionStorage.setItem(logKey(), JSON.stringify(storedLog().filter((e) => !(e.seq > seq))));
+}
+
 function restoreLog() {
-  for (const entry of storedLog()) appendLogLine(entry);
+  for (const entry of storedLog()) {
+    appendLogLine(entry);
+    noteSeats(entry.kind, entry.seq, entry.seat, entry.seats);
+  }
 }
 
 /* ------------------------------------------------------------------ start */
