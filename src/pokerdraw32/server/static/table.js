@@ -623,6 +623,11 @@ function addChips(field) {
   const text = field.value.trim();
   const chips = /^\d+$/.test(text) ? Number(text) : NaN;
   const { min, max } = chipsRange(me.stack);
+  const hand = app.state.view.hand;
+  if (me.in_hand && hand && hand.phase !== "complete") {
+    showMessage("Chips can be added between hands only.", true, ruleTag("R3.6"));
+    return;
+  }
   if (Number.isNaN(chips) || chips < min || (max !== null && chips > max)) {
     const range = max === null ? `at least ${min}` : max < min ? "none now (your stack is at the table's maximum)"
       : `from ${min} to ${max}`;
@@ -944,7 +949,7 @@ function renderControls(view, legal) {
     // the legal range, always in sight (R3.4); one amount only: fixed-limit, or all-in for less
     $("#sizing-limits").textContent = !fixed ? `min ${legal.min_to}, max ${legal.max_to}${allIn ? " (all-in)" : ""}`
       : allIn ? `all-in: ${legal.min_to}` : `fixed: ${legal.min_to}`;
-    $("#sizing-limits").title = ruleTip(fixed && !allIn ? "R3.4" : raising ? "R3.4" : "R7.2");
+    $("#sizing-limits").title = ruleTip(raising ? "R3.4" : "R3.4 R7.2");
     amount.placeholder = fixed ? String(legal.min_to) : `${legal.min_to}–${legal.max_to}`;
     amount.hidden = fixed;
     $("#bet-range").hidden = fixed;
