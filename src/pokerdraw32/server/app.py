@@ -40,7 +40,7 @@ __all__ = ["Connection", "GameServer", "create_app"]
 
 log = logging.getLogger("pokerdraw32.server")
 STATIC = Path(__file__).with_name("static")
-PAGE_FILES = ("index.html", "table.html", "table.js", "table.css")
+PAGE_FILES = ("index.html", "table.html", "table.js", "table-log.js", "table-amounts.js", "table.css")
 FRAME_MESSAGES = 256
 """Most messages in one outgoing WebSocket frame (PROTOCOL.md, Frames)."""
 FRAME_CHARS = 64 * 1024
