@@ -247,6 +247,8 @@ def test_the_pages_are_served(tmp_path: Path) -> None:
 
     with serving(tmp_path) as srv:
         for path, needle in [("/", "<html"), ("/table/t1", "<html"), ("/static/table.js", "function"),
+                             ("/static/table-log.js", "function describeEvent"),
+                             ("/static/table-amounts.js", "function setAmount"),
                              ("/static/table.css", "{"), ("/api/tables", '"tables"'), ("/healthz", "ok")]:
             with urllib.request.urlopen(srv.http + path, timeout=10) as r:
                 assert r.status == 200 and needle in r.read().decode(), path

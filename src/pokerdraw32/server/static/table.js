@@ -7,14 +7,20 @@
  *   index.html  (body[data-page="lobby"])  lists the tables (`tables`), joins a seat (`join`)
  *                                           or links to a table to watch it.
  *   table.html  (body[data-page="table"])  the table at /table/<id>: draws every `state` the
- *                                           server sends, logs its `event`s, sends the player's
+ *                                           server sends, logs its `event`s (in words by
+ *                                           table-log.js; table-amounts.js checks the chips
+ *                                           and bet amounts typed), sends the player's
  *                                           `act`, `showdown`, `sit_out`/`sit_in`, `add_chips`
  *                                           and `leave` requests.
  *
  * The seat's token is kept in localStorage under "pd32.seat.<table>" as
- * {table, seat, token, last_seq}: on load (and after every reconnection, with backoff) the page
- * sends `resume` with it, so a reload puts the player back in the hand. The table log's lines
- * are kept in sessionStorage so that a reload does not empty it.
+ * {table, seat, token, last_seq, hand_seq}: on load (and after every reconnection, with backoff)
+ * the page sends `resume` with it, so a reload puts the player back in the hand. The table log's
+ * lines are kept in sessionStorage (and an onlooker's last_seq and hand_seq, under
+ * "pd32.pos.<table>"). On load the page resumes (or watches) from just before the current
+ * hand's first entry (hand_seq, the seq of its `hand_start`): the server replays the whole hand,
+ * so the log shows all of it ("Dealt to you" included) even in a new tab whose sessionStorage
+ * is empty; the stored lines of that hand are dropped first, so none is shown twice.
  *
  * Everything on the table is drawn from the last `state` (render()); events only feed the log.
  * Elements carry stable ids and data attributes for tests: body[data-my-turn|phase|seq|hand|you],
@@ -88,7 +94,10 @@ function wsUrl() {
 
 const seatKey = (tableId) => `pd32.seat.${tableId}`;
 
-/** The stored seat {table, seat, token, last_seq} of a table, or null. */
+/**
+ * The stored seat {table, seat, token, last_seq, hand_seq, joined_seq, dealt_seq} of a table, or
+ * null (joined_seq: the table's seq when we sat down; dealt_seq: the first hand we were dealt in to).
+ */
 function loadSeat(tableId) {
   try {
     const data = JSON.parse(localStorage.getItem(seatKey(tableId)));
@@ -104,6 +113,19 @@ function saveSeat(record) {
 
 function forgetSeat(tableId) {
   localStorage.removeItem(seatKey(tableId));
+}
+
+/** This tab's place in a table's log {last_seq, hand_seq} (for onlookers, who have no seat record). */
+function loadPosition(tableId) {
+  try {
+    return JSON.parse(sessionStorage.getItem(`pd32.pos.${tableId}`));
+  } catch (e) {
+    return null;
+  }
+}
+
+function savePosition(tableId, lastSeq, handSeq) {
+  sessionStorage.setItem(`pd32.pos.${tableId}`, JSON.stringify({ last_seq: lastSeq, hand_seq: handSeq }));
 }
 
 /* ------------------------------------------------------------------ connection */
@@ -221,7 +243,7 @@ function onLobbyMessage(msg) {
     renderTableList();
     fillJoinForm(false);
   } else if (msg.type === "joined" && msg.id === lobby.joinId) {
-    saveSeat({ table: msg.table, seat: msg.seat, token: msg.token, last_seq: msg.seq });
+    saveSeat({ table: msg.table, seat: msg.seat, token: msg.token, last_seq: msg.seq, joined_seq: msg.seq });
     lobby.conn.stop();
     location.href = `/table/${encodeURIComponent(msg.table)}`;
   } else if (msg.type === "error" && msg.id === lobby.joinId) {
@@ -305,6 +327,8 @@ const app = {
   you: null,         // our seat number, null when watching
   token: null,
   lastSeq: 0,        // the last log entry seen
+  handSeq: 0,        // the `hand_start` entry of the current (or last) hand, 0 if not seen
+  seatSeen: {},      // seat -> {sat, dealt}: seqs of its player's `seated` and first `hand_start` seen
   state: null,       // the last `state` message
   stateAt: 0,        // performance.now() when it arrived (for the clock)
   names: {},         // seat -> name, from the states and `seated` events
@@ -314,18 +338,33 @@ const app = {
   pendingSeq: 0,     // ...or for a state after the one it was decided on
   decision: "",      // key of the decision the sizing input belongs to
   leaveArmed: false,
+  chipsId: null,     // id of our add_chips in flight: its `ok` clears the chips fields
+  rebuyShown: false, // the re-buy panel is up (its amount is filled when it appears)
   leaving: false,    // we asked to leave during a hand: paid out at its end
   greeting: false,   // resume/watch sent, reply not yet received
   skipAhead: false,  // the server closed on us while greeting: resume from its present seq
   replaced: false,
 };
 
+/** Replays longer than this many entries are not asked for just to show the current hand whole. */
+const REWIND_LIMIT = 2000;
+
 function initTable() {
   const stored = loadSeat(app.tableId);
+  const position = stored || loadPosition(app.tableId);
   if (stored) {
     app.you = stored.seat;
     app.token = stored.token;
-    app.lastSeq = stored.last_seq || 0;
+    if (stored.joined_seq) app.seatSeen[stored.seat] = { sat: stored.joined_seq, dealt: stored.dealt_seq };
+  }
+  if (position) {
+    app.lastSeq = position.last_seq || 0;
+    app.handSeq = position.hand_seq || 0;
+  }
+  // show the current hand whole after a reload: ask again for everything from its first entry on
+  if (app.handSeq > 0 && app.handSeq <= app.lastSeq && app.lastSeq - app.handSeq < REWIND_LIMIT) {
+    app.lastSeq = app.handSeq - 1;
+    dropLogAfter(app.lastSeq);
   }
   restoreLog();
   bindControls();
@@ -341,6 +380,7 @@ function initTable() {
  */
 function greet() {
   app.greeting = true;
+  app.chipsId = null;                      // an add_chips lost with the connection: the stack will tell
   if (app.skipAhead) {
     app.conn.send({ type: "watch", table: app.tableId });
   } else if (app.token) {
@@ -360,6 +400,11 @@ function skippedAhead(msg) {
   app.skipAhead = false;
   if (msg.seq > app.lastSeq) {
     addLogLine({ text: "… (older entries of the log skipped)", kind: "gap", seq: msg.seq });
+    rememberSeq(msg.seq);
+  } else if (msg.seq < app.lastSeq) {      // a shorter log than ours: the server started afresh
+    addLogLine({ text: "… (the table's log started again)", kind: "gap", seq: msg.seq });
+    app.lastSeq = msg.seq;
+    app.handSeq = 0;
     rememberSeq(msg.seq);
   }
   if (app.token) {
@@ -389,8 +434,9 @@ function onTableMessage(msg) {
       if ($("#message").dataset.offline) showMessage("");
       break;
     case "joined":           // a seat taken from this page (after the token went bad, say)
-      saveSeat({ table: msg.table, seat: msg.seat, token: msg.token, last_seq: msg.seq });
       Object.assign(app, { you: msg.seat, token: msg.token });
+      app.seatSeen[msg.seat] = { sat: msg.seq };
+      rememberSeq(msg.seq);
       break;
     case "event":
       if (!app.greeting) onEvent(msg);     // (skipping ahead: not the onlooker's copy)
@@ -401,6 +447,12 @@ function onTableMessage(msg) {
     case "ok":
       if (msg.id === app.pending) {
         app.pending = null;
+        render();
+      }
+      if (msg.id === app.chipsId) {          // the chips were added: empty the fields for next time
+        app.chipsId = null;
+        $("#add-chips-amount").value = "";
+        $("#rebuy-amount").value = "";
         render();
       }
       if (msg.id === app.leaveId && app.token) {   // dealt in: paid out (a `left` message) at the hand's end
@@ -423,11 +475,18 @@ function onTableMessage(msg) {
 function onEvent(msg) {
   if (msg.seq <= app.lastSeq) return;   // already seen (a resume replays from our last seq)
   const ev = msg.event;
-  if (ev.kind === "hand_start") app.showText = {};
+  if (ev.kind === "hand_start") {
+    app.showText = {};
+    app.handSeq = msg.seq;
+  }
   if (ev.kind === "seated") app.names[ev.seat] = ev.name;
   if (ev.kind === "show" && ev.hand) app.showText[ev.seat] = ev.hand;
-  const text = describeEvent(ev, msg.hand);
-  if (text) addLogLine({ text, kind: ev.kind, seq: msg.seq, hand: msg.hand, seat: ev.seat, chips: ev.chips });
+  noteSeats(ev.kind, msg.seq, ev.seat, ev.seats);
+  const line = describeEvent(ev, msg.hand);
+  if (line) {
+    addLogLine({ text: line.text, rule: line.rule, kind: ev.kind, seq: msg.seq, hand: msg.hand, seat: ev.seat,
+      chips: ev.chips, seats: ev.seats });
+  }
   rememberSeq(msg.seq);
   if (ev.kind === "left" && ev.seat === app.you) onLeft(ev);
 }
@@ -444,7 +503,12 @@ function onState(msg) {
 
 function rememberSeq(seq) {
   if (seq > app.lastSeq) app.lastSeq = seq;
-  if (app.token) saveSeat({ table: app.tableId, seat: app.you, token: app.token, last_seq: app.lastSeq });
+  savePosition(app.tableId, app.lastSeq, app.handSeq);
+  if (app.token) {
+    const mine = app.seatSeen[app.you] || {};
+    saveSeat({ table: app.tableId, seat: app.you, token: app.token, last_seq: app.lastSeq, hand_seq: app.handSeq,
+      joined_seq: mine.sat, dealt_seq: mine.dealt });
+  }
 }
 
 /**
@@ -460,6 +524,7 @@ function onLeft(msg) {
 
 function onError(msg) {
   app.pending = null;
+  if (msg.id === app.chipsId) app.chipsId = null;
   if (msg.code === "bad_token") {          // the seat is gone (left, or another server): watch
     forgetSeat(app.tableId);
     Object.assign(app, { token: null, you: null });
@@ -520,14 +585,18 @@ function bindControls() {
   }
   $("#bet-range").addEventListener("input", (e) => setAmount(e.target.value));
   $("#bet-amount").addEventListener("input", (e) => setAmount(e.target.value, true));
+  $("#bet-amount").addEventListener("keydown", (e) => {     // Enter bets or raises, if the amount is legal
+    const button = $('#action-buttons button[data-action="bet"], #action-buttons button[data-action="raise"]');
+    if (e.key === "Enter" && button && !button.disabled) button.click();
+  });
   $("#showdown-choice").addEventListener("change", (e) =>
     send({ type: "showdown", show: { auto: null, show: true, muck: false }[e.target.value] }));
   $("#sit-out-button").addEventListener("click", () => send({ type: "sit_out" }));
   $("#sit-in-button").addEventListener("click", () => send({ type: "sit_in" }));
-  $("#add-chips-button").addEventListener("click", () => {
-    const chips = parseInt($("#add-chips-amount").value, 10);
-    if (chips > 0) send({ type: "add_chips", chips });
-  });
+  $("#add-chips-button").addEventListener("click", () => addChips($("#add-chips-amount")));
+  $("#add-chips-amount").addEventListener("keydown", (e) => { if (e.key === "Enter") addChips(e.target); });
+  $("#rebuy-button").addEventListener("click", () => addChips($("#rebuy-amount")));
+  $("#rebuy-amount").addEventListener("keydown", (e) => { if (e.key === "Enter") addChips(e.target); });
   $("#leave-button").addEventListener("click", () => {
     if (!app.leaveArmed) {                 // two clicks: no dialog box to block the page
       app.leaveArmed = true;
@@ -537,59 +606,6 @@ function bindControls() {
     }
     app.leaveId = send({ type: "leave" });
   });
-}
-
-/* ------------------------------------------------------------------ bet sizing */
-
-/** The legal actions if it is our turn, else null. */
-function myLegal() {
-  const hand = app.state && app.state.view.hand;
-  const legal = hand && hand.legal;
-  return legal && app.you !== null && legal.seat === app.you ? legal : null;
-}
-
-/** Raise-to amount of a quick size ("min", "half", "pot", "allin"), within the legal range. */
-function quickSize(size) {
-  const legal = myLegal();
-  if (!legal) return 0;
-  const hand = app.state.view.hand;
-  const roundBet = Math.max(0, ...hand.players.map((p) => p.bet));
-  const potAfterCall = hand.pot + (legal.call_amount || 0);
-  const target = {
-    min: legal.min_to,
-    half: roundBet + Math.floor(potAfterCall / 2),
-    pot: roundBet + potAfterCall,
-    allin: legal.max_to,
-  }[size];
-  return Math.min(legal.max_to, Math.max(legal.min_to, target));
-}
-
-function currentAmount() {
-  return parseInt($("#bet-amount").value, 10);
-}
-
-/** Set the bet/raise amount (clamped to min_to..max_to unless typing) and relabel the button. */
-function setAmount(value, typing) {
-  const legal = myLegal();
-  if (!legal) return;
-  let amount = parseInt(value, 10);
-  if (Number.isNaN(amount)) amount = legal.min_to;
-  if (!typing) amount = Math.min(legal.max_to, Math.max(legal.min_to, amount));
-  if (!typing || document.activeElement !== $("#bet-amount")) $("#bet-amount").value = amount;
-  $("#bet-range").value = amount;
-  const button = $('#action-buttons button[data-action="bet"], #action-buttons button[data-action="raise"]');
-  if (button) {
-    const ok = amount >= legal.min_to && amount <= legal.max_to;
-    button.disabled = !ok || app.pending !== null;
-    button.textContent = `${button.dataset.action === "bet" ? "Bet" : "Raise to"} ${amount}`
-      + (amount === allInAmount() ? " (all-in)" : "");
-  }
-}
-
-/** The round bet that puts all our chips in (pot-limit and fixed-limit may allow less). */
-function allInAmount() {
-  const me = app.state.view.hand.players.find((p) => p.seat === app.you);
-  return me ? me.stack + me.bet : null;
 }
 
 /* ------------------------------------------------------------------ rendering */
@@ -620,6 +636,8 @@ function statusText(view, legal) {
   if (!view) return "Connecting…";
   const hand = view.hand;
   if (legal) return hand.phase === "draw" ? "Your turn: draw" : "Your turn";
+  const me = view.seats.find((x) => x.seat === app.you);
+  if (me && me.stack === 0 && !me.in_hand) return "No chips left: buy in again to play";
   if (!hand || hand.phase === "complete") return view.seats.length < 2 ? "Waiting for players" : "Next hand soon";
   if (view.to_act !== null && view.to_act !== undefined) {
     return `${app.names[view.to_act] || `Seat ${view.to_act}`} to act`;
@@ -800,29 +818,64 @@ function renderControls(view, legal) {
   $("#sizing").hidden = !sizing;
   if (sizing) {
     const key = `${view.hand_number}/${hand.serial}/${legal.min_to}/${legal.max_to}`;
-    for (const input of [$("#bet-range"), $("#bet-amount")]) {
+    const amount = $("#bet-amount");
+    for (const input of [$("#bet-range"), amount]) {
       input.min = legal.min_to;
       input.max = legal.max_to;
     }
+    const raising = kinds.includes("raise");
     const fixed = legal.min_to === legal.max_to;
+    const allIn = legal.max_to === allInAmount();
+    $("#sizing-label").textContent = raising ? "Raise to" : "Bet";
+    // the legal range, always in sight (R3.4); one amount only: fixed-limit, or all-in for less
+    $("#sizing-limits").textContent = !fixed ? `min ${legal.min_to}, max ${legal.max_to}${allIn ? " (all-in)" : ""}`
+      : allIn ? `all-in: ${legal.min_to}` : `fixed: ${legal.min_to}`;
+    $("#sizing-limits").title = ruleTip(raising ? "R3.4" : "R3.4 R7.2");
+    amount.placeholder = fixed ? String(legal.min_to) : `${legal.min_to}–${legal.max_to}`;
+    amount.hidden = fixed;
     $("#bet-range").hidden = fixed;
     document.querySelector("#sizing .quick").hidden = fixed;
-    $('#sizing [data-size="allin"]').textContent = legal.max_to === allInAmount() ? "All-in" : "Max";
-    setAmount(key === app.decision ? currentAmount() : legal.min_to);
+    $('#sizing [data-size="allin"]').textContent = allIn ? "All-in" : "Max";
+    // the same decision: keep what the player typed (checked again), else start at the minimum
+    if (key === app.decision) setAmount(amount.value, true);
+    else setAmount(legal.min_to);
     app.decision = key;
+  } else {
+    $("#sizing-hint").hidden = true;
   }
 
-  // showdown choice, seat controls
+  // showdown choice ("show", "muck" or null in the view), seat controls
   const choice = hand && hand.showdown_choice;
-  $("#showdown-choice").value = choice === true ? "show" : choice === false ? "muck" : "auto";
+  $("#showdown-choice").value = choice === "show" || choice === "muck" ? choice : "auto";
   $("#showdown-choice").disabled = !(running && player && !player.folded);
   $("#sit-out-button").hidden = me.sitting_out;
   $("#sit-in-button").hidden = !me.sitting_out;
-  $("#add-chips-button").disabled = Boolean(me.in_hand && running);
   $("#leave-button").disabled = app.leaving;
-  if (app.info && app.info.max_buy_in !== null && app.info.max_buy_in !== undefined) {
-    $("#add-chips-amount").max = Math.max(0, app.info.max_buy_in - me.stack);
+
+  // chips: a busted player (no chips, not in a hand, R10.4) gets the re-buy panel instead
+  const busted = me.stack === 0 && !(me.in_hand && running);
+  const range = chipsRange(me.stack);
+  $("#rebuy").hidden = !busted;
+  document.querySelector(".add-chips").hidden = busted;
+  const field = busted ? $("#rebuy-amount") : $("#add-chips-amount");
+  field.min = range.min;
+  if (range.max === null) field.removeAttribute("max"); else field.max = range.max;
+  if (busted) {
+    const info = app.info || {};
+    const max = range.max === null ? "no maximum" : `at most ${range.max}`;
+    $("#rebuy-limits").textContent = `at least ${range.min}, ${max}`;
+    $("#rebuy-limits").title = ruleTip("R10.1");
+    if (!app.rebuyShown) {                   // as it appears: the table's default buy-in, within its limits
+      const wanted = info.default_buy_in || range.min;
+      field.value = range.max === null ? wanted : Math.min(range.max, wanted);
+    }
+    $("#rebuy-button").disabled = app.chipsId !== null;
+  } else {
+    $("#add-chips-amount").placeholder = range.max === null ? "chips" : `up to ${range.max}`;
+    $("#add-chips-button").disabled = Boolean(me.in_hand && running) || app.chipsId !== null
+      || (range.max !== null && range.max < 1);
   }
+  app.rebuyShown = busted;
 }
 
 function toggleDiscard(code) {
@@ -859,97 +912,6 @@ function renderClock() {
     mine.textContent = ours ? `Your time: ${text}` : "";
     mine.classList.toggle("urgent", Boolean(ours) && urgent);
   }
-}
-
-/* ------------------------------------------------------------------ the log */
-
-const BLIND_TEXT = { small: "the small blind", big: "the big blind", over: "the over blind", live: "a live bet (entry bet R10.2, or a missed blind R10.3)",
-  dead: "a dead missed blind (R10.3)" };
-
-/** One readable log line for an event, cards written "[Ah]"; null to leave it out. */
-function describeEvent(ev, handNumber) {
-  const who = ev.seat === undefined || ev.seat === null ? ""
-    : ev.seat === app.you ? "You" : app.names[ev.seat] || `Seat ${ev.seat}`;
-  const cards = (ev.cards || []).map((c) => `[${c}]`).join(" ");
-  const allIn = ev.all_in ? ", all-in" : "";
-  switch (ev.kind) {
-    case "hand_start": {
-      const button = app.names[ev.button] || `seat ${ev.button}`;
-      return `— Hand #${ev.hand || handNumber} — ${button} has the button`;
-    }
-    case "post_blind": return `${who} post${ev.seat === app.you ? "" : "s"} ${BLIND_TEXT[ev.blind] || "a blind"} `
-      + `of ${ev.amount}${allIn}`;
-    case "deal_hole": return ev.cards ? `Dealt to you: ${cards}` : null;
-    case "fold": return `${who} fold${s(ev)}`;
-    case "check": return `${who} check${s(ev)}`;
-    case "call": return `${who} call${s(ev)} ${ev.amount}${allIn}`;
-    case "bet": return `${who} bet${s(ev)} ${ev.amount}${allIn}`;
-    case "raise": return `${who} raise${s(ev)} to ${ev.amount}${allIn}`;
-    case "split": return `${who} choose${s(ev)} Parole (split)`;
-    case "decline": return `${who} decline${s(ev)} the split`;
-    case "timeout": return `${who} ran out of time`;
-    case "raise_withdrawn": return `${who} may no longer raise this turn`;
-    case "discard":
-      if (ev.cards) return `You discard ${cards}`;
-      return ev.amount ? `${who} draw${s(ev)} ${ev.amount} card${ev.amount === 1 ? "" : "s"}` : `${who} stand${s(ev)} pat`;
-    case "deal_draw": return ev.cards && ev.cards.length ? `You draw ${cards}` : null;
-    case "reshuffle": return "The discards are shuffled to complete the draw";
-    case "round_end": return `End of the ${ev.round === "second-round" ? "second" : "first"} betting round: `
-      + `pot ${ev.amount}`;
-    case "return_uncalled": return `${ev.amount} uncalled returned to ${who === "You" ? "you" : who}`;
-    case "show": return `${who} show${s(ev)} ${cards}${ev.hand ? ` — ${ev.hand}` : ""}`;
-    case "muck": return `${who} muck${s(ev)}`;
-    case "award": {
-      const names = (ev.winners || []).map((w) => (w === app.you ? "You" : app.names[w] || `seat ${w}`));
-      const pot = ev.pot ? `side pot ${ev.pot}` : "the pot";
-      return `${names.join(" and ")} ${ev.shared || names.length > 1 ? "share" : names[0] === "You" ? "win" : "wins"}`
-        + ` ${ev.amount} from ${pot}`;
-    }
-    case "hand_end": return `Hand #${handNumber} is over`;
-    case "seated": return `${ev.name} sits down at seat ${ev.seat} with ${ev.chips}${ev.bot ? ` (${ev.bot} bot)` : ""}`;
-    case "chips_added": return `${who} add${s(ev)} ${ev.chips} chips`;
-    case "sat_out": return `${who} sit${s(ev)} out${ev.reason === "disconnected" ? " (disconnected)" : ""}`;
-    case "sat_in": return `${who} sit${s(ev)} in`;
-    case "left": return `${who} leave${s(ev)} the table with ${ev.chips}`;
-    case "time_bank": return `${who} use${s(ev)} the time bank (${Math.round(ev.left)} s left)`;
-    default: return `${ev.kind}${who ? ` (${who})` : ""}`;
-  }
-}
-
-/** Verb ending: "You call", "ann calls". */
-function s(ev) {
-  return ev.seat === app.you ? "" : "s";
-}
-
-const LOG_LIMIT = 300;
-const logKey = () => `pd32.log.${app.tableId}`;
-
-/** Log entries kept for a reload: [{text, kind, seq, hand, seat, chips}, ...] (sessionStorage). */
-function storedLog() {
-  try {
-    return JSON.parse(sessionStorage.getItem(logKey())) || [];
-  } catch (e) {
-    return [];
-  }
-}
-
-function addLogLine(entry) {
-  appendLogLine(entry);
-  sessionStorage.setItem(logKey(), JSON.stringify([...storedLog(), entry].slice(-LOG_LIMIT)));
-}
-
-/** One <li>, with data-kind, data-seq, data-hand (and data-seat, data-chips where they apply). */
-function appendLogLine({ text, kind, seq, hand, seat, chips }) {
-  const log = $("#log");
-  const parts = text.split(/\[([7-9TJQKA][hdcs])\]/);     // odd parts are cards
-  log.append(el("li", { class: `log-${kind}`, dataset: { kind, seq, hand, seat, chips } },
-    parts.map((p, i) => (i % 2 ? cardText(p) : p))));
-  while (log.children.length > LOG_LIMIT) log.firstChild.remove();
-  log.scrollTop = log.scrollHeight;
-}
-
-function restoreLog() {
-  for (const entry of storedLog()) appendLogLine(entry);
 }
 
 /* ------------------------------------------------------------------ start */
