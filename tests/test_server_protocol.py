@@ -762,3 +762,35 @@ def test_a_change_reaches_each_connection_as_one_frame(tmp_path: Path) -> None:
         assert len(actor.frames) == 1 and all(isinstance(m, dict) for m in actor.frames[0])
         # a single message is sent as itself, not as an array of one
         assert actor.request({"type": "ping"})["type"] == "pong" and isinstance(actor.frames[-1], dict)
+
+
+def test_a_join_repeated_with_its_key_finds_its_seat_with_a_new_token(tmp_path: Path) -> None:
+    """``join`` with an idempotency ``key`` (PROTOCOL.md): the same join again (its answer lost,
+    say in a failover) gets the seat it took and a new token, the first token stops working,
+    and nothing else changes: no second seat, no second buy-in, the same chips."""
+    with serving(tmp_path) as srv:
+        a = Client(srv.url)
+        first = a.request({"type": "join", "table": "t1", "name": "ann", "seat": 1, "chips": 150, "key": "k" * 40})
+        assert first["type"] == "joined" and first["seat"] == 1
+        def seat_1(room: Any) -> tuple[Any, ...]:     # its buy-ins, the players, its chips brought
+            return ([(e.kind, e.chips) for e in room.table.ledger if e.seat == 1 and e.kind != "hand"],
+                    sorted(room.players), room.players[1].name)
+        before = srv.locked("t1", seat_1)
+        b = Client(srv.url)
+        again = b.request({"type": "join", "table": "t1", "name": "ann", "seat": 1, "chips": 150, "key": "k" * 40})
+        assert again["type"] == "joined" and again["seat"] == 1 and again["token"] != first["token"]
+        assert srv.locked("t1", seat_1) == before == ([("buy_in", 150)], [1, 3, 4], "ann")
+        while not any(m.get("code") == "replaced" for m in a.log):   # the first connection is told
+            a.recv()
+        c = Client(srv.url)
+        r = c.request({"type": "resume", "table": "t1", "token": first["token"]})
+        assert (r["type"], r["code"]) == ("error", "bad_token")
+        assert c.request({"type": "resume", "table": "t1", "token": again["token"]})["type"] == "resumed"
+        # the key under another name: refused, nothing changed
+        c = Client(srv.url)
+        r = c.request({"type": "join", "table": "t1", "name": "bob", "key": "k" * 40})
+        assert (r["type"], r["code"]) == ("error", "seat_taken")
+        for bad in ("", "x" * 65, 7):
+            r = c.request({"type": "join", "table": "t1", "name": "cy", "key": bad})
+            assert (r["type"], r["code"]) == ("error", "bad_message") and "key" in r["message"]
+        assert srv.locked("t1", seat_1) == before

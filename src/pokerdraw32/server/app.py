@@ -44,6 +44,8 @@ __all__ = ["Connection", "GameServer", "create_app"]   # Connection: from .conne
 log = logging.getLogger("pokerdraw32.server")
 STATIC = Path(__file__).with_name("static")
 PAGE_FILES = ("index.html", "table.html", "table.js", "table-log.js", "table-amounts.js", "table.css")
+
+
 class GameServer:
     """The rooms and the database.  :meth:`start` restores every stored table and creates the
     configured ones that are not stored yet; :meth:`stop` stops the clocks and closes the

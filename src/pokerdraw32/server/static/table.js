@@ -540,6 +540,12 @@ function onError(msg) {
     app.conn.stop();
     showConnection("stopped");
     showMessage(`There is no table “${app.tableId}”. `, true, el("a", { href: "/" }, "See the tables"));
+  } else if (msg.code === "moved") {        // the table changed server process (PROTOCOL.md, Cluster)
+    showMessage("The table moved to another server process; taking your place back…", false, "", true);
+    greet();
+  } else if (msg.code === "unavailable") {  // a failover is under way: ask again shortly
+    showMessage("The table is being taken over by another server process; trying again…", false, "", true);
+    setTimeout(greet, 1000);
   } else if (app.greeting && !app.skipAhead) {   // our resume/watch was refused (say, a last_seq
     app.skipAhead = true;                        // from another run of the server): skip ahead
     greet();
