@@ -349,6 +349,7 @@ def test_relay_cuts_long_messages_into_pieces_and_puts_them_back() -> None:
     several notifications, a long one (non-ASCII too) in pieces, and the receiver gets each
     message whole, in order."""
     from pokerdraw32.server.cluster import PAYLOAD, Cluster
+    from pokerdraw32.server.connection import Remote
     from pokerdraw32.server.protocol import Limits
 
     class Host:
@@ -363,8 +364,10 @@ def test_relay_cuts_long_messages_into_pieces_and_puts_them_back() -> None:
         closed = False
         pending = None
 
-        def __init__(self) -> None:
+        def __init__(self, remote: Remote) -> None:
             self.got: list[tuple[str, bool]] = []
+            self.remote = remote
+            self.asked: dict[object, float] = {}
 
         def send_text(self, text: str, *, replay: bool = False) -> None:
             self.got.append((text, replay))
@@ -372,15 +375,23 @@ def test_relay_cuts_long_messages_into_pieces_and_puts_them_back() -> None:
     async def run() -> None:
         sender = Cluster(Host(), "postgresql://unused")  # type: ignore[arg-type]
         receiver = Cluster(Host(), "postgresql://unused")  # type: ignore[arg-type]
-        conn = Conn()
+        conn = Conn(Remote("t0", sender.id, 2))     # bound at the sender's table
         receiver.host.conns[7] = conn
         texts = [json.dumps({"type": "event", "n": i, "pad": "é€" * (i * 997 % 5000)}) for i in range(40)]
         for i, t in enumerate(texts):
             sender._post(receiver.id, 7, "r" if i % 3 == 0 else "m", t)
         payloads = sender._payloads()
-        assert len(payloads) > 5 and all(len(p.encode()) <= PAYLOAD for _, p in payloads)
-        assert {c for c, _ in payloads} == {f"pd32_{receiver.id}"}
-        for channel, payload in payloads:
+        assert len(payloads) > 5 and all(len(p.encode()) <= PAYLOAD for _, p, _ in payloads)
+        assert {c for c, _, _ in payloads} == {f"pd32_{receiver.id}"}
+        for channel, payload, _ in payloads:
             receiver._received(channel, payload)
         assert conn.got == [(t, i % 3 == 0) for i, t in enumerate(texts)]
+        # what a process the client is no longer bound to sends is dropped (that process was told when
+        # the binding was let go: telling it again could overtake the client's next resume there)
+        conn.remote = None
+        conn.got.clear()
+        sender._post(receiver.id, 7, "m", texts[1])
+        for channel, payload, _ in sender._payloads():
+            receiver._received(channel, payload)
+        assert conn.got == [] and receiver._lines == {}
     asyncio.run(run())

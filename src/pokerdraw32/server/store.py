@@ -15,8 +15,9 @@ Three tables, the same in SQLite and PostgreSQL:
 
 A :class:`Commit` (a table's new log entries, its new state, and a finished hand's history) is
 written in one transaction.  Commits of different tables that arrive while one is being written
-are written together and made durable by one sync (group commit); each is still all or nothing,
-and nobody is told about any of them before that sync.
+are written together and made durable by one sync (group commit); each is still all or nothing
+(if one fails, each is written again alone), and nobody is told about any of them before that
+sync.
 
 SQLite (the default, ``--db FILE``) runs in WAL mode with ``synchronous=FULL``: a commit is on
 disk when :meth:`Store.commit` returns, and survives a crash of the process or of the machine.
@@ -177,9 +178,10 @@ class Store:
         pass
 
     def _write_group(self, batch: list[tuple[Commit, Future[None]]]) -> None:
-        """Write each commit in its own savepoint inside one transaction, then sync once: a
-        commit that fails is rolled back alone and its future gets the error."""
-        done: list[Future[None]] = []
+        """Write the commits in one transaction, then sync once.  If one of them fails, the
+        transaction is rolled back and each is written again in a transaction of its own: the
+        one that fails gets its error alone (no savepoints: two statements fewer per commit on
+        the path that counts)."""
         if self._broken(self._conn):      # the database went away (a restart): connect again
             try:
                 with contextlib.suppress(Exception):
@@ -189,36 +191,42 @@ class Store:
                 for _, fut in batch:
                     fut.set_exception(StorageError(f"the database is unreachable: {exc}"))
                 return
-        alone = len(batch) == 1          # no savepoint: its failure rolls the transaction back
+        try:
+            self._transaction([c for c, _ in batch])
+        except Exception as exc:
+            if len(batch) == 1 or self._broken(self._conn):
+                for commit, fut in batch:
+                    fut.set_exception(self._refused(commit, exc))
+                return
+            for commit, fut in batch:     # one by one: the failing one alone is refused
+                try:
+                    self._transaction([commit])
+                except Exception as one:
+                    fut.set_exception(self._refused(commit, one))
+                else:
+                    fut.set_result(None)
+            return
+        for _, fut in batch:
+            fut.set_result(None)
+
+    def _transaction(self, commits: list[Commit]) -> None:
+        """Write ``commits`` and commit, or roll back and raise."""
         try:
             self._begin()
-            for commit, fut in batch:
-                try:
-                    if not alone:
-                        self._savepoint("c")
-                    self._write(commit)
-                    if not alone:
-                        self._release("c")
-                    done.append(fut)
-                except Exception as exc:
-                    if alone:
-                        self._conn.rollback()
-                    else:
-                        self._rollback_to("c")
-                    kind = StaleTableError if isinstance(exc, StaleTableError) else StorageError
-                    fut.set_exception(kind(f"table {commit.table_id!r}: the database refused the write: {exc}"))
+            for commit in commits:
+                self._write(commit)
             self._conn.commit()
-            self.syncs += 1
-            self.commits += len(done)
-        except Exception as exc:          # the transaction failed as a whole: every waiter hears it
+        except BaseException:
             with contextlib.suppress(Exception):
                 self._conn.rollback()
-            for _, fut in batch:          # those written in it too: rolled back with it
-                if not fut.done():
-                    fut.set_exception(StorageError(f"the database commit failed: {exc}"))
-            return
-        for fut in done:
-            fut.set_result(None)
+            raise
+        self.syncs += 1
+        self.commits += len(commits)
+
+    @staticmethod
+    def _refused(commit: Commit, exc: BaseException) -> StorageError:
+        kind = StaleTableError if isinstance(exc, StaleTableError) else StorageError
+        return kind(f"table {commit.table_id!r}: the database refused the write: {exc}")
 
     def _begin(self) -> None:
         pass   # both drivers open a transaction at the first statement
@@ -227,16 +235,6 @@ class Store:
     def _broken(conn: Any) -> bool:
         """The connection was lost (psycopg's ``broken``; SQLite's never is)."""
         return bool(getattr(conn, "broken", False)) or bool(getattr(conn, "closed", False))
-
-    def _savepoint(self, name: str) -> None:
-        self._conn.execute(f"SAVEPOINT {name}")
-
-    def _release(self, name: str) -> None:
-        self._conn.execute(f"RELEASE SAVEPOINT {name}")
-
-    def _rollback_to(self, name: str) -> None:
-        self._conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
-        self._conn.execute(f"RELEASE SAVEPOINT {name}")
 
     def _sql(self, text: str) -> str:
         return text.replace("?", self.placeholder)
