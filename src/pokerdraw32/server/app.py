@@ -348,6 +348,7 @@ class GameServer:
         wait = field(msg, "wait", "bool", required=False, default=False)
         key = field(msg, "key", "str", required=False)
         async with room.lock:
+            _open(room)
             player, token = await room.join(name, seat, chips, wait, key)
             self._bind(conn, room, player)
             conn.send(_reply("joined", rid, table=room.id, seat=player.seat, token=token, seq=room.seq))
@@ -360,6 +361,7 @@ class GameServer:
             raise ProtocolError("bad_message", "resume: token must be the seat token the server gave")
         last = field(msg, "last_seq", "seq", required=False, default=0)
         async with room.lock:
+            _open(room)
             player = room.by_token(token)
             if player is None:
                 raise ProtocolError("bad_token", f"no seat at table {room.id} has this token (left, or never joined)")
@@ -373,6 +375,7 @@ class GameServer:
         room = self.room(msg.get("table"))
         last = field(msg, "last_seq", "seq", required=False, default=room.seq)
         async with room.lock:
+            _open(room)
             caught = self._catch_up(conn, room, None, last, "watch", _reply("watching", rid, table=room.id))
         await self._replay(conn, room, None, last, caught)
 
@@ -383,6 +386,7 @@ class GameServer:
         if room is None or player is None:
             raise ProtocolError("not_seated", f"{kind}: join a table or resume your seat first")
         async with room.lock:
+            _open(room)
             if conn.player is not player or room.players.get(player.seat) is not player:
                 raise ProtocolError("not_seated", f"{kind}: you no longer hold seat {player.seat}")
             if kind == "act":
@@ -514,6 +518,14 @@ class GameServer:
 
 
 _CONFIG_TABLES: dict[str, Table] = {}
+
+
+def _open(room: Room) -> None:
+    """A request that waited for ``room``'s lock while this process let the table go (a
+    cluster): answered ``moved``, and nothing is applied (the room is no longer the table's)."""
+    if room.closed:
+        raise ProtocolError("moved", f"table {room.id} moved to another server process: resume with your token and "
+                                     f"last seq (or watch again), through any server process")
 
 
 def _config_table(config: TableConfig) -> Table:
