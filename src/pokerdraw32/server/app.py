@@ -157,6 +157,8 @@ class GameServer:
         """The database holds a newer state of the room's table than the room: read it again
         (in a cluster, if this process still holds the lease)."""
         async def reload() -> None:
+            if self.rooms.get(room.id) is not room:     # replaced meanwhile (a claim read it again)
+                return
             try:
                 await self.drop(room.id, "its state is read again from the database")
                 if self.cluster is not None:
@@ -321,6 +323,8 @@ class GameServer:
                 raise ProtocolError("moved", f"table {table} moved to another server process: resume with your "
                                              f"token and last seq (or watch again), through any server process")
             owner = self.cluster.owner_of(table)
+            if owner is None or owner == self.cluster.id:   # this one, taking the table (back) right now
+                owner = None
             if owner is None:
                 raise ProtocolError("unavailable", f"table {table} has no server process at the moment (a failover is "
                                                    f"under way): try again in a few seconds")
