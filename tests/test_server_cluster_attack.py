@@ -653,7 +653,9 @@ def test_lobby_and_archive_during_a_database_outage(pg: Postgres, tmp_path: Path
         time.sleep(2 * LEASE)
         up = {s.port: [_http(s, r) for r in routes] for s in servers}
         errors = _tracebacks(servers)
-    assert down == {s.port: [503, 200, 200, 503, 200] for s in servers}, f"with the database down: {down}"
+    # the lobby may come from its cache (a second old): 200; the archive needs the database: 503
+    assert all(codes[0] in (200, 503) and codes[1:] == [200, 200, 503, 200] for codes in down.values()), (
+        f"with the database down: {down}")
     assert up == {s.port: [200] * 5 for s in servers}, f"with the database back: {up}"
     assert errors == [], errors[0][:3000]
 

@@ -475,7 +475,11 @@ class GameServer:
 
     # ------------------------------------------------------------------ HTTP
     async def tables_json(self, request: Request) -> Response:
-        return JSONResponse({"v": PROTOCOL_VERSION, "tables": await self.all_tables()})
+        try:
+            tables = await self.all_tables()
+        except StorageError as exc:          # a cluster's lobby reads the database: it is away
+            return JSONResponse({"v": PROTOCOL_VERSION, "error": "storage", "message": str(exc)}, status_code=503)
+        return JSONResponse({"v": PROTOCOL_VERSION, "tables": tables})
 
     async def cluster_json(self, request: Request) -> Response:
         """``/api/cluster``: this process's id, the live processes and each table's owner (a
@@ -507,7 +511,11 @@ class GameServer:
             for _, text in store.hands(table_id):
                 writer.write(HandHistory.loads(text))
             return out.getvalue()
-        return PlainTextResponse(await asyncio.to_thread(build), media_type="application/toml")
+        try:
+            text = await asyncio.to_thread(build)
+        except StorageError as exc:
+            return PlainTextResponse(f"the database cannot be read now: {exc}\n", status_code=503)
+        return PlainTextResponse(text, media_type="application/toml")
 
     async def healthz(self, request: Request) -> Response:
         return PlainTextResponse("ok" if self.ready else "starting", status_code=200 if self.ready else 503)
