@@ -165,6 +165,8 @@ class GameServer:
                     row = await self.store_or_fail().load_table(room.id)
                     if row is not None:
                         await self.adopt(row, None)
+            except StorageError as exc:       # the database away: in a cluster its lease was let go
+                log.error("table %s: reading it again failed: %s", room.id, exc)
             except Exception:
                 log.exception("table %s: reading it again failed", room.id)
         if self.rooms.get(room.id) is room:

@@ -287,17 +287,28 @@ class Cluster:
 
     async def reload(self, table_id: str) -> None:
         """The table's room was dropped as stale: read it again if this process still holds
-        its lease, else forget it."""
+        its lease, else forget it.  If it cannot be read (the database away), its lease is let
+        go, never renewed for a table this process no longer runs: a process (maybe this one)
+        takes it again once it can be read.
+
+        :raises StorageError: it could not be read (its lease was let go).
+        """
         epoch = self.owned.get(table_id)
         if epoch is None:
             return
-        ctl = await self._control()
-        cur = await ctl.execute("SELECT 1 FROM pd32_owners WHERE table_id = %s AND owner = %s AND epoch = %s",
-                                (table_id, self.id, epoch))
-        if await cur.fetchone() is None:
+        try:
+            ctl = await self._control()
+            cur = await ctl.execute("SELECT 1 FROM pd32_owners WHERE table_id = %s AND owner = %s AND epoch = %s",
+                                    (table_id, self.id, epoch))
+            if await cur.fetchone() is None:
+                self.owned.pop(table_id, None)
+                return
+            await self.host.adopt(await self._store_row(table_id), (self.id, epoch))
+        except Exception:
+            with contextlib.suppress(Exception):
+                await self._release(table_id, "it could not be read again from the database")
             self.owned.pop(table_id, None)
-            return
-        await self.host.adopt(await self._store_row(table_id), (self.id, epoch))
+            raise
 
     async def _release(self, table_id: str, why: str) -> None:
         """Stop running the table, then end the lease so that another process takes it now."""
