@@ -65,6 +65,9 @@ PAYLOAD = 7800
 PIECE = 1900
 """Characters of one piece of a message too long for a notification (at most 4 bytes each)."""
 OWNERS = "pd32_owners"
+ANON = 1 << 53
+"""Ids from this one up are the edge's own, given to a join, resume or watch sent without an id
+(a client's ids are below 2**53, PROTOCOL.md): its answer is known by it, then sent on without it."""
 _REPLY_ID = re.compile(r'^\{"type":"[a-z_]+","v":\d+,"id":("(?:[^"\\]|\\.)*"|-?\d+)[,}]')
 """The id of a reply as the server writes it (``_reply`` in app.py: type, v, id first)."""
 """The channel of ownership announcements."""
@@ -148,6 +151,7 @@ class Cluster:
         self._lobby: tuple[float, list[tuple[str, dict[str, Any], dict[str, Any], int]]] = (-1.0, [])
         self.stopping = False
         self.listening = False
+        self._anon = 0
 
     # ------------------------------------------------------------------ start, stop
     async def start(self) -> None:
@@ -355,7 +359,8 @@ class Cluster:
                 continue
             self._unbind(conn)
             for rid in late:
-                conn.send({"type": "error", "v": PROTOCOL_VERSION, "id": rid, "code": "unavailable",
+                conn.send({"type": "error", "v": PROTOCOL_VERSION, **({} if isinstance(rid, int) and rid >= ANON
+                                                                      else {"id": rid}), "code": "unavailable",
                            "message": "the server process of the table did not answer in time (a failover may be "
                                       "under way): resume with your token and last seq, or try again"})
 
@@ -381,12 +386,17 @@ class Cluster:
         client gets ``moved``)."""
         now = time.monotonic()
         rid = msg.get("id")
-        if isinstance(rid, (str, int)) and not isinstance(rid, bool):
-            conn.asked[rid] = now
         if msg["type"] in ("join", "resume", "watch"):
+            if rid is None:                   # its answer binds the client: it must be known
+                self._anon += 1
+                rid = ANON + self._anon
+                msg = {**msg, "id": rid}
             conn.pending = Remote(msg["table"], owner, None)
             conn.pending_id = rid
-        self._post(owner, conn.cid, "q", dumps(msg))
+        text = dumps(msg)
+        if isinstance(rid, (str, int)) and not isinstance(rid, bool):
+            conn.asked[rid] = now
+        self._post(owner, conn.cid, "q", text)
 
     def _unbind(self, conn: Connection) -> None:
         """Forget where ``conn`` is bound or binding at another process, and tell that process
@@ -601,6 +611,8 @@ class Cluster:
                         if m is not None:
                             rid = json.loads(m.group(1))
                             conn.asked.pop(rid, None)
+                            if isinstance(rid, int) and rid >= ANON:    # the edge's own id: taken off
+                                text = text[:m.start(1) - len(',"id":')] + text[m.end(1):]
                     p = conn.pending
                     if p is not None and p.owner == sender and rid is not None and rid == conn.pending_id:
                         self._answered(conn, sender, text)
