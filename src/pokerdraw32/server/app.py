@@ -333,8 +333,9 @@ class GameServer:
                                                       f"it first, or join from another connection")
             self.cluster.forward(conn, owner, msg)
             return True
-        if conn.remote is not None:
-            self.cluster.forward(conn, conn.remote.owner, msg)
+        bound = conn.pending or conn.remote   # behind a join, resume or watch: where it goes, in order
+        if bound is not None:
+            self.cluster.forward(conn, bound.owner, msg)
             return True
         return False
 
