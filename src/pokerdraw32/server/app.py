@@ -347,6 +347,9 @@ class GameServer:
             raise ProtocolError("already_seated", f"join: this connection holds seat {conn.player.seat} of table "
                                 f"{conn.room.id if conn.room else '?'}; leave it first, or join from another "
                                 "connection")
+        if conn.remote is not None and conn.remote.seat is not None:     # at another process's table
+            raise ProtocolError("already_seated", f"join: this connection holds seat {conn.remote.seat} of table "
+                                f"{conn.remote.table}; leave it first, or join from another connection")
         chips = field(msg, "chips", "int", required=False)
         wait = field(msg, "wait", "bool", required=False, default=False)
         key = field(msg, "key", "str", required=False)
