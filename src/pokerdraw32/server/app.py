@@ -320,8 +320,9 @@ class GameServer:
             if not isinstance(table, str) or table in self.rooms or table not in self.cluster.owners:
                 return False               # this process's, or no such table (said by the usual path)
             if conn.ws is None:            # a request relayed from another process: no second hop
-                raise ProtocolError("moved", f"table {table} moved to another server process: resume with your "
-                                             f"token and last seq (or watch again), through any server process")
+                raise ProtocolError("unavailable", f"table {table} moved to another server process: resume with "
+                                                   f"your token and last seq (or watch again) in a moment, through "
+                                                   f"any server process")
             owner = self.cluster.owner_of(table)
             if owner is None:
                 raise ProtocolError("unavailable", f"table {table} has no server process at the moment (a failover is "
@@ -387,6 +388,9 @@ class GameServer:
         kind = msg["type"]
         room, player = conn.room, conn.player
         if room is None or player is None:
+            if conn.moved:      # sent before the client read its "moved": not_seated would read as a lost seat
+                raise ProtocolError("unavailable", f"{kind}: the table moved to another server process: resume "
+                                                   f"with your token and last seq, through any server process")
             raise ProtocolError("not_seated", f"{kind}: join a table or resume your seat first")
         async with room.lock:
             if conn.player is not player or room.players.get(player.seat) is not player:
@@ -478,6 +482,7 @@ class GameServer:
             room.watchers.add(conn)
         conn.room = room
         conn.player = player
+        conn.moved = False
 
     # ------------------------------------------------------------------ HTTP
     async def tables_json(self, request: Request) -> Response:

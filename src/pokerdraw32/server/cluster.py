@@ -65,12 +65,14 @@ PAYLOAD = 7800
 PIECE = 1900
 """Characters of one piece of a message too long for a notification (at most 4 bytes each)."""
 OWNERS = "pd32_owners"
+"""The channel of ownership announcements."""
 ANON = 1 << 53
 """Ids from this one up are the edge's own, given to a join, resume or watch sent without an id
 (a client's ids are below 2**53, PROTOCOL.md): its answer is known by it, then sent on without it."""
 _REPLY_ID = re.compile(r'^\{"type":"[a-z_]+","v":\d+,"id":("(?:[^"\\]|\\.)*"|-?\d+)[,}]')
 """The id of a reply as the server writes it (``_reply`` in app.py: type, v, id first)."""
-"""The channel of ownership announcements."""
+_MOVED = f'{{"type":"error","v":{PROTOCOL_VERSION},"code":"moved",'
+"""How the owner's ``moved`` error (:func:`moved`) begins, as the edge passes it on."""
 
 
 def moved(table: str, why: str) -> dict[str, Any]:
@@ -618,6 +620,8 @@ class Cluster:
                         self._answered(conn, sender, text)
                     elif conn.remote is None or conn.remote.owner != sender:
                         continue      # from a binding let go (the client was told to resume): dropped
+                    if text.startswith(_MOVED):
+                        conn.moved = True
                     conn.send_text(text, replay=flag == "r")
             elif flag == "b":
                 self._bound(sender, cid, text)
@@ -635,6 +639,7 @@ class Cluster:
             conn.detach()                      # a seat or watch at this process
         seat = msg.get("seat")
         conn.remote = Remote(msg["table"], owner, seat if isinstance(seat, int) else None)
+        conn.moved = False
 
     def _bound(self, owner: str, cid: int, text: str) -> None:
         """The owner bound (or unbound) client ``cid`` of this process at one of its tables."""

@@ -76,12 +76,15 @@ class Connection:
         self.pending_id: Any = None            # its id (its answer binds the client there, or refuses)
         self.asked: dict[Any, float] = {}      # ids of requests sent to that process -> when (monotonic)
         self.let_go: Callable[[Connection], None] | None = None   # tells that owner when unbound
+        self.moved = False                     # told "moved" (a cluster), not bound again since
 
     def send(self, msg: dict[str, Any], *, replay: bool = False) -> None:
         """Queue ``msg`` (its ``"v"`` set if missing); see :meth:`send_text`."""
         if self.closed:
             return
         msg.setdefault("v", PROTOCOL_VERSION)
+        if msg.get("code") == "moved":
+            self.moved = True
         self.send_text(dumps(msg), replay=replay)
 
     def send_text(self, text: str, *, replay: bool = False) -> None:
