@@ -355,6 +355,7 @@ class GameServer:
         wait = field(msg, "wait", "bool", required=False, default=False)
         key = field(msg, "key", "str", required=False)
         async with room.lock:
+            _still_there(conn, "join")
             player, token = await room.join(name, seat, chips, wait, key)
             self._bind(conn, room, player)
             conn.send(_reply("joined", rid, table=room.id, seat=player.seat, token=token, seq=room.seq))
@@ -421,6 +422,7 @@ class GameServer:
         :meth:`_replay` has sent the entries after ``last`` and the ``state`` returned here.
         Returns the entries if they are in memory (else None: read from the database), the last
         entry to replay, and the state."""
+        _still_there(conn, what)
         if last > room.seq:
             raise ProtocolError("bad_message", f"{what}: last_seq {last} is beyond the table's log ({room.seq})")
         count = room.seq - last
@@ -562,6 +564,14 @@ def _reply(kind: str, rid: Any, **fields: Any) -> dict[str, Any]:
         msg["id"] = rid
     msg.update(fields)
     return msg
+
+
+def _still_there(conn: Connection, what: str) -> None:
+    """Refuse to seat (or let watch) a connection that closed while its request waited for the
+    table's lock: a client of another process whose goodbye overtook its request (the seat would
+    be held by a dead connection, never sat out after the grace period)."""
+    if conn.closed:
+        raise ProtocolError("not_seated", f"{what}: the connection closed meanwhile")
 
 
 def _error(code: str, message: str, rid: Any = None) -> dict[str, Any]:
