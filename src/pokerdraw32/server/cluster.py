@@ -508,6 +508,8 @@ class Cluster:
         here; a remote client of this process's table is let go and told ``moved`` (when the
         database is back); a client's goodbye is sent again."""
         why = "a message between server processes was lost"
+        for to, cid in dict.fromkeys((to, cid) for to, cid, _ in keys):
+            self._post(to, cid, "z", "")      # pieces of a long line it may have got: dropped
         for to, cid, flag in dict.fromkeys(keys):
             if flag == "x":
                 if cid not in self.host.conns:    # gone: no later request can overtake it
@@ -595,6 +597,9 @@ class Cluster:
             key = (sender, cid)
             if flag == "p":
                 self._pieces.setdefault(key, []).append(text)
+                continue
+            if flag == "z":                   # the rest of a long line was lost (_lost): not glued to the next
+                self._pieces.pop(key, None)
                 continue
             if key in self._pieces:
                 text = "".join(self._pieces.pop(key)) + text
