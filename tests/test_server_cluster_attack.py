@@ -587,6 +587,169 @@ def test_a_table_that_cannot_be_read_again_is_let_go(pg: Postgres) -> None:
     asyncio.run(run())
 
 
+# ---------------------------------------------------------------------------- two processes in one event loop
+class _WebSocket:
+    """Stands for a client's WebSocket (a connection without one is a relayed client's)."""
+
+
+def _client(server: Any) -> Connection:
+    """A client connection of ``server`` (a GameServer): what ``serve`` makes of a WebSocket."""
+    conn = Connection(_WebSocket(), server.limits, next(server._cids))  # type: ignore[arg-type]
+    server.conns[conn.cid] = conn
+    conn.let_go = server.cluster.let_go
+    return conn
+
+
+def _received(conn: Connection) -> list[dict[str, Any]]:
+    out = [json.loads(text) for text, _ in conn.out]
+    conn.out.clear()
+    return out
+
+
+async def _leaves(server: Any, conn: Connection) -> None:
+    """The client's WebSocket closed: what ``serve`` does then."""
+    conn.closed = True
+    server.conns.pop(conn.cid, None)
+    if conn.room is not None:
+        async with conn.room.lock:
+            conn.detach()
+    elif conn.remote is not None:
+        conn.detach()
+
+
+async def _wait(cond: Callable[[], bool], timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, f"{what}: not within {timeout} s"
+        await asyncio.sleep(0.02)
+
+
+async def _two_processes(url: str, tables: int, **settings: Any) -> tuple[Any, Any]:
+    from pokerdraw32.server.app import GameServer
+
+    configs = [TableConfig.from_dict(t) for t in tables_config(tables, 4, bots={"0": "rule"})]
+    a = GameServer(url, configs, ServerSettings(**settings), lease=1.0)
+    await a.start()
+    b = GameServer(url, configs, ServerSettings(**settings), lease=1.0)
+    await b.start()
+    await _wait(lambda: abs(len(a.rooms) - len(b.rooms)) <= 1 and len(a.rooms) + len(b.rooms) == tables, 10,
+                "the tables spread over the two processes")
+    return a, b
+
+
+def test_a_goodbye_that_overtakes_a_resume_leaves_the_seat_disconnected(pg: Postgres) -> None:
+    """A client seated through process E at table X of process O resumes its other seat at O's
+    table Y, and its WebSocket closes before O handled the resume (Y's lock was held by a
+    commit): E tells O goodbye, and O must not then bind Y's seat to that dead relayed
+    connection.  It did: the seat counted as connected for ever, never sat out after the grace
+    period, dealt in and timed out hand after hand."""
+    async def run() -> None:
+        a, b = await _two_processes(pg.url, 3, hand_pause=0.05, grace=1.0)
+        try:
+            o, e = (a, b) if len(a.rooms) == 2 else (b, a)
+            x, y = sorted(o.rooms)
+            other = _client(e)
+            await e.dispatch(other, {"type": "join", "id": 1, "table": y, "name": "y-seat", "seat": 3})
+            await _wait(lambda: other.remote is not None, 5, "joined y")
+            token = next(m for m in _received(other) if m["type"] == "joined")["token"]
+            await _leaves(e, other)
+            conn = _client(e)
+            await e.dispatch(conn, {"type": "join", "id": 1, "table": x, "name": "x-seat", "seat": 3})
+            await _wait(lambda: conn.remote is not None, 5, "joined x")
+            room = o.rooms[y]
+            async with room.lock:                           # a commit of table y under way
+                await e.dispatch(conn, {"type": "resume", "id": 2, "table": y, "token": token})
+                await asyncio.sleep(0.3)                    # the resume waits at O for y's lock
+                await _leaves(e, conn)                      # its goodbye reaches O meanwhile
+                await asyncio.sleep(0.3)
+            await asyncio.sleep(0.3)
+            player = room.players[3]
+            assert player.conn is None or not player.conn.closed, (
+                "seat 3 of table y is held by a relayed connection that closed: it is never sat out")
+            await _wait(lambda: room.table.seat(3).sitting_out, 5, "seat 3 sat out after the grace period")
+        finally:
+            await a.stop()
+            await b.stop()
+    asyncio.run(run())
+
+
+@pytest.mark.xfail(strict=True, reason="defect reported to the lead: the old owner keeps a RemoteConnection for "
+                                       "every client that was moved away from it (see the docstring)")
+def test_the_old_owner_forgets_a_client_whose_table_moved(pg: Postgres) -> None:
+    """A client seated through process A at B's table; B lets the table go (the tables spread,
+    SIGTERM): the client gets ``moved`` and B unbinds it, but B keeps its RemoteConnection in
+    ``Cluster.remotes`` for as long as A lives, even after the client left A: one leaked object
+    per client and move, in a long-running cluster without bound.  (A sends B its goodbye only
+    for the process it is bound to; after B's unbinding it is bound nowhere.)"""
+    async def run() -> None:
+        a, b = await _two_processes(pg.url, 2, hand_pause=0.05)
+        try:
+            tb = next(iter(b.rooms))
+            conn = _client(a)
+            await a.dispatch(conn, {"type": "join", "id": 1, "table": tb, "name": "x"})
+            await _wait(lambda: conn.remote is not None, 5, "joined")
+            assert list(b.cluster.remotes) == [(a.cluster.id, conn.cid)]
+            await b.cluster._release(tb, "the tables are spread over the server processes")
+            await _wait(lambda: any(m.get("code") == "moved" for m in _received(conn)), 5, "moved")
+            await _wait(lambda: conn.remote is None, 5, "unbound")
+            await _leaves(a, conn)
+            await asyncio.sleep(1.0)
+            assert list(b.cluster.remotes) == [], (
+                f"process B still keeps {len(b.cluster.remotes)} relayed connection(s) of clients that left")
+        finally:
+            await a.stop()
+            await b.stop()
+    asyncio.run(run())
+
+
+def test_pieces_of_a_lost_notification_are_not_glued_to_the_next_message() -> None:
+    """A line longer than a notification goes as pieces; when the statement carrying its last
+    pieces fails (the database restarting), the receiver holds the first ones, and the next line
+    for the same client was glued to them: a client got invalid JSON, or an owner failed to read
+    a request (a traceback, and the rest of that notification dropped).  ``_lost`` now tells the
+    receiver to drop them (flag ``z``)."""
+    from pokerdraw32.server.cluster import Cluster
+
+    class Host:
+        limits = Limits()
+        store = None
+
+        def __init__(self) -> None:
+            self.rooms: dict[str, object] = {}
+            self.conns: dict[int, object] = {}
+
+    class Conn:
+        closed = False
+        pending = None
+
+        def __init__(self, owner: str) -> None:
+            self.got: list[str] = []
+            self.asked: dict[Any, float] = {}
+            self.remote = type("R", (), {"owner": owner, "table": "t0"})()
+
+        def send_text(self, text: str, *, replay: bool = False) -> None:
+            self.got.append(text)
+
+    async def run() -> None:
+        owner = Cluster(Host(), "postgresql://unused")  # type: ignore[arg-type]
+        edge = Cluster(Host(), "postgresql://unused")  # type: ignore[arg-type]
+        conn = Conn(owner.id)
+        edge.host.conns[7] = conn
+        long = json.dumps({"type": "event", "v": 1, "pad": "x" * 12_000})
+        owner._post(edge.id, 7, "m", long)
+        payloads = owner._payloads()
+        assert len(payloads) == 2                            # its pieces in two notifications
+        channel, payload, _ = payloads[0]
+        edge._received(channel, payload)                     # the first went out; the second failed
+        owner._lost(payloads[1][2])
+        short = json.dumps({"type": "event", "v": 1, "seq": 9})
+        owner._post(edge.id, 7, "m", short)
+        for channel, payload, _ in owner._payloads():
+            edge._received(channel, payload)
+        assert conn.got == [short], f"the edge passed on {[t[:60] + '...' for t in conn.got]}"
+    asyncio.run(run())
+
+
 # ---------------------------------------------------------------------------- the database's connections lost
 def test_a_stale_commit_after_a_lost_read_connection_does_not_orphan_the_table(pg: Postgres, tmp_path: Path) -> None:
     """PostgreSQL restarted under load: a commit whose answer was lost went through, so the
@@ -770,7 +933,7 @@ def test_processes_killed_stopped_and_added_while_hands_run(pg: Postgres, tmp_pa
     urls = [s.ws_url for s in servers]
     clients: list[BotClient] = [
         Player(urls[i % 4:] + urls[:i % 4], tid, f"{tid}-p{seat}", seat=seat, seed=rng.randrange(1 << 32),
-               think=0.01, give_up=30.0)
+               think=0.03, give_up=30.0)
         for i, (tid, seat) in enumerate((t, s) for t in ids for s in (2, 3))]
     lobby = Lobby(servers, ids)
     steps: list[str] = []
@@ -782,7 +945,7 @@ def test_processes_killed_stopped_and_added_while_hands_run(pg: Postgres, tmp_pa
             tasks = [asyncio.create_task(x.run(stop)) for x in clients] + [asyncio.create_task(lobby.run(stop))]
             t0 = time.monotonic()
 
-            async def more(what: str, n: int = 2) -> None:
+            async def more(what: str, n: int = 4) -> None:
                 steps.append(f"{time.monotonic() - t0:5.1f} s: {what}")
                 start = {x.name: x.hands for x in clients}
                 await _until(lambda: all(x.hands >= start[x.name] + n for x in clients), 30,
@@ -801,8 +964,15 @@ def test_processes_killed_stopped_and_added_while_hands_run(pg: Postgres, tmp_pa
                 await more("a process added")
                 await asyncio.to_thread(edge.start)
                 await more("the killed process back")
+                theirs = set(_cluster(last)["mine"])
+                for x in clients:                           # kill it just after one of its clients acted
+                    x.act_sent.clear()
+                waits = [asyncio.create_task(x.act_sent.wait()) for x in clients if x.table in theirs]
+                await asyncio.wait(waits, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+                for w in waits:
+                    w.cancel()
                 last.kill()
-                await more("an owner SIGKILLed")
+                await more(f"an owner SIGKILLed (tables {sorted(theirs)}) just after an act")
             finally:
                 stop.set()
                 await asyncio.gather(*tasks, return_exceptions=True)
