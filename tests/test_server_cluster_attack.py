@@ -392,29 +392,54 @@ def test_one_seat_per_connection_across_processes(pg: Postgres, tmp_path: Path) 
     assert players == {"t0": ["bot-0"], "t1": ["bot-0", "one"]}, players
 
 
-def test_requests_pipelined_behind_a_resume_keep_their_order(pg: Postgres, tmp_path: Path) -> None:
-    """A client may send its next request without waiting for the answer to its ``resume`` (a
-    single process handles a connection's requests in order): through an edge the request
-    behind a ``resume`` of another process's table is answered after the ``resumed``, at the
-    resumed seat, not ``not_seated`` before it (nor applied at the seat held before)."""
+def test_requests_sent_at_once_through_an_edge_are_answered_in_order(pg: Postgres, tmp_path: Path) -> None:
+    """A client may send its next request without waiting for the answer to the last one: a
+    single process handles a connection's requests in order.  Through an edge, a request behind
+    a ``join``/``resume``/``watch`` relayed to another process must be handled after its answer:
+
+    * resume then ``sit_in``: ``resumed``, then ``ok`` at the resumed seat (was ``not_seated``,
+      answered before the ``resumed``; or applied at the seat being left);
+    * two joins, the first at another process's table, the second at the edge's own:
+      ``joined`` then ``already_seated`` (the second used to seat the client a second time, and
+      the first seat was silently let go);
+    * a resume with a bad token then ``sit_out``: ``bad_token``, then ``ok`` at the seat the
+      connection still holds.
+    """
     tables = tables_config(2, 4, bots={"0": "rule"})
     with _running(_processes(tmp_path, pg.url, tables, 2)) as servers:
         owner = _spread(servers, 2)
-        edge = next(s for s in servers if s is not owner["t0"])
+        edge = owner["t1"]
+        assert owner["t0"] is not edge
 
         async def run() -> None:
             async with Raw(owner["t0"].ws_url) as c:
                 got = await c.ask({"type": "join", "id": 1, "table": "t0", "name": "pipe"}, 1)
                 token, seq = got[-1]["token"], got[-1]["seq"]
-            for where, url, kind in (("owner", owner["t0"].ws_url, "sit_out"), ("edge", edge.ws_url, "sit_in")):
-                async with Raw(url) as c:                     # the owner's order is the reference
-                    await c.send({"type": "resume", "id": 1, "table": "t0", "token": token, "last_seq": seq})
-                    await c.send({"type": kind, "id": 2})
-                    got = await c.until(lambda m: m.get("id") == 2 and m["type"] != "event", 5)
-                    order = [(m["type"], m.get("code")) for m in got if m.get("id") in (1, 2)]
-                    assert order == [("resumed", None), ("ok", None)], (
-                        f"{where}: resume then {kind} sent at once, answered {order}")
+            cases: list[tuple[str, str, list[dict[str, Any]], list[tuple[str, str | None]]]] = [
+                ("owner", owner["t0"].ws_url, [{"type": "resume", "table": "t0", "token": token, "last_seq": seq},
+                                               {"type": "sit_out"}], [("resumed", None), ("ok", None)]),
+                ("edge", edge.ws_url, [{"type": "resume", "table": "t0", "token": token, "last_seq": seq},
+                                       {"type": "sit_in"}], [("resumed", None), ("ok", None)]),
+                ("edge", edge.ws_url, [{"type": "join", "table": "t0", "name": "twice", "seat": 3},
+                                       {"type": "join", "table": "t1", "name": "twice-b"}],
+                 [("joined", None), ("error", "already_seated")]),
+                ("edge", edge.ws_url, [{"type": "resume", "table": "t0", "token": token, "last_seq": seq},
+                                       {"type": "resume", "table": "t1", "token": "not a token"},
+                                       {"type": "sit_out"}],
+                 [("resumed", None), ("error", "bad_token"), ("ok", None)]),
+            ]
+            for where, url, msgs, want in cases:
+                async with Raw(url) as c:
+                    for rid, msg in enumerate(msgs, 1):
+                        await c.send({**msg, "id": rid})
+                    last = len(msgs)
+                    got = await c.until(lambda m, last=last: m.get("id") == last and m["type"] != "event", 5)
+                    order = [(m["type"], m.get("code")) for m in got if m.get("id") is not None]
+                    assert order == want, (f"{where}: {[m['type'] for m in msgs]} sent at once, answered {order}, "
+                                           f"as a single process: {want}")
         asyncio.run(run())
+    players = {t: [p["name"] for p in st["players"]] for t, (_, st, _) in read_db(pg.url).tables.items()}
+    assert players == {"t0": ["bot-0", "pipe", "twice"], "t1": ["bot-0"]}, players
 
 
 def test_seat_requests_watchers_and_replays_through_an_edge(pg: Postgres, tmp_path: Path) -> None:
@@ -511,6 +536,42 @@ def test_seat_requests_watchers_and_replays_through_an_edge(pg: Postgres, tmp_pa
     for tid in ("t0", "t1"):
         check_log(dump, tid)
         check_table_ledger(dump.tables[tid][1])
+
+
+def test_a_client_whose_process_dies_is_sat_out_after_the_grace_period(pg: Postgres, tmp_path: Path) -> None:
+    """A client seated through process A at process B's table, and A is SIGKILLed: nobody says
+    goodbye, B finds A gone when A's heartbeat lapses (a lease) and lets go of A's clients, so
+    the seat is sat out after the grace period (``sat_out``, reason ``disconnected``), as a
+    single process does when a WebSocket drops; resuming through B afterwards sits it in again."""
+    tables = tables_config(2, 4, bots={"0": "rule"})
+    with _running(_processes(tmp_path, pg.url, tables, 2, grace=2.0)) as servers:
+        owner = _spread(servers, 2)
+        b = owner["t0"]
+        a = next(s for s in servers if s is not b)
+
+        async def run() -> None:
+            c = Raw(a.ws_url)
+            await c.__aenter__()
+            got = await c.ask({"type": "join", "id": 1, "table": "t0", "name": "orphan", "seat": 2}, 1)
+            assert got[-1]["type"] == "joined", got
+            token, joined = got[-1]["token"], got[-1]["seq"]
+            a.kill()
+            killed = time.monotonic()
+            async with Raw(b.ws_url) as w:
+                await w.ask({"type": "watch", "id": 1, "table": "t0", "last_seq": joined}, 1)
+                await w.until(lambda m: m["type"] == "event" and m["event"].get("kind") == "sat_out"
+                              and m["event"].get("seat") == 2, 3 * LEASE + 2.0 + 5.0)
+                took = time.monotonic() - killed
+                assert took < 3 * LEASE + 2.0 + 5.0
+            async with Raw(b.ws_url) as r:
+                got = await r.ask({"type": "resume", "id": 1, "table": "t0", "token": token, "last_seq": joined}, 1)
+                assert got[-1]["type"] == "resumed", got
+                await r.until(lambda m: m["type"] == "event" and m["event"].get("kind") == "sat_in"
+                              and m["event"].get("reason") == "returned", 5)
+            with contextlib.suppress(Exception):
+                await c.__aexit__()
+        asyncio.run(run())
+        assert _tracebacks(servers) == []
 
 
 # ---------------------------------------------------------------------------- in one process

@@ -254,6 +254,12 @@ class GameServer:
                 except ProtocolError as exc:
                     conn.send(_error(exc.code, exc.message, rid))
                     continue
+                if conn.pending is not None and self.cluster is not None:
+                    # a join, resume or watch relayed to another process is not answered yet: the
+                    # next request waits for it, as a single process answers a connection's requests
+                    # in order (else it would go on the binding being left, or seat the client twice)
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(conn.settled.wait(), 3 * self.cluster.lease + 3.0)
                 await self.dispatch(conn, msg)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass

@@ -394,6 +394,7 @@ class Cluster:
                 rid = ANON + self._anon
                 msg = {**msg, "id": rid}
             conn.pending = Remote(msg["table"], owner, None)
+            conn.settled.clear()
             conn.pending_id = rid
         text = dumps(msg)
         if isinstance(rid, (str, int)) and not isinstance(rid, bool):
@@ -409,6 +410,7 @@ class Cluster:
             if r.owner in self.live and r.owner != self.id:
                 self._post(r.owner, conn.cid, "x", "")
         conn.remote = conn.pending = None
+        conn.settled.set()
         conn.asked.clear()                    # their answers will not pass: the client resumes
 
     def let_go(self, conn: Connection) -> None:
@@ -635,6 +637,7 @@ class Cluster:
         """The answer of process ``owner`` to ``conn``'s join, resume or watch: bound there, or
         refused."""
         conn.pending = None
+        conn.settled.set()
         msg = json.loads(text)
         if msg.get("type") not in ("joined", "resumed", "watching"):
             return

@@ -74,6 +74,8 @@ class Connection:
         self.remote: Remote | None = None      # bound at a table another process owns (a cluster)
         self.pending: Remote | None = None     # a join, resume or watch sent to that process, not answered yet
         self.pending_id: Any = None            # its id (its answer binds the client there, or refuses)
+        self.settled = asyncio.Event()         # set while nothing is pending: the next request may go
+        self.settled.set()
         self.asked: dict[Any, float] = {}      # ids of requests sent to that process -> when (monotonic)
         self.let_go: Callable[[Connection], None] | None = None   # tells that owner when unbound
         self.moved = False                     # told "moved" (a cluster), not bound again since
