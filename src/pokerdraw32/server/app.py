@@ -167,6 +167,8 @@ class GameServer:
                     row = await self.store_or_fail().load_table(room.id)
                     if row is not None:
                         await self.adopt(row, None)
+            except StorageError as exc:       # the database away: in a cluster its lease was let go
+                log.error("table %s: reading it again failed: %s", room.id, exc)
             except Exception:
                 log.exception("table %s: reading it again failed", room.id)
         if self.rooms.get(room.id) is room:
@@ -254,6 +256,12 @@ class GameServer:
                 except ProtocolError as exc:
                     conn.send(_error(exc.code, exc.message, rid))
                     continue
+                if conn.pending is not None and self.cluster is not None:
+                    # a join, resume or watch relayed to another process is not answered yet: the
+                    # next request waits for it, as a single process answers a connection's requests
+                    # in order (else it would go on the binding being left, or seat the client twice)
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(conn.settled.wait(), 3 * self.cluster.lease + 3.0)
                 await self.dispatch(conn, msg)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
@@ -320,8 +328,9 @@ class GameServer:
             if not isinstance(table, str) or table in self.rooms or table not in self.cluster.owners:
                 return False               # this process's, or no such table (said by the usual path)
             if conn.ws is None:            # a request relayed from another process: no second hop
-                raise ProtocolError("moved", f"table {table} moved to another server process: resume with your "
-                                             f"token and last seq (or watch again), through any server process")
+                raise ProtocolError("unavailable", f"table {table} moved to another server process: resume with "
+                                                   f"your token and last seq (or watch again) in a moment, through "
+                                                   f"any server process")
             owner = self.cluster.owner_of(table)
             if owner is None or owner == self.cluster.id:   # this one, taking the table (back) right now
                 owner = None
@@ -335,8 +344,9 @@ class GameServer:
                                                       f"it first, or join from another connection")
             self.cluster.forward(conn, owner, msg)
             return True
-        if conn.remote is not None:
-            self.cluster.forward(conn, conn.remote.owner, msg)
+        bound = conn.pending or conn.remote   # behind a join, resume or watch: where it goes, in order
+        if bound is not None:
+            self.cluster.forward(conn, bound.owner, msg)
             return True
         return False
 
@@ -348,11 +358,15 @@ class GameServer:
             raise ProtocolError("already_seated", f"join: this connection holds seat {conn.player.seat} of table "
                                 f"{conn.room.id if conn.room else '?'}; leave it first, or join from another "
                                 "connection")
+        if conn.remote is not None and conn.remote.seat is not None:     # at another process's table
+            raise ProtocolError("already_seated", f"join: this connection holds seat {conn.remote.seat} of table "
+                                f"{conn.remote.table}; leave it first, or join from another connection")
         chips = field(msg, "chips", "int", required=False)
         wait = field(msg, "wait", "bool", required=False, default=False)
         key = field(msg, "key", "str", required=False)
         async with room.lock:
             _open(room)
+            _still_there(conn, "join")
             player, token = await room.join(name, seat, chips, wait, key)
             self._bind(conn, room, player)
             conn.send(_reply("joined", rid, table=room.id, seat=player.seat, token=token, seq=room.seq))
@@ -388,6 +402,9 @@ class GameServer:
         kind = msg["type"]
         room, player = conn.room, conn.player
         if room is None or player is None:
+            if conn.moved:      # sent before the client read its "moved": not_seated would read as a lost seat
+                raise ProtocolError("unavailable", f"{kind}: the table moved to another server process: resume "
+                                                   f"with your token and last seq, through any server process")
             raise ProtocolError("not_seated", f"{kind}: join a table or resume your seat first")
         async with room.lock:
             _open(room)
@@ -419,6 +436,7 @@ class GameServer:
         :meth:`_replay` has sent the entries after ``last`` and the ``state`` returned here.
         Returns the entries if they are in memory (else None: read from the database), the last
         entry to replay, and the state."""
+        _still_there(conn, what)
         if last > room.seq:
             raise ProtocolError("bad_message", f"{what}: last_seq {last} is beyond the table's log ({room.seq})")
         count = room.seq - last
@@ -480,10 +498,15 @@ class GameServer:
             room.watchers.add(conn)
         conn.room = room
         conn.player = player
+        conn.moved = False
 
     # ------------------------------------------------------------------ HTTP
     async def tables_json(self, request: Request) -> Response:
-        return JSONResponse({"v": PROTOCOL_VERSION, "tables": await self.all_tables()})
+        try:
+            tables = await self.all_tables()
+        except StorageError as exc:          # a cluster's lobby reads the database: it is away
+            return JSONResponse({"v": PROTOCOL_VERSION, "error": "storage", "message": str(exc)}, status_code=503)
+        return JSONResponse({"v": PROTOCOL_VERSION, "tables": tables})
 
     async def cluster_json(self, request: Request) -> Response:
         """``/api/cluster``: this process's id, the live processes and each table's owner (a
@@ -515,7 +538,11 @@ class GameServer:
             for _, text in store.hands(table_id):
                 writer.write(HandHistory.loads(text))
             return out.getvalue()
-        return PlainTextResponse(await asyncio.to_thread(build), media_type="application/toml")
+        try:
+            text = await asyncio.to_thread(build)
+        except StorageError as exc:
+            return PlainTextResponse(f"the database cannot be read now: {exc}\n", status_code=503)
+        return PlainTextResponse(text, media_type="application/toml")
 
     async def healthz(self, request: Request) -> Response:
         return PlainTextResponse("ok" if self.ready else "starting", status_code=200 if self.ready else 503)
@@ -559,6 +586,14 @@ def _reply(kind: str, rid: Any, **fields: Any) -> dict[str, Any]:
         msg["id"] = rid
     msg.update(fields)
     return msg
+
+
+def _still_there(conn: Connection, what: str) -> None:
+    """Refuse to seat (or let watch) a connection that closed while its request waited for the
+    table's lock: a client of another process whose goodbye overtook its request (the seat would
+    be held by a dead connection, never sat out after the grace period)."""
+    if conn.closed:
+        raise ProtocolError("not_seated", f"{what}: the connection closed meanwhile")
 
 
 def _error(code: str, message: str, rid: Any = None) -> dict[str, Any]:

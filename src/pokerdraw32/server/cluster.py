@@ -65,9 +65,14 @@ PAYLOAD = 7800
 PIECE = 1900
 """Characters of one piece of a message too long for a notification (at most 4 bytes each)."""
 OWNERS = "pd32_owners"
+"""The channel of ownership announcements."""
+ANON = 1 << 53
+"""Ids from this one up are the edge's own, given to a join, resume or watch sent without an id
+(a client's ids are below 2**53, PROTOCOL.md): its answer is known by it, then sent on without it."""
 _REPLY_ID = re.compile(r'^\{"type":"[a-z_]+","v":\d+,"id":("(?:[^"\\]|\\.)*"|-?\d+)[,}]')
 """The id of a reply as the server writes it (``_reply`` in app.py: type, v, id first)."""
-"""The channel of ownership announcements."""
+_MOVED = f'{{"type":"error","v":{PROTOCOL_VERSION},"code":"moved",'
+"""How the owner's ``moved`` error (:func:`moved`) begins, as the edge passes it on."""
 
 
 def moved(table: str, why: str) -> dict[str, Any]:
@@ -148,6 +153,7 @@ class Cluster:
         self._lobby: tuple[float, list[tuple[str, dict[str, Any], dict[str, Any], int]]] = (-1.0, [])
         self.stopping = False
         self.listening = False
+        self._anon = 0
 
     # ------------------------------------------------------------------ start, stop
     async def start(self) -> None:
@@ -287,17 +293,28 @@ class Cluster:
 
     async def reload(self, table_id: str) -> None:
         """The table's room was dropped as stale: read it again if this process still holds
-        its lease, else forget it."""
+        its lease, else forget it.  If it cannot be read (the database away), its lease is let
+        go, never renewed for a table this process no longer runs: a process (maybe this one)
+        takes it again once it can be read.
+
+        :raises StorageError: it could not be read (its lease was let go).
+        """
         epoch = self.owned.get(table_id)
         if epoch is None:
             return
-        ctl = await self._control()
-        cur = await ctl.execute("SELECT 1 FROM pd32_owners WHERE table_id = %s AND owner = %s AND epoch = %s",
-                                (table_id, self.id, epoch))
-        if await cur.fetchone() is None:
+        try:
+            ctl = await self._control()
+            cur = await ctl.execute("SELECT 1 FROM pd32_owners WHERE table_id = %s AND owner = %s AND epoch = %s",
+                                    (table_id, self.id, epoch))
+            if await cur.fetchone() is None:
+                self.owned.pop(table_id, None)
+                return
+            await self.host.adopt(await self._store_row(table_id), (self.id, epoch))
+        except Exception:
+            with contextlib.suppress(Exception):
+                await self._release(table_id, "it could not be read again from the database")
             self.owned.pop(table_id, None)
-            return
-        await self.host.adopt(await self._store_row(table_id), (self.id, epoch))
+            raise
 
     async def _release(self, table_id: str, why: str) -> None:
         """Stop running the table, then end the lease so that another process takes it now."""
@@ -344,7 +361,8 @@ class Cluster:
                 continue
             self._unbind(conn)
             for rid in late:
-                conn.send({"type": "error", "v": PROTOCOL_VERSION, "id": rid, "code": "unavailable",
+                conn.send({"type": "error", "v": PROTOCOL_VERSION, **({} if isinstance(rid, int) and rid >= ANON
+                                                                      else {"id": rid}), "code": "unavailable",
                            "message": "the server process of the table did not answer in time (a failover may be "
                                       "under way): resume with your token and last seq, or try again"})
 
@@ -370,12 +388,18 @@ class Cluster:
         client gets ``moved``)."""
         now = time.monotonic()
         rid = msg.get("id")
+        if msg["type"] in ("join", "resume", "watch"):
+            if rid is None:                   # its answer binds the client: it must be known
+                self._anon += 1
+                rid = ANON + self._anon
+                msg = {**msg, "id": rid}
+            conn.pending = Remote(msg["table"], owner, None)
+            conn.settled.clear()
+            conn.pending_id = rid
+        text = dumps(msg)
         if isinstance(rid, (str, int)) and not isinstance(rid, bool):
             conn.asked[rid] = now
-        if msg["type"] in ("join", "resume", "watch"):
-            conn.pending = Remote(msg["table"], owner, None)
-            conn.pending_id = rid
-        self._post(owner, conn.cid, "q", dumps(msg))
+        self._post(owner, conn.cid, "q", text)
 
     def _unbind(self, conn: Connection) -> None:
         """Forget where ``conn`` is bound or binding at another process, and tell that process
@@ -386,6 +410,7 @@ class Cluster:
             if r.owner in self.live and r.owner != self.id:
                 self._post(r.owner, conn.cid, "x", "")
         conn.remote = conn.pending = None
+        conn.settled.set()
         conn.asked.clear()                    # their answers will not pass: the client resumes
 
     def let_go(self, conn: Connection) -> None:
@@ -485,6 +510,8 @@ class Cluster:
         here; a remote client of this process's table is let go and told ``moved`` (when the
         database is back); a client's goodbye is sent again."""
         why = "a message between server processes was lost"
+        for to, cid in dict.fromkeys((to, cid) for to, cid, _ in keys):
+            self._post(to, cid, "z", "")      # pieces of a long line it may have got: dropped
         for to, cid, flag in dict.fromkeys(keys):
             if flag == "x":
                 if cid not in self.host.conns:    # gone: no later request can overtake it
@@ -573,6 +600,9 @@ class Cluster:
             if flag == "p":
                 self._pieces.setdefault(key, []).append(text)
                 continue
+            if flag == "z":                   # the rest of a long line was lost (_lost): not glued to the next
+                self._pieces.pop(key, None)
+                continue
             if key in self._pieces:
                 text = "".join(self._pieces.pop(key)) + text
             if flag == "q":
@@ -590,11 +620,15 @@ class Cluster:
                         if m is not None:
                             rid = json.loads(m.group(1))
                             conn.asked.pop(rid, None)
+                            if isinstance(rid, int) and rid >= ANON:    # the edge's own id: taken off
+                                text = text[:m.start(1) - len(',"id":')] + text[m.end(1):]
                     p = conn.pending
                     if p is not None and p.owner == sender and rid is not None and rid == conn.pending_id:
                         self._answered(conn, sender, text)
                     elif conn.remote is None or conn.remote.owner != sender:
                         continue      # from a binding let go (the client was told to resume): dropped
+                    if text.startswith(_MOVED):
+                        conn.moved = True
                     conn.send_text(text, replay=flag == "r")
             elif flag == "b":
                 self._bound(sender, cid, text)
@@ -603,6 +637,7 @@ class Cluster:
         """The answer of process ``owner`` to ``conn``'s join, resume or watch: bound there, or
         refused."""
         conn.pending = None
+        conn.settled.set()
         msg = json.loads(text)
         if msg.get("type") not in ("joined", "resumed", "watching"):
             return
@@ -612,6 +647,7 @@ class Cluster:
             conn.detach()                      # a seat or watch at this process
         seat = msg.get("seat")
         conn.remote = Remote(msg["table"], owner, seat if isinstance(seat, int) else None)
+        conn.moved = False
 
     def _bound(self, owner: str, cid: int, text: str) -> None:
         """The owner bound (or unbound) client ``cid`` of this process at one of its tables."""

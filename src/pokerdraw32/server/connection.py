@@ -74,14 +74,19 @@ class Connection:
         self.remote: Remote | None = None      # bound at a table another process owns (a cluster)
         self.pending: Remote | None = None     # a join, resume or watch sent to that process, not answered yet
         self.pending_id: Any = None            # its id (its answer binds the client there, or refuses)
+        self.settled = asyncio.Event()         # set while nothing is pending: the next request may go
+        self.settled.set()
         self.asked: dict[Any, float] = {}      # ids of requests sent to that process -> when (monotonic)
         self.let_go: Callable[[Connection], None] | None = None   # tells that owner when unbound
+        self.moved = False                     # told "moved" (a cluster), not bound again since
 
     def send(self, msg: dict[str, Any], *, replay: bool = False) -> None:
         """Queue ``msg`` (its ``"v"`` set if missing); see :meth:`send_text`."""
         if self.closed:
             return
         msg.setdefault("v", PROTOCOL_VERSION)
+        if msg.get("code") == "moved":
+            self.moved = True
         self.send_text(dumps(msg), replay=replay)
 
     def send_text(self, text: str, *, replay: bool = False) -> None:

@@ -22,6 +22,8 @@ PROTOCOL_VERSION = 1
 CLIENT_TYPES = frozenset({"tables", "join", "resume", "watch", "act", "showdown", "sit_out", "sit_in",
                           "add_chips", "leave", "ping"})
 ACT_KINDS = frozenset({"fold", "check", "call", "bet", "raise", "split", "decline", "discard"})
+MAX_DEPTH = 16
+"""Most levels of arrays and objects nested in a client message (a request has 2: ``cards``)."""
 
 
 try:                                  # optional (extra [server]): about 10x faster than json
@@ -107,7 +109,8 @@ class RateLimiter:
 
 def read_message(data: str | bytes | None, limits: Limits) -> dict[str, Any]:
     """The client message in ``data`` (a text frame), checked: a JSON object with a known
-    ``type`` and, if present, an ``id`` (a string of at most 64 characters or an integer).
+    ``type`` and, if present, an ``id`` (a string of at most 64 characters or an integer),
+    nesting at most :data:`MAX_DEPTH` levels of arrays and objects.
 
     :raises ProtocolError: ``too_large``, ``bad_json`` or ``bad_message``.
     """
@@ -121,6 +124,10 @@ def read_message(data: str | bytes | None, limits: Limits) -> dict[str, Any]:
         raise ProtocolError("bad_json", f"not JSON: {exc}") from None
     if not isinstance(msg, dict):
         raise ProtocolError("bad_message", f"a message is a JSON object, got {type(msg).__name__}")
+    if data.count("[") + data.count("{") > MAX_DEPTH and _depth(msg) > MAX_DEPTH:
+        # deeper values would overflow the stack of whatever writes them again as JSON (the
+        # relay to a table's owner, an error message quoting a field): refused here, by name
+        raise ProtocolError("bad_message", f"a message nests at most {MAX_DEPTH} levels of arrays and objects")
     kind = msg.get("type")
     if not isinstance(kind, str) or kind not in CLIENT_TYPES:
         raise ProtocolError("bad_message", f"unknown message type {_short(kind)}; known: "
@@ -130,6 +137,21 @@ def read_message(data: str | bytes | None, limits: Limits) -> dict[str, Any]:
                                 or (isinstance(rid, int) and not isinstance(rid, bool) and abs(rid) < 2**53)):
         raise ProtocolError("bad_message", "id must be a string of at most 64 characters or an integer")
     return msg
+
+
+def _depth(value: Any) -> int:
+    """Levels of arrays and objects in ``value`` (0 for a scalar), counted without recursion."""
+    deepest = 0
+    todo: list[tuple[Any, int]] = [(value, 0)]
+    while todo:
+        v, d = todo.pop()
+        if isinstance(v, dict):
+            v = list(v.values())
+        if isinstance(v, list):
+            deepest = max(deepest, d + 1)
+            if d + 1 <= MAX_DEPTH:
+                todo.extend((x, d + 1) for x in v)
+    return deepest
 
 
 def field(msg: dict[str, Any], name: str, kind: str, *, required: bool = True, default: Any = None) -> Any:

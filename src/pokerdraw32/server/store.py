@@ -367,20 +367,27 @@ class Store:
             raise StorageError("the store is closed")
 
         def run() -> Any:
-            conn = self._local.conn
-            if self._broken(conn):          # the database went away (a restart): connect again
-                with contextlib.suppress(Exception):
-                    conn.close()
+            for attempt in (1, 2):
+                conn = self._local.conn
+                if self._broken(conn):          # the database went away (a restart): connect again
+                    with contextlib.suppress(Exception):
+                        conn.close()
+                    try:
+                        conn = self._local.conn = self._connect()
+                    except Exception as exc:
+                        raise StorageError(f"the database is unreachable: {exc}") from exc
                 try:
-                    conn = self._local.conn = self._connect()
+                    return fn(conn)
                 except Exception as exc:
-                    raise StorageError(f"the database is unreachable: {exc}") from exc
-            try:
-                return fn(conn)
-            except Exception as exc:
-                raise StorageError(f"the database read failed: {exc}") from exc
-            finally:
-                self._end_read(conn)
+                    # a connection cut since its last use (a database restart) is found broken
+                    # only now: a read changes nothing, so it is tried once more on a new one
+                    if attempt == 1 and self._broken(conn):
+                        continue
+                    raise StorageError(f"the database read failed: {exc}") from exc
+                finally:
+                    with contextlib.suppress(Exception):    # a broken connection: its error is raised
+                        self._end_read(conn)
+            raise AssertionError("unreachable")  # pragma: no cover
         return self._reads.submit(run)
 
     def close(self) -> None:
