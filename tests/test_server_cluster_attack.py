@@ -667,17 +667,6 @@ def _received(conn: Connection) -> list[dict[str, Any]]:
     return out
 
 
-async def _leaves(server: Any, conn: Connection) -> None:
-    """The client's WebSocket closed: what ``serve`` does then."""
-    conn.closed = True
-    server.conns.pop(conn.cid, None)
-    if conn.room is not None:
-        async with conn.room.lock:
-            conn.detach()
-    elif conn.remote is not None:
-        conn.detach()
-
-
 async def _wait(cond: Callable[[], bool], timeout: float, what: str) -> None:
     end = time.monotonic() + timeout
     while not cond():
@@ -713,7 +702,7 @@ def test_a_goodbye_that_overtakes_a_resume_leaves_the_seat_disconnected(pg: Post
             await e.dispatch(other, {"type": "join", "id": 1, "table": y, "name": "y-seat", "seat": 3})
             await _wait(lambda: other.remote is not None, 5, "joined y")
             token = next(m for m in _received(other) if m["type"] == "joined")["token"]
-            await _leaves(e, other)
+            await e.gone(other)
             conn = _client(e)
             await e.dispatch(conn, {"type": "join", "id": 1, "table": x, "name": "x-seat", "seat": 3})
             await _wait(lambda: conn.remote is not None, 5, "joined x")
@@ -721,7 +710,7 @@ def test_a_goodbye_that_overtakes_a_resume_leaves_the_seat_disconnected(pg: Post
             async with room.lock:                           # a commit of table y under way
                 await e.dispatch(conn, {"type": "resume", "id": 2, "table": y, "token": token})
                 await asyncio.sleep(0.3)                    # the resume waits at O for y's lock
-                await _leaves(e, conn)                      # its goodbye reaches O meanwhile
+                await e.gone(conn)                      # its goodbye reaches O meanwhile
                 await asyncio.sleep(0.3)
             await asyncio.sleep(0.3)
             player = room.players[3]
@@ -753,7 +742,7 @@ def test_the_old_owner_forgets_a_client_whose_table_moved(pg: Postgres) -> None:
             await b.cluster._release(tb, "the tables are spread over the server processes")
             await _wait(lambda: any(m.get("code") == "moved" for m in _received(conn)), 5, "moved")
             await _wait(lambda: conn.remote is None, 5, "unbound")
-            await _leaves(a, conn)
+            await a.gone(conn)
             await asyncio.sleep(1.0)
             assert list(b.cluster.remotes) == [], (
                 f"process B still keeps {len(b.cluster.remotes)} relayed connection(s) of clients that left")

@@ -266,19 +266,24 @@ class GameServer:
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
         finally:
-            conn.closed = True
-            self.conns.pop(conn.cid, None)
-            if conn.room is not None:
-                async with conn.room.lock:
-                    conn.detach()
-            elif conn.remote is not None:
-                conn.detach()
+            await self.gone(conn)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
             if ws.application_state != WebSocketState.DISCONNECTED:
                 with contextlib.suppress(Exception):
                     await ws.close()
+
+    async def gone(self, conn: Connection) -> None:
+        """``conn``'s WebSocket closed: it is forgotten, and lets go of its seat or watch (here
+        under the table's lock; at another process's table, that process is told)."""
+        conn.closed = True
+        self.conns.pop(conn.cid, None)
+        if conn.room is not None:
+            async with conn.room.lock:
+                conn.detach()
+        elif conn.remote is not None:
+            conn.detach()
 
     async def dispatch(self, conn: Connection, msg: dict[str, Any]) -> None:
         """Handle the request ``msg`` of ``conn``: refusals are answered as ``error`` messages
