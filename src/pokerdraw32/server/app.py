@@ -330,7 +330,7 @@ class GameServer:
                                                    f"your token and last seq (or watch again) in a moment, through "
                                                    f"any server process")
             owner = self.cluster.owner_of(table)
-            if owner is None:
+            if owner is None or owner == self.cluster.id:   # ours, not run now: being let go, or read again
                 raise ProtocolError("unavailable", f"table {table} has no server process at the moment (a failover is "
                                                    f"under way): try again in a few seconds")
             if kind == "join" and (conn.player is not None or (conn.remote is not None and conn.remote.seat is not None
