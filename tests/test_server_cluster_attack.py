@@ -914,28 +914,6 @@ def test_lobby_and_archive_during_a_database_outage(pg: Postgres, tmp_path: Path
 
 
 # ---------------------------------------------------------------------------- failovers under play
-class Player(BotClient):
-    """A :class:`BotClient` that, like a careful client, decides again after a ``storage`` error
-    (nothing was applied, so the same action with the same ``seq`` is safe to send again; the
-    table sends nothing new to wake it, so it nudges itself with a ``ping``)."""
-
-    _nudge = False
-
-    def _receive(self, m: dict[str, Any]) -> None:
-        super()._receive(m)
-        if m.get("type") == "error" and m.get("code") == "storage":
-            self._acted_seq = None
-            self._nudge = True
-
-    async def _maybe_act(self, ws: Any, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
-        if self._nudge:
-            self._nudge = False
-            await asyncio.sleep(0.3)
-            await ws.send(json.dumps({"type": "ping"}))
-            return
-        await super()._maybe_act(ws, queue)
-
-
 async def _until(cond: Callable[[], bool], timeout: float, what: str, clients: list[BotClient]) -> None:
     end = time.monotonic() + timeout
     while not cond():
@@ -1084,7 +1062,7 @@ def test_processes_killed_stopped_and_added_while_hands_run(pg: Postgres, tmp_pa
     servers = _processes(tmp_path, pg.url, tables, 4, hand_pause=0.02, bot_delay=0.0)
     urls = [s.ws_url for s in servers]
     clients: list[BotClient] = [
-        Player(urls[i % 4:] + urls[:i % 4], tid, f"{tid}-p{seat}", seat=seat, seed=rng.randrange(1 << 32),
+        BotClient(urls[i % 4:] + urls[:i % 4], tid, f"{tid}-p{seat}", seat=seat, seed=rng.randrange(1 << 32),
                think=0.03, give_up=30.0)
         for i, (tid, seat) in enumerate((t, s) for t in ids for s in (2, 3))]
     lobby = Lobby(servers, ids)
@@ -1155,7 +1133,7 @@ def test_postgres_stopped_twice_and_longer_than_the_lease(pg: Postgres, tmp_path
     servers = _processes(tmp_path, pg.url, tables, 2, hand_pause=0.02, bot_delay=0.0)
     urls = [s.ws_url for s in servers]
     clients: list[BotClient] = [
-        Player(urls[i % 2:] + urls[:i % 2], tid, f"{tid}-p{seat}", seat=seat, seed=rng.randrange(1 << 32),
+        BotClient(urls[i % 2:] + urls[:i % 2], tid, f"{tid}-p{seat}", seat=seat, seed=rng.randrange(1 << 32),
                think=0.01, give_up=60.0)
         for i, (tid, seat) in enumerate((t, s) for t in ids for s in (2, 3))]
     lobby = Lobby(servers, ids)
