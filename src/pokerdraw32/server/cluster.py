@@ -627,8 +627,9 @@ class Cluster:
                         self._answered(conn, sender, text)
                     elif conn.remote is None or conn.remote.owner != sender:
                         continue      # from a binding let go (the client was told to resume): dropped
-                    if text.startswith(_MOVED):
+                    if text.startswith(_MOVED):   # the owner let go of the client (it always does with it)
                         conn.moved = True
+                        conn.remote = None
                     conn.send_text(text, replay=flag == "r")
             elif flag == "b":
                 self._bound(sender, cid, text)
