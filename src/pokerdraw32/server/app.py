@@ -37,7 +37,7 @@ from .config import DEFAULT_TABLES, ServerSettings, TableConfig
 from .connection import Connection
 from .protocol import PROTOCOL_VERSION, Limits, ProtocolError, action_of, dumps, field, read_message
 from .room import Entry, Player, Room
-from .store import StorageError, Store, TableRow, open_store
+from .store import StaleTableError, StorageError, Store, TableRow, open_store
 
 __all__ = ["Connection", "GameServer", "create_app"]   # Connection: from .connection
 
@@ -287,7 +287,14 @@ class GameServer:
         except ProtocolError as exc:
             conn.send(_error(exc.code, exc.message, rid))
         except StorageError as exc:
-            conn.send(_error("storage", str(exc), rid))
+            if self.cluster is not None and isinstance(exc.__cause__, StaleTableError):
+                # the table's lease went to another process (this one was too slow to renew it) or
+                # a lost commit went through: nothing applied, and the table is read again
+                conn.send(_error("unavailable", f"the table is moving to another server process or being read "
+                                                f"again; nothing was applied: resume (or join with your key) and "
+                                                f"try again ({exc})", rid))
+            else:
+                conn.send(_error("storage", str(exc), rid))
         except PokerDraw32Error as exc:
             code = "illegal" if isinstance(exc, IllegalActionError) else "table_error"
             conn.send(_error(code, str(exc), rid))
