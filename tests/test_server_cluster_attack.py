@@ -367,6 +367,67 @@ def test_join_resume_watch_without_an_id_through_an_edge(pg: Postgres, tmp_path:
         assert _tracebacks(servers) == []
 
 
+def test_unicode_names_join_keys_and_a_flood_through_an_edge(pg: Postgres, tmp_path: Path) -> None:
+    """Through a process that does not own the table: a name and a join ``key`` outside ASCII
+    reach the table intact (stored, listed in every lobby); the same join repeated with its key
+    through the owner finds the seat (a new token; the first stops working); a seated client's
+    bad actions get the owner's answers (``stale``, ``bad_message``); and a burst of 60 requests
+    is cut by the edge's rate limit as at the owner (40 answered, then ``rate_limited``; each
+    request answered once), the connection kept."""
+    tables = tables_config(2, 4, bots={"0": "rule"})
+    name, key = "Zo\u00eb \u540d\u524d \U0001f0a1", "cl\u00e9-\U0001f511-" + "k" * 40
+    with _running(_processes(tmp_path, pg.url, tables, 2)) as servers:
+        owner = _spread(servers, 2)
+        b = owner["t0"]
+        a = next(s for s in servers if s is not b)
+
+        async def burst(c: Raw) -> Counter[str]:
+            await asyncio.sleep(2.5)                       # the rate limiter's bucket full again
+            c.got.clear()
+            for rid in range(100, 160):
+                await c.send({"type": "sit_out", "id": rid})
+            await c.quiet(3.0)
+            return Counter("rate_limited" if m.get("code") == "rate_limited" else "answered" for m in c.got
+                           if m["type"] in ("ok", "error") and ((m.get("id") or 0) >= 100 or "id" not in m))
+
+        async def run() -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            async with Raw(a.ws_url) as c:
+                got = await c.ask({"type": "join", "id": 1, "table": "t0", "name": name, "key": key}, 1)
+                assert got[-1]["type"] == "joined", got
+                first, seat = got[-1]["token"], got[-1]["seat"]
+                st = await c.until(lambda m: m["type"] == "state", 5)
+                assert next(x for x in st[-1]["view"]["seats"] if x["seat"] == seat)["name"] == name
+                for rid, bad, code in ((2, {"kind": "check", "seq": 1}, "stale"),
+                                       (3, {"kind": "fold", "amount": 3}, "bad_message"),
+                                       (4, {"kind": "discard", "cards": ["Zz"]}, "bad_message"),
+                                       (5, {"kind": "raise", "amount": -1}, "bad_message"),
+                                       (6, {"kind": "timeout"}, "bad_message")):
+                    got = await c.ask({"type": "act", "id": rid, **bad}, rid)
+                    assert got[-1].get("code") == code, (bad, got[-1])
+                out["edge"] = await burst(c)
+                pong = await c.ask({"type": "ping", "id": "alive"}, "alive")
+                assert pong[-1]["type"] == "pong"
+            async with Raw(b.ws_url) as c:
+                got = await c.ask({"type": "join", "id": 1, "table": "t0", "name": name, "key": key}, 1)
+                assert got[-1]["type"] == "joined" and got[-1]["seat"] == seat and got[-1]["token"] != first, got
+                out["owner"] = await burst(c)
+            async with Raw(a.ws_url) as c:
+                got = await c.ask({"type": "resume", "id": 1, "table": "t0", "token": first}, 1)
+                assert got[-1].get("code") == "bad_token", got
+            for s in servers:
+                lobby = json.loads(s.get("/api/tables"))["tables"]
+                assert name in [p["name"] for t in lobby for p in t["players"]], lobby
+            return out
+        out = asyncio.run(run())
+        errors = _tracebacks(servers)
+    for where in ("edge", "owner"):      # 40 at once, then 20 a second: the exact cut depends on timing
+        assert sum(out[where].values()) == 60 and 15 <= out[where]["rate_limited"] <= 20, out
+    stored = [p["name"] for p in read_db(pg.url).tables["t0"][1]["players"]]
+    assert stored == ["bot-0", name], stored
+    assert errors == [], errors[0]
+
+
 def test_one_seat_per_connection_across_processes(pg: Postgres, tmp_path: Path) -> None:
     """A connection holds at most one seat (PROTOCOL.md): one seated at a table of process B
     through process A is refused a ``join`` at A's own table (``already_seated``), as a single
@@ -838,6 +899,71 @@ def test_pieces_of_a_lost_notification_are_not_glued_to_the_next_message() -> No
             edge._received(channel, payload)
         assert conn.got == [short], f"the edge passed on {[t[:60] + '...' for t in conn.got]}"
     asyncio.run(run())
+
+
+def test_an_edge_unbinds_a_client_its_owner_said_moved_to() -> None:
+    """An owner that binds a client (its ``joined``) and lets go of it (``moved``: the table
+    spread to another process) before its relay is flushed sends both in one go, and no
+    binding change at all (bound, then unbound: as before).  The edge binds the client by the
+    ``joined`` it passes on, so it stayed bound to a binding the owner had dropped; when it later
+    saw the owner change it sent a second ``moved``, and a client that had already resumed
+    resumed again: the same entries replayed twice (seen in ``test_postgres_restart_under_load``
+    as "duplicate: event 178 after 195").  A ``moved`` from the owner now unbinds the client."""
+    from pokerdraw32.server.cluster import Cluster, moved
+    from pokerdraw32.server.protocol import dumps
+
+    class Host:
+        limits = Limits()
+        store = None
+
+        def __init__(self) -> None:
+            self.rooms: dict[str, object] = {}
+            self.conns: dict[int, Connection] = {}
+
+    async def run() -> None:
+        edge = Cluster(Host(), "postgresql://unused")  # type: ignore[arg-type]
+        owner = "0123456789ab"
+        edge.live.add(owner)
+        conn = Connection(_WebSocket(), Limits(), 7)  # type: ignore[arg-type]
+        edge.host.conns[7] = conn
+        edge.forward(conn, owner, {"type": "join", "id": 1, "table": "t0", "name": "x"})
+        edge._lines.clear()
+        lines = [dumps({"type": "joined", "v": 1, "id": 1, "table": "t0", "seat": 2, "token": "tok", "seq": 5}),
+                 dumps({"type": "state", "v": 1, "table": "t0", "seq": 5}),
+                 dumps(moved("t0", "the tables are spread over the server processes"))]
+        edge._received(f"pd32_{edge.id}", "\n".join([owner] + [f"7\tm\t{t}" for t in lines]))
+        assert [json.loads(t)["type"] for t, _ in conn.out] == ["joined", "state", "error"]
+        assert conn.remote is None, f"the edge still binds the client to {conn.remote}, which its owner let go"
+        assert conn.moved
+    asyncio.run(run())
+
+
+def test_a_request_refused_by_a_lost_lease_is_answered_unavailable(pg: Postgres) -> None:
+    """A process slow to renew a lease (a loaded machine: ``--lease`` 1.5 s) finds at its next
+    commit that another process took the table: the write is refused (fenced) and nothing is
+    applied.  The request was answered ``storage``, which clients take for a database failure
+    (the test clients give up on a ``join`` so answered: a flaky failure of the cluster tests on
+    a busy machine); it is answered ``unavailable``: resume (or join again with the same key)."""
+    import psycopg
+
+    from pokerdraw32.server.app import GameServer
+
+    async def run() -> dict[str, Any]:
+        tables = [TableConfig.from_dict(t) for t in tables_config(1, 4, bots={"0": "rule"})]
+        server = GameServer(pg.url, tables, ServerSettings(hand_pause=0.05), lease=1.0)
+        await server.start()
+        try:
+            conn = _client(server)
+            await server.dispatch(conn, {"type": "join", "id": 1, "table": "t0", "name": "slow", "key": "k" * 20})
+            _received(conn)
+            with psycopg.connect(pg.url, autocommit=True) as c:        # another process took the table
+                c.execute("UPDATE pd32_owners SET epoch = epoch + 1 WHERE table_id = 't0'")
+            await server.dispatch(conn, {"type": "sit_out", "id": 2})
+            return next(m for m in _received(conn) if m.get("id") == 2)
+        finally:
+            await server.stop()
+    answer = asyncio.run(run())
+    assert answer["code"] == "unavailable", f"a request refused by a lost lease was answered {answer}"
 
 
 # ---------------------------------------------------------------------------- the database's connections lost
