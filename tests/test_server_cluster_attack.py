@@ -824,14 +824,14 @@ def test_a_process_never_relays_a_request_to_itself(pg: Postgres) -> None:
     asyncio.run(run())
 
 
-@pytest.mark.xfail(strict=True, reason="defect reported to the lead: the old owner keeps a RemoteConnection for "
-                                       "every client that was moved away from it (see the docstring)")
 def test_the_old_owner_forgets_a_client_whose_table_moved(pg: Postgres) -> None:
     """A client seated through process A at B's table; B lets the table go (the tables spread,
-    SIGTERM): the client gets ``moved`` and B unbinds it, but B keeps its RemoteConnection in
-    ``Cluster.remotes`` for as long as A lives, even after the client left A: one leaked object
-    per client and move, in a long-running cluster without bound.  (A sends B its goodbye only
-    for the process it is bound to; after B's unbinding it is bound nowhere.)"""
+    SIGTERM): the client gets ``moved`` and B unbinds it, but B kept its RemoteConnection in
+    ``Cluster.remotes`` for as long as A lived, even after the client left A: one leaked object
+    per client and move, in a long-running cluster without bound (A sent B its goodbye only for
+    the process it was bound to; after B's unbinding it was bound nowhere).  The same for a
+    client ``replaced`` by another connection resuming its seat.  A now says goodbye when B
+    lets go of its client."""
     async def run() -> None:
         a, b = await _two_processes(pg.url, 2, hand_pause=0.05)
         try:
@@ -847,6 +847,21 @@ def test_the_old_owner_forgets_a_client_whose_table_moved(pg: Postgres) -> None:
             await asyncio.sleep(1.0)
             assert list(b.cluster.remotes) == [], (
                 f"process B still keeps {len(b.cluster.remotes)} relayed connection(s) of clients that left")
+            # replaced: a second connection (at B itself) resumes the seat of a client relayed through A
+            await _wait(lambda: len(a.rooms) == len(b.rooms) == 1, 10, "the tables spread again")
+            ta = next(iter(a.rooms))
+            tb2 = next(iter(b.rooms))
+            assert tb2 != ta
+            first = _client(a)
+            await a.dispatch(first, {"type": "join", "id": 1, "table": tb2, "name": "y"})
+            await _wait(lambda: first.remote is not None, 5, "joined")
+            token = next(m for m in _received(first) if m["type"] == "joined")["token"]
+            second = _client(b)
+            await b.dispatch(second, {"type": "resume", "id": 1, "table": tb2, "token": token})
+            await _wait(lambda: any(m.get("code") == "replaced" for m in _received(first)), 5, "replaced")
+            await _wait(lambda: first.remote is None, 5, "unbound")
+            await asyncio.sleep(0.5)
+            assert list(b.cluster.remotes) == [], "process B keeps the relayed connection of a replaced client"
         finally:
             await a.stop()
             await b.stop()

@@ -630,6 +630,8 @@ class Cluster:
                     if text.startswith(_MOVED):   # the owner let go of the client (it always does with it)
                         conn.moved = True
                         conn.remote = None
+                        if conn.pending is None or conn.pending.owner != sender:
+                            self._post(sender, cid, "x", "")   # it forgets its relayed connection
                     conn.send_text(text, replay=flag == "r")
             elif flag == "b":
                 self._bound(sender, cid, text)
@@ -662,6 +664,8 @@ class Cluster:
                 self._post(owner, cid, "x", "")  # a binding given up on (the client resumes)
             return                             # (a new binding is made by the answer, _answered)
         conn.remote = None if table is None else Remote(table, owner, seat)
+        if table is None and (conn.pending is None or conn.pending.owner != owner):
+            self._post(owner, cid, "x", "")      # let go there (replaced): it forgets its relayed connection
 
     def _request(self, key: tuple[str, int], text: str) -> None:
         rconn = self.remotes.get(key)
