@@ -630,6 +630,8 @@ class Cluster:
                     if text.startswith(_MOVED):   # the owner let go of the client (it always does with it)
                         conn.moved = True
                         conn.remote = None
+                        if conn.pending is None:
+                            conn.asked.clear()        # moved stands for what was in flight there
                         if conn.pending is None or conn.pending.owner != sender:
                             self._post(sender, cid, "x", "")   # it forgets its relayed connection
                     conn.send_text(text, replay=flag == "r")
