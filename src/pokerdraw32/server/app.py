@@ -407,8 +407,11 @@ class GameServer:
                                                    f"with your token and last seq, through any server process")
             raise ProtocolError("not_seated", f"{kind}: join a table or resume your seat first")
         async with room.lock:
-            if conn.player is not player or room.players.get(player.seat) is not player:
-                raise ProtocolError("not_seated", f"{kind}: you no longer hold seat {player.seat}")
+            # a commit refused meanwhile put the room back to its last committed state, with new
+            # Player objects (the connection's own among them): the seat is the connection's now
+            seat, player = player.seat, conn.player
+            if conn.room is not room or player is None or room.players.get(player.seat) is not player:
+                raise ProtocolError("not_seated", f"{kind}: you no longer hold seat {seat}")
             if kind == "act":
                 action = action_of(msg)
                 seq = field(msg, "seq", "seq", required=False)
