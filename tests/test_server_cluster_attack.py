@@ -664,6 +664,51 @@ def test_a_request_in_flight_when_its_table_moves_is_not_answered_not_seated(tmp
     assert answer["code"] in MOVES, f"a request in flight when its table moved was answered {answer}"
 
 
+def test_a_request_behind_a_refused_commit_keeps_its_seat(tmp_path: Path) -> None:
+    """A request waiting for the table's lock while another request's commit is refused (the
+    database away: PostgreSQL restarting) must still find its seat: the refused commit puts the
+    room back to its last committed state with new Player objects, and the waiting request was
+    answered ``not_seated`` ("you no longer hold seat 2") though the seat was the connection's
+    (seen in the PostgreSQL restart runs as an ``add_chips`` refused ``not_seated``).  One
+    process, SQLite: the same code path."""
+    from pokerdraw32.server.app import GameServer
+
+    async def run() -> list[dict[str, Any]]:
+        tables = [TableConfig.from_dict(t) for t in tables_config(1, 4, bots={"0": "rule"})]
+        server = GameServer(str(tmp_path / "db.sqlite"), tables, ServerSettings(hand_pause=30.0))
+        await server.start()
+        assert server.store is not None
+        try:
+            first, second = (Connection(_WebSocket(), server.limits, k) for k in (1, 2))  # type: ignore[arg-type]
+            await server.dispatch(first, {"type": "join", "id": 1, "table": "t0", "name": "a", "seat": 2})
+            await server.dispatch(second, {"type": "join", "id": 1, "table": "t0", "name": "b", "seat": 3})
+            for c in (first, second):
+                c.out.clear()
+            real = server.store.commit
+            calls = 0
+
+            async def commit(c: Any) -> None:
+                nonlocal calls
+                calls += 1
+                if calls == 1:
+                    raise StorageError("the database is unreachable (made to fail by the test)")
+                await real(c)
+            server.store.commit = commit  # type: ignore[method-assign]
+            room = server.rooms["t0"]
+            async with room.lock:               # both requests wait for the lock, in this order
+                refused = asyncio.create_task(server.dispatch(second, {"type": "sit_out", "id": 2}))
+                waiting = asyncio.create_task(server.dispatch(first, {"type": "sit_out", "id": 2}))
+                await asyncio.sleep(0.05)
+            await asyncio.gather(refused, waiting)
+            assert next(m for m in _received(second) if m.get("id") == 2)["code"] == "storage"
+            return _received(first)
+        finally:
+            await server.stop()
+    got = asyncio.run(run())
+    answer = next(m for m in got if m.get("id") == 2)
+    assert answer["type"] == "ok", f"a request behind a refused commit was answered {answer}"
+
+
 def test_a_table_that_cannot_be_read_again_is_let_go(pg: Postgres) -> None:
     """A process whose commit is refused as stale drops the table and reads it again; if that
     read fails (the database restarting), the process must let go of the table's lease so that
@@ -1174,6 +1219,12 @@ def _check_run(url: str, ids: list[str], clients: list[BotClient], servers: list
         check_archive(dump, tid)
     problems = []
     for c in clients:
+        if c.seq_problems:                                # what it received around the first one
+            seq = int(c.seq_problems[0].split("event ")[1].split()[0])
+            at = [i for i, m in enumerate(c.messages) if m.get("seq") == seq]
+            window = c.messages[max(0, at[0] - 12):at[-1] + 4] if at else []
+            print(f"{c.name} around entry {seq}:", *[(*_brief(m), (m.get("message") or "")[:70])
+                                                     for m in window], sep="\n  ")
         try:
             check_client_against_db(c, dump)
         except AssertionError as exc:
