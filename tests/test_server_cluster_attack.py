@@ -998,32 +998,38 @@ def test_an_edge_unbinds_a_client_its_owner_said_moved_to() -> None:
     asyncio.run(run())
 
 
-def test_a_request_refused_by_a_lost_lease_is_answered_unavailable(pg: Postgres) -> None:
+def test_a_join_refused_by_a_lost_lease_is_answered_unavailable(pg: Postgres) -> None:
     """A process slow to renew a lease (a loaded machine: ``--lease`` 1.5 s) finds at its next
-    commit that another process took the table: the write is refused (fenced) and nothing is
-    applied.  The request was answered ``storage``, which clients take for a database failure
-    (the test clients give up on a ``join`` so answered: a flaky failure of the cluster tests on
-    a busy machine); it is answered ``unavailable``: resume (or join again with the same key)."""
+    commit that another process took the table: the write is refused (fenced), nothing applied.
+    A ``join`` so refused was answered ``storage``, which clients take for a database failure (the
+    test clients give up on a join so answered: a flaky failure of the cluster tests on a busy
+    machine); it is answered ``unavailable`` (join again, with the same key).  The clients bound to
+    the table get one ``moved`` each, and a refused request of theirs still ``storage``: one
+    signal to resume, not two (two made clients resume twice and get the entries twice)."""
     import psycopg
 
     from pokerdraw32.server.app import GameServer
 
-    async def run() -> dict[str, Any]:
+    async def run() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         tables = [TableConfig.from_dict(t) for t in tables_config(1, 4, bots={"0": "rule"})]
-        server = GameServer(pg.url, tables, ServerSettings(hand_pause=0.05), lease=1.0)
+        server = GameServer(pg.url, tables, ServerSettings(hand_pause=30.0), lease=1.0)
         await server.start()
         try:
-            conn = _client(server)
-            await server.dispatch(conn, {"type": "join", "id": 1, "table": "t0", "name": "slow", "key": "k" * 20})
-            _received(conn)
+            seated, joining = _client(server), _client(server)
+            await server.dispatch(seated, {"type": "join", "id": 1, "table": "t0", "name": "seated"})
+            _received(seated)
             with psycopg.connect(pg.url, autocommit=True) as c:        # another process took the table
                 c.execute("UPDATE pd32_owners SET epoch = epoch + 1 WHERE table_id = 't0'")
-            await server.dispatch(conn, {"type": "sit_out", "id": 2})
-            return next(m for m in _received(conn) if m.get("id") == 2)
+            await server.dispatch(joining, {"type": "join", "id": 1, "table": "t0", "name": "late", "key": "k" * 20})
+            await asyncio.sleep(0.5)
+            return _received(joining), _received(seated)
         finally:
             await server.stop()
-    answer = asyncio.run(run())
-    assert answer["code"] == "unavailable", f"a request refused by a lost lease was answered {answer}"
+    joining, seated = asyncio.run(run())
+    answer = next(m for m in joining if m.get("id") == 1)
+    assert answer["code"] == "unavailable", f"a join refused by a lost lease was answered {answer}"
+    signals = [m["code"] for m in seated if m.get("code") in MOVES]
+    assert signals == ["moved"], f"a client bound to the table got {signals}"
 
 
 # ---------------------------------------------------------------------------- the database's connections lost

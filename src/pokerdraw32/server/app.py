@@ -287,9 +287,11 @@ class GameServer:
         except ProtocolError as exc:
             conn.send(_error(exc.code, exc.message, rid))
         except StorageError as exc:
-            if self.cluster is not None and isinstance(exc.__cause__, StaleTableError):
+            bound = conn.room is not None and msg.get("table") in (None, conn.room.id)
+            if self.cluster is not None and isinstance(exc.__cause__, StaleTableError) and not bound:
                 # the table's lease went to another process (this one was too slow to renew it) or
-                # a lost commit went through: nothing applied, and the table is read again
+                # a lost commit went through: nothing applied, and the table is read again; a client
+                # bound to it gets "moved" (drop), one that was not (a join) must hear it here
                 conn.send(_error("unavailable", f"the table is moving to another server process or being read "
                                                 f"again; nothing was applied: resume (or join with your key) and "
                                                 f"try again ({exc})", rid))
