@@ -1113,6 +1113,11 @@ async def _until(cond: Callable[[], bool], timeout: float, what: str, clients: l
         if failed:
             raise AssertionError(f"while waiting for {what}: {failed}")
         if time.monotonic() > end:
+            most = max(c.hands for c in clients)
+            for c in clients:
+                if c.hands < most - 5:                  # what a client left behind received last
+                    print(f"{c.name} (hands {c.hands}) received last:",
+                          *[(*_brief(m), (m.get("message") or "")[:80]) for m in c.messages[-25:]], sep="\n  ")
             raise AssertionError(f"{what}: not within {timeout:.0f} s\n" + "\n".join(
                 f"{c.name}: hands {c.hands}, live {c.live}, url {c.url}, errors {c.errors[-3:]}" for c in clients))
         await asyncio.sleep(0.05)
@@ -1261,7 +1266,7 @@ def test_processes_killed_stopped_and_added_while_hands_run(pg: Postgres, tmp_pa
     urls = [s.ws_url for s in servers]
     clients: list[BotClient] = [
         BotClient(urls[i % 4:] + urls[:i % 4], tid, f"{tid}-p{seat}", seat=seat, seed=rng.randrange(1 << 32),
-               think=0.03, give_up=30.0)
+                  think=0.03, give_up=30.0)
         for i, (tid, seat) in enumerate((t, s) for t in ids for s in (2, 3))]
     lobby = Lobby(servers, ids)
     watchers = [Watcher(urls[k + 1:] + urls[:k + 1], t) for k, t in enumerate(ids)]
@@ -1328,11 +1333,11 @@ def test_postgres_stopped_twice_and_longer_than_the_lease(pg: Postgres, tmp_path
     rng = _seed("postgres")
     tables = tables_config(4, 4, bots={"0": "rule", "1": "random"})
     ids = [t["id"] for t in tables]
-    servers = _processes(tmp_path, pg.url, tables, 2, hand_pause=0.02, bot_delay=0.0)
+    servers = _processes(tmp_path, pg.url, tables, 2, hand_pause=0.03, bot_delay=0.005)
     urls = [s.ws_url for s in servers]
-    clients: list[BotClient] = [
+    clients: list[BotClient] = [            # (think: well under the rate limit, 20 messages a second)
         BotClient(urls[i % 2:] + urls[:i % 2], tid, f"{tid}-p{seat}", seat=seat, seed=rng.randrange(1 << 32),
-               think=0.01, give_up=60.0)
+                  think=0.03, give_up=60.0)
         for i, (tid, seat) in enumerate((t, s) for t in ids for s in (2, 3))]
     lobby = Lobby(servers, ids)
     watchers = [Watcher(urls[k % 2:] + urls[:k % 2], t) for k, t in enumerate(ids)]
