@@ -39,7 +39,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -614,6 +614,32 @@ class BotClient:
     def other_errors(self) -> list[dict[str, Any]]:
         """Errors that are neither races nor a cluster's failover (``moved``, ``unavailable``)."""
         return [e for e in self.errors if e.get("code") not in RACES | MOVES]
+
+
+# ---------------------------------------------------------------------------- waiting in tests
+async def until(cond: Callable[[], bool], timeout: float, what: str, clients: list[BotClient]) -> None:
+    """Wait until ``cond()``; fail, saying what each client sees, if a client failed or after
+    ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while not cond():
+        failed = [f"{c.name}: {c.failure}" for c in clients if c.failure]
+        if failed:
+            raise AssertionError(f"while waiting for {what}: {failed}")
+        if time.monotonic() > end:
+            raise AssertionError(f"{what}: not within {timeout:.0f} s\n" + "\n".join(map(describe, clients)))
+        await asyncio.sleep(0.01)
+
+
+def describe(c: BotClient) -> str:
+    """One line on what ``c`` sees now (for a failure's message)."""
+    st = c.state
+    view = None if st is None else st["view"]
+    hand = None if view is None else view.get("hand")
+    return (f"{c.name}: seat {c.seat}, {c.hands} hands seen, last seq {c.last_seq}, connected {c._ws is not None}, "
+            f"{c.connects} connections, pending {c._pending}, state seq {None if st is None else st['seq']} "
+            f"to_act {None if view is None else view['to_act']} phase {None if hand is None else hand['phase']} "
+            f"legal {None if hand is None else hand.get('legal')}, errors {c.errors[-3:]}")
+
 
 
 # ---------------------------------------------------------------------------- the database

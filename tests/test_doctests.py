@@ -45,7 +45,8 @@ def test_module_doctests(name: str, request: pytest.FixtureRequest) -> None:
     if name == "pokerdraw32.openspiel" or name.startswith("pokerdraw32.openspiel."):   # the [openspiel] extra's
         for needed in ("numpy", "pyspiel"):
             pytest.importorskip(needed)
-    if name in ("pokerdraw32.server.app", "pokerdraw32.server.run"):          # the [server] extra's
+    if name in ("pokerdraw32.server.app", "pokerdraw32.server.run", "pokerdraw32.server.cluster",
+                "pokerdraw32.server.connection"):                              # the [server] extra's
         for needed in ("starlette", "uvicorn"):
             pytest.importorskip(needed)
     # the compiled module comes from the fixture: it skips (or errors) as the kernel tests do

@@ -30,7 +30,6 @@ import random
 import signal
 import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -48,6 +47,7 @@ from server_support import (
     postgres_cluster,
     read_db,
     tables_config,
+    until,
     write_tables,
 )
 
@@ -66,17 +66,28 @@ def _seed(name: str) -> random.Random:
     return random.Random(seed)
 
 
-async def _until(cond: Callable[[], bool], timeout: float, what: str, clients: list[BotClient]) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        failed = [f"{c.name}: {c.failure}" for c in clients if c.failure]
-        if failed:
-            raise AssertionError(f"while waiting for {what}: {failed}")
-        if time.monotonic() > end:
-            state = [f"{c.name}: hands {c.hands}, last seq {c.last_seq}, live {c.live}, url {c.url}, "
-                     f"errors {c.errors[-3:]}" for c in clients]
-            raise AssertionError(f"{what}: not within {timeout:.0f} s\n" + "\n".join(state))
-        await asyncio.sleep(0.02)
+def _busy_cluster(tmp_path: Path, pg: Postgres, n: int, rng: random.Random,
+                  give_up: float) -> tuple[list[str], list[ServerProcess], list[BotClient]]:
+    """``n`` started processes serving four tables of four seats (bots at seats 0 and 1), and a
+    client for seats 2 and 3 of each, client ``i`` connected to process ``i mod n`` first (most
+    of them to another process than their table's owner)."""
+    tables = tables_config(4, 4, bots={"0": "rule", "1": "random"})
+    ids = [t["id"] for t in tables]
+    servers = _processes(tmp_path, pg.url, write_tables(tmp_path / "tables.json", tables), n)
+    try:
+        for s in servers:
+            s.start()
+    except BaseException:
+        for s in servers:
+            s.kill()
+        raise
+    urls = [s.ws_url for s in servers]
+    clients = []
+    for i, (tid, seat) in enumerate((t, s) for t in ids for s in (2, 3)):
+        k = i % len(urls)
+        clients.append(BotClient(urls[k:] + urls[:k], tid, f"{tid}-p{seat}", seat=seat, seed=rng.randrange(1 << 32),
+                                 think=0.02, give_up=give_up))
+    return ids, servers, clients
 
 
 def _cluster(server: ServerProcess) -> dict[str, object]:
@@ -168,7 +179,7 @@ def test_routing_and_lobby(pg: Postgres, tmp_path: Path) -> None:
             stop = asyncio.Event()
             tasks = [asyncio.create_task(c.run(stop)) for c in clients]
             try:
-                await _until(lambda: min(c.hands for c in clients) >= 5, 60, "5 hands", clients)
+                await until(lambda: min(c.hands for c in clients) >= 5, 60, "5 hands", clients)
             finally:
                 stop.set()
                 await asyncio.gather(*tasks, return_exceptions=True)
@@ -185,28 +196,17 @@ def test_routing_and_lobby(pg: Postgres, tmp_path: Path) -> None:
 
 def test_failover(pg: Postgres, tmp_path: Path) -> None:
     rng = _seed("failover")
-    tables = tables_config(4, 4, bots={"0": "rule", "1": "random"})
-    ids = [t["id"] for t in tables]
-    tables_file = write_tables(tmp_path / "tables.json", tables)
-    servers = _processes(tmp_path, pg.url, tables_file, 3)
-    urls = [s.ws_url for s in servers]
+    ids, servers, clients = _busy_cluster(tmp_path, pg, 3, rng, give_up=30.0)
     kills: list[str] = []
     try:
-        for s in servers:
-            s.start()
-        clients = []
-        for i, (tid, seat) in enumerate((t, s) for t in ids for s in (2, 3)):
-            k = i % 3
-            clients.append(BotClient(urls[k:] + urls[:k], tid, f"{tid}-p{seat}", seat=seat,
-                                     seed=rng.randrange(1 << 32), think=0.02, give_up=30.0))
 
         async def play() -> None:
             stop = asyncio.Event()
             tasks = [asyncio.create_task(c.run(stop)) for c in clients]
             try:
-                await _until(lambda: all(c.joined.is_set() for c in clients), 30, "every client joined", clients)
+                await until(lambda: all(c.joined.is_set() for c in clients), 30, "every client joined", clients)
                 for n in range(2):
-                    await _until(lambda n=n: min(c.hands for c in clients) >= 3 + 5 * n, 60, "hands", clients)
+                    await until(lambda n=n: min(c.hands for c in clients) >= 3 + 5 * n, 60, "hands", clients)
                     if n == 1:           # just after a client sent an action: the kill may land on its commit
                         for c in clients:
                             c.act_sent.clear()
@@ -226,7 +226,7 @@ def test_failover(pg: Postgres, tmp_path: Path) -> None:
                     victim.kill()
                     killed = time.monotonic()
                     survivors = [s for s in servers if s.running()]
-                    await _until(lambda survivors=survivors, theirs=theirs, vid=vid: all(
+                    await until(lambda survivors=survivors, theirs=theirs, vid=vid: all(
                         _owners(survivors).get(t) not in (None, vid) for t in theirs), 15,
                         f"tables {theirs} taken over", clients)
                     took = time.monotonic() - killed
@@ -234,10 +234,10 @@ def test_failover(pg: Postgres, tmp_path: Path) -> None:
                                  f"{in_flight} act(s) in flight): taken over in {took:.1f} s")
                     assert took < 3 * LEASE + 2
                     start = {c.name: c.hands for c in clients}
-                    await _until(lambda start=start: all(c.hands >= start[c.name] + 2 for c in clients), 60,
+                    await until(lambda start=start: all(c.hands >= start[c.name] + 2 for c in clients), 60,
                                  "two more hands everywhere after the failover", clients)
                     await asyncio.to_thread(victim.start)      # back, as a new process of the cluster
-                await _until(lambda: min(c.hands for c in clients) >= HANDS, 90, f"{HANDS} hands", clients)
+                await until(lambda: min(c.hands for c in clients) >= HANDS, 90, f"{HANDS} hands", clients)
             finally:
                 stop.set()
                 await asyncio.gather(*tasks, return_exceptions=True)
@@ -269,30 +269,19 @@ def test_load_across_processes(tmp_path: Path) -> None:
 
 def test_postgres_restart_under_load(pg: Postgres, tmp_path: Path) -> None:
     rng = _seed("restart")
-    tables = tables_config(4, 4, bots={"0": "rule", "1": "random"})
-    ids = [t["id"] for t in tables]
-    tables_file = write_tables(tmp_path / "tables.json", tables)
-    servers = _processes(tmp_path, pg.url, tables_file, 2)
-    urls = [s.ws_url for s in servers]
+    ids, servers, clients = _busy_cluster(tmp_path, pg, 2, rng, give_up=60.0)
     try:
-        for s in servers:
-            s.start()
-        clients = []
-        for i, (tid, seat) in enumerate((t, s) for t in ids for s in (2, 3)):
-            k = i % 2
-            clients.append(BotClient(urls[k:] + urls[:k], tid, f"{tid}-p{seat}", seat=seat,
-                                     seed=rng.randrange(1 << 32), think=0.02, give_up=60.0))
 
         async def play() -> None:
             stop = asyncio.Event()
             tasks = [asyncio.create_task(c.run(stop)) for c in clients]
             try:
-                await _until(lambda: min(c.hands for c in clients) >= 3, 60, "3 hands", clients)
+                await until(lambda: min(c.hands for c in clients) >= 3, 60, "3 hands", clients)
                 await asyncio.to_thread(pg.stop, "immediate")
                 await asyncio.sleep(rng.uniform(1.0, 3.0))
                 await asyncio.to_thread(pg.start)
                 start = {c.name: c.hands for c in clients}
-                await _until(lambda: all(c.hands >= start[c.name] + 4 for c in clients), 90,
+                await until(lambda: all(c.hands >= start[c.name] + 4 for c in clients), 90,
                              "four more hands everywhere after the restart", clients)
             finally:
                 stop.set()

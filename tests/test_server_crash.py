@@ -38,7 +38,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -52,6 +52,7 @@ from server_support import (
     postgres_server,
     read_db,
     tables_config,
+    until,
     write_tables,
 )
 
@@ -71,27 +72,6 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     else:
         with postgres_server() as url:
             yield url
-
-
-async def _until(cond: Callable[[], bool], timeout: float, what: str, clients: list[BotClient]) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        failed = [f"{c.name}: {c.failure}" for c in clients if c.failure]
-        if failed:
-            raise AssertionError(f"while waiting for {what}: {failed}")
-        if time.monotonic() > end:
-            raise AssertionError(f"{what}: not within {timeout:.0f} s\n" + "\n".join(map(_describe, clients)))
-        await asyncio.sleep(0.01)
-
-
-def _describe(c: BotClient) -> str:
-    st = c.state
-    view = None if st is None else st["view"]
-    hand = None if view is None else view.get("hand")
-    return (f"{c.name}: seat {c.seat}, {c.hands} hands seen, last seq {c.last_seq}, connected {c._ws is not None}, "
-            f"{c.connects} connections, pending {c._pending}, state seq {None if st is None else st['seq']} "
-            f"to_act {None if view is None else view['to_act']} phase {None if hand is None else hand['phase']} "
-            f"legal {None if hand is None else hand.get('legal')}, errors {c.errors[-3:]}")
 
 
 def _mid_hand(clients: list[BotClient]) -> list[str]:
@@ -116,24 +96,24 @@ async def _play(server: ServerProcess, clients: list[BotClient], rng: random.Ran
     active = list(clients)
     kills: list[str] = []
     try:
-        await _until(lambda: all(c.joined.is_set() for c in clients), 30, "every client joined", clients)
+        await until(lambda: all(c.joined.is_set() for c in clients), 30, "every client joined", clients)
         thresholds = sorted(rng.sample(range(1, HANDS - 2), KILLS))
         for at in thresholds:
             if len(kills) == 2:
                 leaver = next(c for c in active if c.table == clients[0].table and c.seat == 3)
                 leaver.leave_wanted = True
-                await _until(lambda leaver=leaver: leaver.done, 30, f"{leaver.name} left", clients)
+                await until(lambda leaver=leaver: leaver.done, 30, f"{leaver.name} left", clients)
                 newcomer = BotClient(server.ws_url, leaver.table, f"{leaver.name}-next", seat=3,
                                      seed=rng.randrange(1 << 32), think=0.02)
                 clients.append(newcomer)
                 active.remove(leaver)
                 active.append(newcomer)
                 tasks.append(asyncio.create_task(newcomer.run(stop), name=newcomer.name))
-                await _until(newcomer.joined.is_set, 30, f"{newcomer.name} joined", clients)
-            await _until(lambda at=at: min(c.hands for c in active if c in first) >= at, 40, f"{at} hands", clients)
+                await until(newcomer.joined.is_set, 30, f"{newcomer.name} joined", clients)
+            await until(lambda at=at: min(c.hands for c in active if c in first) >= at, 40, f"{at} hands", clients)
             # back at its seat since the last kill: `live` alone may still be the state from before it,
             # when a loaded machine lets the next kill come before the client noticed the last one
-            await _until(lambda: all(c.live and c.resumes >= kills_seen[c.name] for c in active), 20,
+            await until(lambda: all(c.live and c.resumes >= kills_seen[c.name] for c in active), 20,
                          "every client back at its seat", clients)
             await asyncio.sleep(rng.uniform(0.0, 0.4))
             if len(kills) % 2:
@@ -147,7 +127,7 @@ async def _play(server: ServerProcess, clients: list[BotClient], rng: random.Ran
                     w.cancel()
                 how = "just after an act was sent"
             else:
-                await _until(lambda: bool(_mid_hand(clients)), 20, "a hand running", clients)
+                await until(lambda: bool(_mid_hand(clients)), 20, "a hand running", clients)
                 how = "at a random moment"
             running = _mid_hand(clients)
             in_flight = sum(c._pending is not None for c in clients)
@@ -158,9 +138,9 @@ async def _play(server: ServerProcess, clients: list[BotClient], rng: random.Ran
             await asyncio.to_thread(server.start)
         # every client resumed after the last kill too (one that already has its hands would otherwise
         # be stopped before it noticed that kill)
-        await _until(lambda: all(c.live and c.resumes >= kills_seen[c.name] for c in active), 30,
+        await until(lambda: all(c.live and c.resumes >= kills_seen[c.name] for c in active), 30,
                      "every client back at its seat after the last kill", clients)
-        await _until(lambda: min(c.hands for c in active if c in first) >= HANDS
+        await until(lambda: min(c.hands for c in active if c in first) >= HANDS
                      and min(c.hands for c in active) >= HANDS // 3, 60, f"{HANDS} hands for every client", clients)
     finally:
         stop.set()

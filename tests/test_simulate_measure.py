@@ -246,7 +246,11 @@ def test_ctrl_c_returns_the_finished_chunks(workers: int) -> None:
     numbers = [hh.number for hh in pokerdraw32.loads_all(buf.getvalue())]
     assert numbers == list(range(1, partial.hands_played + 1))           # the history holds the same hands
     assert isinstance(info.value, KeyboardInterrupt) and not partial.complete
-    assert 1000 <= partial.hands_played < 5000 and partial.hands_requested == 5000
+    # two chunks finished when Ctrl-C came; the result keeps the finished chunks before the first
+    # unfinished one: both of them with one worker, and with two, whichever prefix finished (two
+    # workers may finish the second and third chunks before the first on a loaded machine)
+    least = 1000 if workers == 1 else 0
+    assert least <= partial.hands_played < 5000 and partial.hands_requested == 5000
     assert partial.hands_played == sum(c.hands for c in partial.chunks)
     assert sum(b.chips for b in partial.per_bot) == 0
     assert [c.index for c in partial.chunks] == list(range(len(partial.chunks)))     # a prefix of the chunks

@@ -157,6 +157,8 @@ class GameServer:
         """The database holds a newer state of the room's table than the room: read it again
         (in a cluster, if this process still holds the lease)."""
         async def reload() -> None:
+            if self.rooms.get(room.id) is not room:     # replaced meanwhile (a claim read it again)
+                return
             try:
                 await self.drop(room.id, "its state is read again from the database")
                 if self.cluster is not None:
@@ -339,7 +341,7 @@ class GameServer:
                                                    f"your token and last seq (or watch again) in a moment, through "
                                                    f"any server process")
             owner = self.cluster.owner_of(table)
-            if owner is None or owner == self.cluster.id:   # ours, not run now: being let go, or read again
+            if owner is None or owner == self.cluster.id:   # this one, taking the table (back) or letting it go
                 raise ProtocolError("unavailable", f"table {table} has no server process at the moment (a failover is "
                                                    f"under way): try again in a few seconds")
             if kind == "join" and (conn.player is not None or (conn.remote is not None and conn.remote.seat is not None
@@ -370,6 +372,7 @@ class GameServer:
         wait = field(msg, "wait", "bool", required=False, default=False)
         key = field(msg, "key", "str", required=False)
         async with room.lock:
+            _open(room)
             _still_there(conn, "join")
             player, token = await room.join(name, seat, chips, wait, key)
             self._bind(conn, room, player)
@@ -383,6 +386,7 @@ class GameServer:
             raise ProtocolError("bad_message", "resume: token must be the seat token the server gave")
         last = field(msg, "last_seq", "seq", required=False, default=0)
         async with room.lock:
+            _open(room)
             player = room.by_token(token)
             if player is None:
                 raise ProtocolError("bad_token", f"no seat at table {room.id} has this token (left, or never joined)")
@@ -396,6 +400,7 @@ class GameServer:
         room = self.room(msg.get("table"))
         last = field(msg, "last_seq", "seq", required=False, default=room.seq)
         async with room.lock:
+            _open(room)
             caught = self._catch_up(conn, room, None, last, "watch", _reply("watching", rid, table=room.id))
         await self._replay(conn, room, None, last, caught)
 
@@ -409,6 +414,7 @@ class GameServer:
                                                    f"with your token and last seq, through any server process")
             raise ProtocolError("not_seated", f"{kind}: join a table or resume your seat first")
         async with room.lock:
+            _open(room)
             # a commit refused meanwhile put the room back to its last committed state, with new
             # Player objects (the connection's own among them): the seat is the connection's now
             seat, player = player.seat, conn.player
@@ -553,6 +559,14 @@ class GameServer:
 
 
 _CONFIG_TABLES: dict[str, Table] = {}
+
+
+def _open(room: Room) -> None:
+    """A request that waited for ``room``'s lock while this process let the table go (a
+    cluster): answered ``moved``, and nothing is applied (the room is no longer the table's)."""
+    if room.closed:
+        raise ProtocolError("moved", f"table {room.id} moved to another server process: resume with your token and "
+                                     f"last seq (or watch again), through any server process")
 
 
 def _config_table(config: TableConfig) -> Table:

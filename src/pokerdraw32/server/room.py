@@ -209,6 +209,8 @@ class Room:
 
         :raises StorageError: the commit failed; the room is back to its last committed state.
         """
+        if self.closed:          # let go (a cluster's table moved): never written again from here
+            raise StorageError(f"table {self.id} is no longer run by this server process")
         entries: list[Any] = []
         runtime = {seat: (p, p.conn, p.gone_at) for seat, p in self.players.items()}
         result = change(entries)

@@ -309,7 +309,14 @@ function sendJoin() {
   const name = $("#join-name").value.trim();
   const chips = parseInt($("#join-chips").value, 10);
   const seat = $("#join-seat").value;
-  const msg = { type: "join", table: $("#join-table").value, name, chips, wait: $("#join-wait").checked };
+  // one key for this page's join, sent again if the join is: a join whose answer was lost (a
+  // cluster's failover) then finds its seat instead of taking a second one (PROTOCOL.md)
+  if (!app.joinKey) {
+    app.joinKey = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0"))
+      .join("");
+  }
+  const msg = { type: "join", table: $("#join-table").value, name, chips, wait: $("#join-wait").checked,
+    key: app.joinKey };
   if (seat !== "") msg.seat = parseInt(seat, 10);
   localStorage.setItem("pd32.name", name);
   $("#join-error").textContent = "";
