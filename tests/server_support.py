@@ -331,6 +331,7 @@ class BotClient:
         self._rebuy_hand: int | None = None
         self._ws: Any = None
         self._session_no = 0
+        self._retry = False                      # its act got "storage": decide again (after a ping)
 
     # ------------------------------------------------------------------ the connection
     async def run(self, stop: asyncio.Event) -> None:
@@ -509,6 +510,11 @@ class BotClient:
             if m.get("code") in ("bad_token", "seat_taken", "no_such_table") or (
                     self.token is None and m.get("id") is not None and m.get("code") not in RACES):
                 raise ClientFailure(f"{self.name}: {m.get('code')}: {m.get('message')}")
+            if m.get("code") == "storage" and self._pending is not None and m.get("id") == self._pending.id:
+                # nothing was applied (the database away): the same action with the same seq is safe
+                # to send again, and the table sends nothing new to wake the client: it pings itself
+                self._acted_seq = None
+                self._retry = True
             self._answered(m)
 
     def _answered(self, m: dict[str, Any]) -> None:
@@ -526,6 +532,11 @@ class BotClient:
 
     # ------------------------------------------------------------------ what it does
     async def _maybe_act(self, ws: Any, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+        if self._retry:
+            self._retry = False
+            await asyncio.sleep(0.3)
+            await ws.send(json.dumps({"type": "ping"}))
+            return
         st = self.state
         if st is None or self._pending is not None or self._pending_other is not None or self.seat is None:
             return

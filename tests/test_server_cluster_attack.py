@@ -57,6 +57,7 @@ from server_support import (
     write_tables,
 )
 from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import WebSocketException
 
 from pokerdraw32.server.config import ServerSettings, TableConfig
 from pokerdraw32.server.connection import Connection
@@ -366,6 +367,67 @@ def test_join_resume_watch_without_an_id_through_an_edge(pg: Postgres, tmp_path:
         assert _tracebacks(servers) == []
 
 
+def test_unicode_names_join_keys_and_a_flood_through_an_edge(pg: Postgres, tmp_path: Path) -> None:
+    """Through a process that does not own the table: a name and a join ``key`` outside ASCII
+    reach the table intact (stored, listed in every lobby); the same join repeated with its key
+    through the owner finds the seat (a new token; the first stops working); a seated client's
+    bad actions get the owner's answers (``stale``, ``bad_message``); and a burst of 60 requests
+    is cut by the edge's rate limit as at the owner (40 answered, then ``rate_limited``; each
+    request answered once), the connection kept."""
+    tables = tables_config(2, 4, bots={"0": "rule"})
+    name, key = "Zo\u00eb \u540d\u524d \U0001f0a1", "cl\u00e9-\U0001f511-" + "k" * 40
+    with _running(_processes(tmp_path, pg.url, tables, 2)) as servers:
+        owner = _spread(servers, 2)
+        b = owner["t0"]
+        a = next(s for s in servers if s is not b)
+
+        async def burst(c: Raw) -> Counter[str]:
+            await asyncio.sleep(2.5)                       # the rate limiter's bucket full again
+            c.got.clear()
+            for rid in range(100, 160):
+                await c.send({"type": "sit_out", "id": rid})
+            await c.quiet(3.0)
+            return Counter("rate_limited" if m.get("code") == "rate_limited" else "answered" for m in c.got
+                           if m["type"] in ("ok", "error") and ((m.get("id") or 0) >= 100 or "id" not in m))
+
+        async def run() -> dict[str, Any]:
+            out: dict[str, Any] = {}
+            async with Raw(a.ws_url) as c:
+                got = await c.ask({"type": "join", "id": 1, "table": "t0", "name": name, "key": key}, 1)
+                assert got[-1]["type"] == "joined", got
+                first, seat = got[-1]["token"], got[-1]["seat"]
+                st = await c.until(lambda m: m["type"] == "state", 5)
+                assert next(x for x in st[-1]["view"]["seats"] if x["seat"] == seat)["name"] == name
+                for rid, bad, code in ((2, {"kind": "check", "seq": 1}, "stale"),
+                                       (3, {"kind": "fold", "amount": 3}, "bad_message"),
+                                       (4, {"kind": "discard", "cards": ["Zz"]}, "bad_message"),
+                                       (5, {"kind": "raise", "amount": -1}, "bad_message"),
+                                       (6, {"kind": "timeout"}, "bad_message")):
+                    got = await c.ask({"type": "act", "id": rid, **bad}, rid)
+                    assert got[-1].get("code") == code, (bad, got[-1])
+                out["edge"] = await burst(c)
+                pong = await c.ask({"type": "ping", "id": "alive"}, "alive")
+                assert pong[-1]["type"] == "pong"
+            async with Raw(b.ws_url) as c:
+                got = await c.ask({"type": "join", "id": 1, "table": "t0", "name": name, "key": key}, 1)
+                assert got[-1]["type"] == "joined" and got[-1]["seat"] == seat and got[-1]["token"] != first, got
+                out["owner"] = await burst(c)
+            async with Raw(a.ws_url) as c:
+                got = await c.ask({"type": "resume", "id": 1, "table": "t0", "token": first}, 1)
+                assert got[-1].get("code") == "bad_token", got
+            for s in servers:
+                lobby = json.loads(s.get("/api/tables"))["tables"]
+                assert name in [p["name"] for t in lobby for p in t["players"]], lobby
+            return out
+        out = asyncio.run(run())
+        errors = _tracebacks(servers)
+    for where in ("edge", "owner"):      # 40 at once, then 20 a second: the exact cut depends on timing
+        assert sum(out[where].values()) == 60 and 15 <= out[where]["rate_limited"] <= 20, out
+    stored = [p["name"] for p in read_db(pg.url).tables["t0"][1]["players"]]
+    assert stored == ["bot-0", name], stored
+    assert errors == [], errors[0]
+
+
 def test_one_seat_per_connection_across_processes(pg: Postgres, tmp_path: Path) -> None:
     """A connection holds at most one seat (PROTOCOL.md): one seated at a table of process B
     through process A is refused a ``join`` at A's own table (``already_seated``), as a single
@@ -602,6 +664,51 @@ def test_a_request_in_flight_when_its_table_moves_is_not_answered_not_seated(tmp
     assert answer["code"] in MOVES, f"a request in flight when its table moved was answered {answer}"
 
 
+def test_a_request_behind_a_refused_commit_keeps_its_seat(tmp_path: Path) -> None:
+    """A request waiting for the table's lock while another request's commit is refused (the
+    database away: PostgreSQL restarting) must still find its seat: the refused commit puts the
+    room back to its last committed state with new Player objects, and the waiting request was
+    answered ``not_seated`` ("you no longer hold seat 2") though the seat was the connection's
+    (seen in the PostgreSQL restart runs as an ``add_chips`` refused ``not_seated``).  One
+    process, SQLite: the same code path."""
+    from pokerdraw32.server.app import GameServer
+
+    async def run() -> list[dict[str, Any]]:
+        tables = [TableConfig.from_dict(t) for t in tables_config(1, 4, bots={"0": "rule"})]
+        server = GameServer(str(tmp_path / "db.sqlite"), tables, ServerSettings(hand_pause=30.0))
+        await server.start()
+        assert server.store is not None
+        try:
+            first, second = (Connection(_WebSocket(), server.limits, k) for k in (1, 2))  # type: ignore[arg-type]
+            await server.dispatch(first, {"type": "join", "id": 1, "table": "t0", "name": "a", "seat": 2})
+            await server.dispatch(second, {"type": "join", "id": 1, "table": "t0", "name": "b", "seat": 3})
+            for c in (first, second):
+                c.out.clear()
+            real = server.store.commit
+            calls = 0
+
+            async def commit(c: Any) -> None:
+                nonlocal calls
+                calls += 1
+                if calls == 1:
+                    raise StorageError("the database is unreachable (made to fail by the test)")
+                await real(c)
+            server.store.commit = commit  # type: ignore[method-assign]
+            room = server.rooms["t0"]
+            async with room.lock:               # both requests wait for the lock, in this order
+                refused = asyncio.create_task(server.dispatch(second, {"type": "sit_out", "id": 2}))
+                waiting = asyncio.create_task(server.dispatch(first, {"type": "sit_out", "id": 2}))
+                await asyncio.sleep(0.05)
+            await asyncio.gather(refused, waiting)
+            assert next(m for m in _received(second) if m.get("id") == 2)["code"] == "storage"
+            return _received(first)
+        finally:
+            await server.stop()
+    got = asyncio.run(run())
+    answer = next(m for m in got if m.get("id") == 2)
+    assert answer["type"] == "ok", f"a request behind a refused commit was answered {answer}"
+
+
 def test_a_table_that_cannot_be_read_again_is_let_go(pg: Postgres) -> None:
     """A process whose commit is refused as stale drops the table and reads it again; if that
     read fails (the database restarting), the process must let go of the table's lease so that
@@ -674,6 +781,29 @@ async def _wait(cond: Callable[[], bool], timeout: float, what: str) -> None:
         await asyncio.sleep(0.02)
 
 
+async def _join(server: Any, conn: Connection, table: str, name: str, **fields: Any) -> str:
+    """Join ``table`` through ``server`` (again after ``unavailable``: the tables may be spreading);
+    the seat's token."""
+    end = time.monotonic() + 10
+    got: list[dict[str, Any]] = []
+    for rid in range(1, 100):
+        await server.dispatch(conn, {"type": "join", "id": rid, "table": table, "name": name, **fields})
+        answer: dict[str, Any] | None = None
+        while time.monotonic() < end:
+            got += _received(conn)
+            answer = next((m for m in got if m.get("id") == rid), None)
+            if answer is not None:
+                break
+            await asyncio.sleep(0.02)
+        assert answer is not None and time.monotonic() < end, f"join {table}: no answer; got {got[-5:]}"
+        if answer["type"] == "joined":
+            await _wait(lambda: conn.room is not None or conn.remote is not None, 5, "bound")
+            return str(answer["token"])
+        assert answer.get("code") in MOVES, answer
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"join {table}: {got[-5:]}")
+
+
 async def _two_processes(url: str, tables: int, **settings: Any) -> tuple[Any, Any]:
     from pokerdraw32.server.app import GameServer
 
@@ -699,13 +829,10 @@ def test_a_goodbye_that_overtakes_a_resume_leaves_the_seat_disconnected(pg: Post
             o, e = (a, b) if len(a.rooms) == 2 else (b, a)
             x, y = sorted(o.rooms)
             other = _client(e)
-            await e.dispatch(other, {"type": "join", "id": 1, "table": y, "name": "y-seat", "seat": 3})
-            await _wait(lambda: other.remote is not None, 5, "joined y")
-            token = next(m for m in _received(other) if m["type"] == "joined")["token"]
+            token = await _join(e, other, y, "y-seat", seat=3)
             await e.gone(other)
             conn = _client(e)
-            await e.dispatch(conn, {"type": "join", "id": 1, "table": x, "name": "x-seat", "seat": 3})
-            await _wait(lambda: conn.remote is not None, 5, "joined x")
+            await _join(e, conn, x, "x-seat", seat=3)
             room = o.rooms[y]
             async with room.lock:                           # a commit of table y under way
                 await e.dispatch(conn, {"type": "resume", "id": 2, "table": y, "token": token})
@@ -723,21 +850,48 @@ def test_a_goodbye_that_overtakes_a_resume_leaves_the_seat_disconnected(pg: Post
     asyncio.run(run())
 
 
-@pytest.mark.xfail(strict=True, reason="defect reported to the lead: the old owner keeps a RemoteConnection for "
-                                       "every client that was moved away from it (see the docstring)")
+def test_a_process_never_relays_a_request_to_itself(pg: Postgres) -> None:
+    """While a process lets go of a table or reads it again (a stale commit), the table is not
+    in its rooms but the owners it knows still name it: a ``resume`` from its own client was
+    relayed to itself through PostgreSQL, bound there to a relayed connection of its own client,
+    and when the client resumed again locally it got ``replaced`` and stopped receiving the table
+    (seen in ``test_postgres_restart_under_load``: a client stuck, its table waiting for its
+    decision).  Such a request is answered ``unavailable`` (try again in a moment)."""
+    from pokerdraw32.server.app import GameServer
+
+    async def run() -> None:
+        tables = [TableConfig.from_dict(t) for t in tables_config(1, 4, bots={"0": "rule"})]
+        server = GameServer(pg.url, tables, ServerSettings(hand_pause=0.05), lease=1.0)
+        await server.start()
+        try:
+            conn = _client(server)
+            await server.dispatch(conn, {"type": "join", "id": 1, "table": "t0", "name": "self"})
+            token = next(m for m in _received(conn) if m["type"] == "joined")["token"]
+            await server.drop("t0", "its state is read again from the database")   # as _stale does
+            assert server.cluster is not None and server.cluster.owner_of("t0") == server.cluster.id
+            await server.dispatch(conn, {"type": "resume", "id": 2, "table": "t0", "token": token})
+            assert conn.pending is None, "the process relayed its own client's resume to itself"
+            answer = next(m for m in _received(conn) if m.get("id") == 2)
+            assert answer["code"] == "unavailable", answer
+        finally:
+            await server.stop()
+    asyncio.run(run())
+
+
 def test_the_old_owner_forgets_a_client_whose_table_moved(pg: Postgres) -> None:
     """A client seated through process A at B's table; B lets the table go (the tables spread,
-    SIGTERM): the client gets ``moved`` and B unbinds it, but B keeps its RemoteConnection in
-    ``Cluster.remotes`` for as long as A lives, even after the client left A: one leaked object
-    per client and move, in a long-running cluster without bound.  (A sends B its goodbye only
-    for the process it is bound to; after B's unbinding it is bound nowhere.)"""
+    SIGTERM): the client gets ``moved`` and B unbinds it, but B kept its RemoteConnection in
+    ``Cluster.remotes`` for as long as A lived, even after the client left A: one leaked object
+    per client and move, in a long-running cluster without bound (A sent B its goodbye only for
+    the process it was bound to; after B's unbinding it was bound nowhere).  The same for a
+    client ``replaced`` by another connection resuming its seat.  A now says goodbye when B
+    lets go of its client."""
     async def run() -> None:
         a, b = await _two_processes(pg.url, 2, hand_pause=0.05)
         try:
             tb = next(iter(b.rooms))
             conn = _client(a)
-            await a.dispatch(conn, {"type": "join", "id": 1, "table": tb, "name": "x"})
-            await _wait(lambda: conn.remote is not None, 5, "joined")
+            await _join(a, conn, tb, "x")
             assert list(b.cluster.remotes) == [(a.cluster.id, conn.cid)]
             await b.cluster._release(tb, "the tables are spread over the server processes")
             await _wait(lambda: any(m.get("code") == "moved" for m in _received(conn)), 5, "moved")
@@ -746,6 +900,19 @@ def test_the_old_owner_forgets_a_client_whose_table_moved(pg: Postgres) -> None:
             await asyncio.sleep(1.0)
             assert list(b.cluster.remotes) == [], (
                 f"process B still keeps {len(b.cluster.remotes)} relayed connection(s) of clients that left")
+            # replaced: a second connection (at B itself) resumes the seat of a client relayed through A
+            await _wait(lambda: len(a.rooms) == len(b.rooms) == 1, 10, "the tables spread again")
+            ta = next(iter(a.rooms))
+            tb2 = next(iter(b.rooms))
+            assert tb2 != ta
+            first = _client(a)
+            token = await _join(a, first, tb2, "y")
+            second = _client(b)
+            await b.dispatch(second, {"type": "resume", "id": 1, "table": tb2, "token": token})
+            await _wait(lambda: any(m.get("code") == "replaced" for m in _received(first)), 5, "replaced")
+            await _wait(lambda: first.remote is None, 5, "unbound")
+            await asyncio.sleep(0.5)
+            assert list(b.cluster.remotes) == [], "process B keeps the relayed connection of a replaced client"
         finally:
             await a.stop()
             await b.stop()
@@ -798,6 +965,77 @@ def test_pieces_of_a_lost_notification_are_not_glued_to_the_next_message() -> No
             edge._received(channel, payload)
         assert conn.got == [short], f"the edge passed on {[t[:60] + '...' for t in conn.got]}"
     asyncio.run(run())
+
+
+def test_an_edge_unbinds_a_client_its_owner_said_moved_to() -> None:
+    """An owner that binds a client (its ``joined``) and lets go of it (``moved``: the table
+    spread to another process) before its relay is flushed sends both in one go, and no
+    binding change at all (bound, then unbound: as before).  The edge binds the client by the
+    ``joined`` it passes on, so it stayed bound to a binding the owner had dropped; when it later
+    saw the owner change it sent a second ``moved``, and a client that had already resumed
+    resumed again: the same entries replayed twice (seen in ``test_postgres_restart_under_load``
+    as "duplicate: event 178 after 195").  A ``moved`` from the owner now unbinds the client."""
+    from pokerdraw32.server.cluster import Cluster, moved
+    from pokerdraw32.server.protocol import dumps
+
+    class Host:
+        limits = Limits()
+        store = None
+
+        def __init__(self) -> None:
+            self.rooms: dict[str, object] = {}
+            self.conns: dict[int, Connection] = {}
+
+    async def run() -> None:
+        edge = Cluster(Host(), "postgresql://unused")  # type: ignore[arg-type]
+        owner = "0123456789ab"
+        edge.live.add(owner)
+        conn = Connection(_WebSocket(), Limits(), 7)  # type: ignore[arg-type]
+        edge.host.conns[7] = conn
+        edge.forward(conn, owner, {"type": "join", "id": 1, "table": "t0", "name": "x"})
+        edge._lines.clear()
+        lines = [dumps({"type": "joined", "v": 1, "id": 1, "table": "t0", "seat": 2, "token": "tok", "seq": 5}),
+                 dumps({"type": "state", "v": 1, "table": "t0", "seq": 5}),
+                 dumps(moved("t0", "the tables are spread over the server processes"))]
+        edge._received(f"pd32_{edge.id}", "\n".join([owner] + [f"7\tm\t{t}" for t in lines]))
+        assert [json.loads(t)["type"] for t, _ in conn.out] == ["joined", "state", "error"]
+        assert conn.remote is None, f"the edge still binds the client to {conn.remote}, which its owner let go"
+        assert conn.moved
+    asyncio.run(run())
+
+
+def test_a_join_refused_by_a_lost_lease_is_answered_unavailable(pg: Postgres) -> None:
+    """A process slow to renew a lease (a loaded machine: ``--lease`` 1.5 s) finds at its next
+    commit that another process took the table: the write is refused (fenced), nothing applied.
+    A ``join`` so refused was answered ``storage``, which clients take for a database failure (the
+    test clients give up on a join so answered: a flaky failure of the cluster tests on a busy
+    machine); it is answered ``unavailable`` (join again, with the same key).  The clients bound to
+    the table get one ``moved`` each, and a refused request of theirs still ``storage``: one
+    signal to resume, not two (two made clients resume twice and get the entries twice)."""
+    import psycopg
+
+    from pokerdraw32.server.app import GameServer
+
+    async def run() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        tables = [TableConfig.from_dict(t) for t in tables_config(1, 4, bots={"0": "rule"})]
+        server = GameServer(pg.url, tables, ServerSettings(hand_pause=30.0), lease=1.0)
+        await server.start()
+        try:
+            seated, joining = _client(server), _client(server)
+            await server.dispatch(seated, {"type": "join", "id": 1, "table": "t0", "name": "seated"})
+            _received(seated)
+            with psycopg.connect(pg.url, autocommit=True) as c:        # another process took the table
+                c.execute("UPDATE pd32_owners SET epoch = epoch + 1 WHERE table_id = 't0'")
+            await server.dispatch(joining, {"type": "join", "id": 1, "table": "t0", "name": "late", "key": "k" * 20})
+            await asyncio.sleep(0.5)
+            return _received(joining), _received(seated)
+        finally:
+            await server.stop()
+    joining, seated = asyncio.run(run())
+    answer = next(m for m in joining if m.get("id") == 1)
+    assert answer["code"] == "unavailable", f"a join refused by a lost lease was answered {answer}"
+    signals = [m["code"] for m in seated if m.get("code") in MOVES]
+    assert signals == ["moved"], f"a client bound to the table got {signals}"
 
 
 # ---------------------------------------------------------------------------- the database's connections lost
@@ -874,28 +1112,6 @@ def test_lobby_and_archive_during_a_database_outage(pg: Postgres, tmp_path: Path
 
 
 # ---------------------------------------------------------------------------- failovers under play
-class Player(BotClient):
-    """A :class:`BotClient` that, like a careful client, decides again after a ``storage`` error
-    (nothing was applied, so the same action with the same ``seq`` is safe to send again; the
-    table sends nothing new to wake it, so it nudges itself with a ``ping``)."""
-
-    _nudge = False
-
-    def _receive(self, m: dict[str, Any]) -> None:
-        super()._receive(m)
-        if m.get("type") == "error" and m.get("code") == "storage":
-            self._acted_seq = None
-            self._nudge = True
-
-    async def _maybe_act(self, ws: Any, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
-        if self._nudge:
-            self._nudge = False
-            await asyncio.sleep(0.3)
-            await ws.send(json.dumps({"type": "ping"}))
-            return
-        await super()._maybe_act(ws, queue)
-
-
 async def _until(cond: Callable[[], bool], timeout: float, what: str, clients: list[BotClient]) -> None:
     end = time.monotonic() + timeout
     while not cond():
@@ -903,9 +1119,76 @@ async def _until(cond: Callable[[], bool], timeout: float, what: str, clients: l
         if failed:
             raise AssertionError(f"while waiting for {what}: {failed}")
         if time.monotonic() > end:
+            most = max(c.hands for c in clients)
+            for c in clients:
+                if c.hands < most - 5:                  # what a client left behind received last
+                    print(f"{c.name} (hands {c.hands}) received last:",
+                          *[(*_brief(m), (m.get("message") or "")[:80]) for m in c.messages[-25:]], sep="\n  ")
             raise AssertionError(f"{what}: not within {timeout:.0f} s\n" + "\n".join(
                 f"{c.name}: hands {c.hands}, live {c.live}, url {c.url}, errors {c.errors[-3:]}" for c in clients))
         await asyncio.sleep(0.05)
+
+
+class Watcher:
+    """An onlooker of one table that connects to the processes in turn (the next one after a
+    drop) and watches again from its last entry after ``moved``/``unavailable``; records every
+    entry (``events``), and ``problems``: a gap, an entry twice, an error of another kind."""
+
+    def __init__(self, urls: list[str], table: str) -> None:
+        self.urls = urls
+        self.table = table
+        self.last = 0
+        self.events: dict[int, dict[str, Any]] = {}
+        self.problems: list[str] = []
+        self.watches = 0
+
+    async def run(self, stop: asyncio.Event) -> None:
+        k = 0
+        while not stop.is_set():
+            url = self.urls[k % len(self.urls)]
+            k += 1
+            try:
+                async with ws_connect(url, proxy=None, max_size=1 << 24, open_timeout=5, ping_interval=None) as ws:
+                    await asyncio.wait_for(ws.recv(), 5)                        # welcome
+                    await self._watch(ws)
+                    while not stop.is_set():
+                        try:
+                            raw = await asyncio.wait_for(ws.recv(), 0.5)
+                        except asyncio.TimeoutError:
+                            continue
+                        for m in messages_of(raw):
+                            await self._receive(ws, m)
+            except (OSError, asyncio.TimeoutError, WebSocketException):
+                await asyncio.sleep(0.2)
+
+    async def _watch(self, ws: Any) -> None:
+        self.watches += 1
+        await ws.send(json.dumps({"type": "watch", "id": self.watches, "table": self.table, "last_seq": self.last}))
+
+    async def _receive(self, ws: Any, m: dict[str, Any]) -> None:
+        if m["type"] == "event":
+            seq = m["seq"]
+            if seq != self.last + 1:
+                self.problems.append(f"{'gap' if seq > self.last + 1 else 'twice'}: entry {seq} after {self.last}")
+            if seq > self.last:
+                self.last = seq
+            self.events[seq] = m
+        elif m["type"] == "error":
+            if m.get("code") in MOVES:
+                if m["code"] == "unavailable":
+                    await asyncio.sleep(0.2)
+                await self._watch(ws)
+            else:
+                self.problems.append(f"error {m}")
+
+    def check(self, dump: Any) -> None:
+        stored = dump.events[self.table]
+        assert self.problems == [], f"watcher of {self.table}: {self.problems[:5]}"
+        assert sorted(self.events) == list(range(1, self.last + 1)), f"watcher of {self.table}: entries missing"
+        for seq, m in self.events.items():
+            hand, e = stored[seq]
+            assert m["event"] == redact(e, None) and m["hand"] == hand, (
+                f"watcher of {self.table}, entry {seq}: received {m['event']}, stored {e}")
 
 
 class Lobby:
@@ -953,6 +1236,12 @@ def _check_run(url: str, ids: list[str], clients: list[BotClient], servers: list
         check_archive(dump, tid)
     problems = []
     for c in clients:
+        if c.seq_problems:                                # what it received around the first one
+            seq = int(c.seq_problems[0].split("event ")[1].split()[0])
+            at = [i for i, m in enumerate(c.messages) if m.get("seq") == seq]
+            window = c.messages[max(0, at[0] - 12):at[-1] + 4] if at else []
+            print(f"{c.name} around entry {seq}:", *[(*_brief(m), (m.get("message") or "")[:70])
+                                                     for m in window], sep="\n  ")
         try:
             check_client_against_db(c, dump)
         except AssertionError as exc:
@@ -982,17 +1271,18 @@ def test_processes_killed_stopped_and_added_while_hands_run(pg: Postgres, tmp_pa
     servers = _processes(tmp_path, pg.url, tables, 4, hand_pause=0.02, bot_delay=0.0)
     urls = [s.ws_url for s in servers]
     clients: list[BotClient] = [
-        Player(urls[i % 4:] + urls[:i % 4], tid, f"{tid}-p{seat}", seat=seat, seed=rng.randrange(1 << 32),
-               think=0.03, give_up=30.0)
+        BotClient(urls[i % 4:] + urls[:i % 4], tid, f"{tid}-p{seat}", seat=seat, seed=rng.randrange(1 << 32),
+                  think=0.03, give_up=30.0)
         for i, (tid, seat) in enumerate((t, s) for t in ids for s in (2, 3))]
     lobby = Lobby(servers, ids)
+    watchers = [Watcher(urls[k + 1:] + urls[:k + 1], t) for k, t in enumerate(ids)]
     steps: list[str] = []
     with _running(servers, start=3):
         a, b, c, d = servers
 
         async def play() -> None:
             stop = asyncio.Event()
-            tasks = [asyncio.create_task(x.run(stop)) for x in clients] + [asyncio.create_task(lobby.run(stop))]
+            tasks = [asyncio.create_task(x.run(stop)) for x in [*clients, *watchers, lobby]]
             t0 = time.monotonic()
 
             async def more(what: str, n: int = 4) -> None:
@@ -1034,11 +1324,19 @@ def test_processes_killed_stopped_and_added_while_hands_run(pg: Postgres, tmp_pa
     assert sum(x.moves for x in clients) > 0
     assert lobby.polls > 20 and lobby.bad == [], lobby.bad[:10]
     _check_run(pg.url, ids, clients, servers)
+    dump = read_db(pg.url)
+    for w in watchers:
+        w.check(dump)
+        print(f"watcher of {w.table}: {len(w.events)} entries, {w.watches} watches")
 
 
 @pytest.mark.xfail(strict=False, reason="open (issue 27): after PostgreSQL outages longer than the lease, a table "
-                   "can stay without progress for more than 30 s (seen once in the lead's run: t1 stuck while the "
-                   "others played on); to be found and fixed")
+                   "could stay without progress for more than 30 s (t1 stuck while the others played on). Causes "
+                   "found since: BotClient never acted again after a 'storage' answer (the table waited for its "
+                   "clock: fixed in server_support), a process relaying its own client's resume to itself, an edge "
+                   "left bound after its owner's 'moved', a request behind a refused commit answered not_seated "
+                   "(fixed); it passed 13 of 14 runs after them, the other a gap in one client's log at the start "
+                   "(PD32_CLUSTER_SEED=3746042451, not reproduced in 15 runs of the start alone)")
 def test_postgres_stopped_twice_and_longer_than_the_lease(pg: Postgres, tmp_path: Path) -> None:
     """PostgreSQL stopped under load four times: ``-m immediate`` twice in a row, ``-m fast``
     for longer than the lease, ``-m immediate`` for three leases; the two processes ride it
@@ -1048,18 +1346,19 @@ def test_postgres_stopped_twice_and_longer_than_the_lease(pg: Postgres, tmp_path
     rng = _seed("postgres")
     tables = tables_config(4, 4, bots={"0": "rule", "1": "random"})
     ids = [t["id"] for t in tables]
-    servers = _processes(tmp_path, pg.url, tables, 2, hand_pause=0.02, bot_delay=0.0)
+    servers = _processes(tmp_path, pg.url, tables, 2, hand_pause=0.03, bot_delay=0.005)
     urls = [s.ws_url for s in servers]
-    clients: list[BotClient] = [
-        Player(urls[i % 2:] + urls[:i % 2], tid, f"{tid}-p{seat}", seat=seat, seed=rng.randrange(1 << 32),
-               think=0.01, give_up=60.0)
+    clients: list[BotClient] = [            # (think: well under the rate limit, 20 messages a second)
+        BotClient(urls[i % 2:] + urls[:i % 2], tid, f"{tid}-p{seat}", seat=seat, seed=rng.randrange(1 << 32),
+                  think=0.03, give_up=60.0)
         for i, (tid, seat) in enumerate((t, s) for t in ids for s in (2, 3))]
     lobby = Lobby(servers, ids)
+    watchers = [Watcher(urls[k % 2:] + urls[:k % 2], t) for k, t in enumerate(ids)]
     steps: list[str] = []
     with _running(servers):
         async def play() -> None:
             stop = asyncio.Event()
-            tasks = [asyncio.create_task(x.run(stop)) for x in clients] + [asyncio.create_task(lobby.run(stop))]
+            tasks = [asyncio.create_task(x.run(stop)) for x in [*clients, *watchers, lobby]]
             t0 = time.monotonic()
             try:
                 await _until(lambda: min(x.hands for x in clients) >= 2, 30, "2 hands", clients)
@@ -1084,3 +1383,6 @@ def test_postgres_stopped_twice_and_longer_than_the_lease(pg: Postgres, tmp_path
             assert s.terminate() in (0, -signal.SIGTERM), s.log_tail()
     assert lobby.polls > 20 and lobby.bad == [], lobby.bad[:10]
     _check_run(pg.url, ids, clients, servers, allowed=frozenset({"storage"}))
+    dump = read_db(pg.url)
+    for w in watchers:
+        w.check(dump)

@@ -37,7 +37,7 @@ from .config import DEFAULT_TABLES, ServerSettings, TableConfig
 from .connection import Connection
 from .protocol import PROTOCOL_VERSION, Limits, ProtocolError, action_of, dumps, field, read_message
 from .room import Entry, Player, Room
-from .store import StorageError, Store, TableRow, open_store
+from .store import StaleTableError, StorageError, Store, TableRow, open_store
 
 __all__ = ["Connection", "GameServer", "create_app"]   # Connection: from .connection
 
@@ -294,7 +294,16 @@ class GameServer:
         except ProtocolError as exc:
             conn.send(_error(exc.code, exc.message, rid))
         except StorageError as exc:
-            conn.send(_error("storage", str(exc), rid))
+            bound = conn.room is not None and msg.get("table") in (None, conn.room.id)
+            if self.cluster is not None and isinstance(exc.__cause__, StaleTableError) and not bound:
+                # the table's lease went to another process (this one was too slow to renew it) or
+                # a lost commit went through: nothing applied, and the table is read again; a client
+                # bound to it gets "moved" (drop), one that was not (a join) must hear it here
+                conn.send(_error("unavailable", f"the table is moving to another server process or being read "
+                                                f"again; nothing was applied: resume (or join with your key) and "
+                                                f"try again ({exc})", rid))
+            else:
+                conn.send(_error("storage", str(exc), rid))
         except PokerDraw32Error as exc:
             code = "illegal" if isinstance(exc, IllegalActionError) else "table_error"
             conn.send(_error(code, str(exc), rid))
@@ -337,9 +346,7 @@ class GameServer:
                                                    f"your token and last seq (or watch again) in a moment, through "
                                                    f"any server process")
             owner = self.cluster.owner_of(table)
-            if owner is None or owner == self.cluster.id:   # this one, taking the table (back) right now
-                owner = None
-            if owner is None:
+            if owner is None or owner == self.cluster.id:   # this one, taking the table (back) or letting it go
                 raise ProtocolError("unavailable", f"table {table} has no server process at the moment (a failover is "
                                                    f"under way): try again in a few seconds")
             if kind == "join" and (conn.player is not None or (conn.remote is not None and conn.remote.seat is not None
@@ -413,8 +420,11 @@ class GameServer:
             raise ProtocolError("not_seated", f"{kind}: join a table or resume your seat first")
         async with room.lock:
             _open(room)
-            if conn.player is not player or room.players.get(player.seat) is not player:
-                raise ProtocolError("not_seated", f"{kind}: you no longer hold seat {player.seat}")
+            # a commit refused meanwhile put the room back to its last committed state, with new
+            # Player objects (the connection's own among them): the seat is the connection's now
+            seat, player = player.seat, conn.player
+            if conn.room is not room or player is None or room.players.get(player.seat) is not player:
+                raise ProtocolError("not_seated", f"{kind}: you no longer hold seat {seat}")
             if kind == "act":
                 action = action_of(msg)
                 seq = field(msg, "seq", "seq", required=False)

@@ -627,8 +627,13 @@ class Cluster:
                         self._answered(conn, sender, text)
                     elif conn.remote is None or conn.remote.owner != sender:
                         continue      # from a binding let go (the client was told to resume): dropped
-                    if text.startswith(_MOVED):
+                    if text.startswith(_MOVED):   # the owner let go of the client (it always does with it)
                         conn.moved = True
+                        conn.remote = None
+                        if conn.pending is None:
+                            conn.asked.clear()        # moved stands for what was in flight there
+                        if conn.pending is None or conn.pending.owner != sender:
+                            self._post(sender, cid, "x", "")   # it forgets its relayed connection
                     conn.send_text(text, replay=flag == "r")
             elif flag == "b":
                 self._bound(sender, cid, text)
@@ -661,6 +666,8 @@ class Cluster:
                 self._post(owner, cid, "x", "")  # a binding given up on (the client resumes)
             return                             # (a new binding is made by the answer, _answered)
         conn.remote = None if table is None else Remote(table, owner, seat)
+        if table is None and (conn.pending is None or conn.pending.owner != owner):
+            self._post(owner, cid, "x", "")      # let go there (replaced): it forgets its relayed connection
 
     def _request(self, key: tuple[str, int], text: str) -> None:
         rconn = self.remotes.get(key)
