@@ -148,16 +148,17 @@ class Hand(HandState):
     # ------------------------------------------------------------------ views
     def _public(self) -> dict[str, Any]:
         r = self.result
+        stacks, folded = self.stacks, self.folded           # new lists each time: read once
         return {
             "phase": self.phase.value,
             "button": self.button,
             "blinds": list(self.blind_seats),
-            "stacks": list(self.stacks),
+            "stacks": stacks,
             "bets": list(self.bets),
             "pot": self.pot,
             "to_act": self.actor if self.pending_deal is None else None,
-            "folded": list(self.folded),
-            "all_in": [not self.folded[s] and self.stacks[s] == 0 and r is None for s in range(self.n)],
+            "folded": folded,
+            "all_in": [not folded[s] and stacks[s] == 0 and r is None for s in range(self.n)],
             "discarded": list(self.discarded),
             "parole_open": self.offer_open,
             "shown": [] if r is None else [{"seat": s, "cards": [str(c) for c in cs]} for s, cs in
