@@ -580,8 +580,8 @@ class BotClient:
 @dataclass
 class DbDump:
     """A server database read after the server stopped: per table id, ``tables`` (config, state,
-    seq; the state's ``["table"]["ledger"]`` filled in from ``pd32_ledger``), ``events`` (seq ->
-    (hand, event)) and ``hands`` (hand -> PHH text)."""
+    seq; the state's ``["table"]`` the table's whole snapshot, rebuilt from its journal and
+    ``pd32_ledger``), ``events`` (seq -> (hand, event)) and ``hands`` (hand -> PHH text)."""
 
     tables: dict[str, tuple[dict[str, Any], dict[str, Any], int]] = field(default_factory=dict)
     events: dict[str, dict[int, tuple[int, dict[str, Any]]]] = field(default_factory=dict)
@@ -589,10 +589,13 @@ class DbDump:
 
 
 def read_db(url: str) -> DbDump:
-    """Read ``pd32_tables``, ``pd32_ledger``, ``pd32_events`` and ``pd32_hands`` of a SQLite file
-    or a ``postgresql://`` database.  The table's ledger lines (a row each, numbered from 0) are
-    put back into its state's snapshot (``state["table"]["ledger"]``), as the server restores
-    it; their numbering is checked to have no gap."""
+    """Read ``pd32_tables``, ``pd32_journal``, ``pd32_ledger``, ``pd32_events`` and
+    ``pd32_hands`` of a SQLite file or a ``postgresql://`` database.  Each table is rebuilt as the
+    server restores it (:func:`pokerdraw32.server.room.stored_table`: its journal's base, its
+    ledger lines, a row each, numbered from 0 without a gap, and its steps replayed), and its
+    whole snapshot put in its state (``state["table"]``, with the ledger)."""
+    from pokerdraw32.server.room import stored_table
+
     if url.startswith(("postgresql://", "postgres://")):
         import psycopg
 
@@ -613,11 +616,19 @@ def read_db(url: str) -> DbDump:
         ledgers: dict[str, dict[int, dict[str, Any]]] = {tid: {} for tid in out.tables}
         for tid, line, entry in conn.execute("SELECT table_id, line, entry FROM pd32_ledger").fetchall():
             ledgers.setdefault(tid, {})[int(line)] = json.loads(entry)
+        journals: dict[str, list[tuple[int, dict[str, Any]]]] = {tid: [] for tid in out.tables}
+        for tid, line, entry in conn.execute("SELECT table_id, line, entry FROM pd32_journal ORDER BY line"):
+            journals.setdefault(tid, []).append((int(line), json.loads(entry)))
         for tid, lines in ledgers.items():
             assert sorted(lines) == list(range(len(lines))), f"table {tid}: ledger lines {sorted(lines)[:50]} ..."
-            table = out.tables[tid][1]["table"]
-            assert table.get("ledger") == [], f"table {tid}: the state holds ledger lines as well as pd32_ledger"
-            table["ledger"] = [lines[i] for i in range(len(lines))]
+            ledger = [lines[i] for i in range(len(lines))]
+            state = out.tables[tid][1]
+            rows = journals[tid]
+            assert rows and rows[0][0] == state["journal"]["base"], f"table {tid}: journal lines before the base"
+            assert rows[0][1]["base"]["table"]["ledger"] == [], \
+                f"table {tid}: the base holds ledger lines as well as pd32_ledger"
+            state["table"] = stored_table({**state, "ledger": ledger,
+                                           "journal": {**state["journal"], "rows": rows}}).snapshot()
         return out
     finally:
         conn.close()

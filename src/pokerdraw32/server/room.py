@@ -44,7 +44,7 @@ from .store import Commit, StorageError, Store
 if TYPE_CHECKING:
     from .app import Connection
 
-__all__ = ["Player", "Room"]
+__all__ = ["Player", "Room", "journal_of", "stored_table", "table_of"]
 
 log = logging.getLogger("pokerdraw32.server")
 
@@ -53,6 +53,8 @@ RECENT = 4096
 database."""
 PAGE = 1000
 """Log entries read from the database at a time for a replay."""
+JOURNAL_LIMIT = 256
+"""Steps of a table's journal after which a commit writes a new base even while a hand runs."""
 
 
 class Player:
@@ -126,8 +128,16 @@ class Room:
         self.next_hand_at = 0.0
         self._turn: tuple[int, float] | None = None   # (seat, act_at) of the decision being timed
         self._turn_started = 0.0
-        self._committed: dict[str, Any] = {}
         self.ledger_saved = 0                 # ledger lines committed (pd32_ledger)
+        # what is committed (pd32_journal): the base, the table's snapshot at journal line
+        # _base_line (0: not written yet), and the table's journal since, its first _steps_saved
+        # steps up to line _journal_line; the room's last committed state (pd32_tables)
+        self._base: dict[str, Any] = {}
+        self._base_line = 0
+        self._journal_line = 0
+        self._steps_saved = 0
+        self._rebase = False                  # the next commit writes a base (restored: the steps are in another clock)
+        self._committed: dict[str, Any] = {}
         self.closed = False
 
     # ------------------------------------------------------------------ creation and restore
@@ -139,12 +149,12 @@ class Room:
         for seat, kind in config.bots:
             room._seat_bot(seat, kind, entries)
         room.next_hand_at = time.monotonic()
-        state = room._state()
         numbered = room._number(entries)
+        state, journal, base = room._journal()
         await store.commit(Commit(room.id, room.seq, state, [(s, h, room._stored(e)) for s, h, e in numbered],
-                                  ledger=room._new_ledger(), new=True, config=config.to_dict()))
-        room._committed = state
-        room.ledger_saved = len(room.table.ledger)
+                                  ledger=room._new_ledger(), new=True, config=config.to_dict(), journal=journal,
+                                  journal_from=None if base is None else room._journal_line + 1))
+        room._committed_now(state, base)
         room.recent.extend(numbered)
         return room
 
@@ -166,23 +176,115 @@ class Room:
         return room
 
     def _load(self, state: dict[str, Any], seq: int) -> None:
+        """Become the room ``state`` describes, as :meth:`_journal` wrote it and
+        :meth:`Store.load_tables <pokerdraw32.server.store.Store.load_tables>` read it back (its
+        ``"ledger"`` lines and its journal's ``"rows"`` from the base on), or as a server of
+        schema version 1 wrote it (the whole table in ``"table"``, its ledger in it)."""
         try:
-            self.table = Table.restore(state["table"], clock=time.monotonic)
-            self.players = {p.seat: p for p in (Player.from_dict(d) for d in state["players"])}
-        except (PokerDraw32Error, KeyError, TypeError, ValueError) as exc:
+            if "journal" in state:
+                j = state["journal"]
+                base, steps = journal_of(state)
+                self._restore(base, state["ledger"], steps,
+                              {**state, "journal": {"base": j["base"], "line": j["line"]}, "ledger": None})
+                self._base_line, self._journal_line = int(j["base"]), int(j["line"])
+                # the steps' times are in the clock of the process that wrote them (time.monotonic:
+                # another process, maybe another boot); the next commit writes a base in this one's
+                self._rebase = True
+            else:                                   # schema version 1: the whole table
+                self.table = Table.restore(state["table"], clock=time.monotonic)
+                self._base = {"table": self.table.snapshot(ledger_from=len(self.table.ledger)),
+                              "ledger": len(self.table.ledger)}
+                self._base_line = self._journal_line = self._steps_saved = 0    # the next commit writes a base
+                self.table.journal = []
+                self.players = {p.seat: p for p in (Player.from_dict(d) for d in state["players"])}
+                self.hand_logged = int(state["hand_logged"])
+                self._committed = {**state, "table": {**state["table"], "ledger": []}}
+        except (PokerDraw32Error, KeyError, TypeError, ValueError, StorageError) as exc:
             raise StorageError(f"table {self.id!r}: the stored state does not restore: {exc}") from exc
-        self.hand_logged = int(state["hand_logged"])
         self.seq = seq
         self.ledger_saved = len(self.table.ledger)
-        self._committed = {**state, "table": {**state["table"], "ledger": []}}
         self._turn = None
 
+    def _restore(self, base: dict[str, Any], ledger: list[dict[str, Any]], steps: list[dict[str, Any]],
+                 state: dict[str, Any]) -> None:
+        """The table from its ``base``, ``ledger`` and ``steps`` (:func:`table_of`); the
+        players and the hand's log position from ``state``, which must be the replayed table's.
+
+        :raises StorageError: the table does not restore, or is not the state's.
+        """
+        table = table_of(base, ledger, steps, state["clock"])
+        h = table.hand
+        logged = h.serial if h is not None and not h.is_complete else 0
+        if int(state["hand_logged"]) != logged:
+            raise StorageError(f"its journal replayed has {logged} events in the running hand, the state "
+                               f"{state['hand_logged']}")
+        table.journal = list(steps)
+        self.table = table
+        self.players = {p.seat: p for p in (Player.from_dict(d) for d in state["players"])}
+        self.hand_logged = logged
+        self._base = base
+        self._steps_saved = len(steps)
+        self._committed = state
+
     def _state(self) -> dict[str, Any]:
-        """The room's state as committed: the table's snapshot without its ledger (whose lines
-        are committed one by one, :meth:`_new_ledger`), the players, the hand's log position."""
+        """The room's whole state: the table's snapshot without its ledger (whose lines are
+        committed one by one, :meth:`_new_ledger`), the players, the hand's log position."""
         return {"table": self.table.snapshot(ledger_from=len(self.table.ledger)),
                 "players": [p.to_dict() for _, p in sorted(self.players.items())],
                 "hand_logged": self.hand_logged if self._hand_running() else 0}
+
+    def _journal(self) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]], dict[str, Any] | None]:
+        """What a commit writes of the room: its state (pd32_tables: the players, the hand's log
+        position, the clock's time and where the journal stands), its new journal rows, and its
+        new base if it writes one (else None).
+
+        The table's journal row holds the steps since the last commit (:attr:`Table.journal`: a
+        few dozen bytes an action, whatever the table's age or the hand's length).  A new base,
+        the table's snapshot, is written instead when there is none yet, between hands (the
+        snapshot then holds no hand) and after :data:`JOURNAL_LIMIT` steps; it makes the rows
+        before it useless (the commit deletes them)."""
+        t = self.table
+        journal = t.journal if t.journal is not None else []
+        line = self._journal_line
+        rows: list[tuple[int, dict[str, Any]]] = []
+        base = None
+        if self._base_line == 0 or self._rebase or t.journal is None or len(journal) >= JOURNAL_LIMIT or \
+                not self._hand_running():
+            if self._base_line == 0 or self._rebase or t.journal is None or len(journal) > self._steps_saved:
+                line += 1
+                base = {"table": t.snapshot(ledger_from=len(t.ledger)), "ledger": len(t.ledger)}
+                rows.append((line, {"base": base}))
+        elif len(journal) > self._steps_saved:
+            line += 1
+            rows.append((line, {"steps": journal[self._steps_saved:]}))
+        state = {"journal": {"base": line if base is not None else self._base_line, "line": line},
+                 "players": [p.to_dict() for _, p in sorted(self.players.items())],
+                 "hand_logged": self.hand_logged if self._hand_running() else 0,
+                 "clock": t.clock()}
+        return state, rows, base
+
+    def _committed_now(self, state: dict[str, Any], base: dict[str, Any] | None) -> None:
+        """The commit of ``state`` (and of ``base``, if it wrote one) is durable."""
+        j = state["journal"]
+        if base is not None:
+            self._base = base
+            self.table.journal = []
+            self._rebase = False
+        self._base_line, self._journal_line = j["base"], j["line"]
+        self._steps_saved = len(self.table.journal or ())
+        self._committed = state
+        self.ledger_saved = len(self.table.ledger)
+
+    def _roll_back(self) -> None:
+        """Back to the last committed state: the base and the steps committed since, replayed."""
+        self._turn = None
+        saved = [e.to_dict() for e in self.table.ledger[:self.ledger_saved]]
+        steps = (self.table.journal or [])[:self._steps_saved]
+        if "journal" in self._committed:
+            self._restore(self._base, saved, steps, self._committed)
+        else:                                   # restored from schema version 1, nothing committed since
+            committed = self._committed
+            self._load({**committed, "table": {**committed["table"], "ledger": saved}}, self.seq)
 
     # ------------------------------------------------------------------ the one way to change
     async def _apply(self, change: Callable[[list[Any]], Any]) -> tuple[Any, int]:
@@ -201,23 +303,22 @@ class Room:
         try:
             if finished:
                 hands.append((self.table.hand_count, self.table.last_history().dumps()))
-            state = self._state()
+            state, journal, base = self._journal()
             await self.store.commit(Commit(self.id, self.seq, state,
                                            [(s, h, self._stored(e)) for s, h, e in numbered], hands,
-                                           self._new_ledger()))
+                                           self._new_ledger(), journal=journal,
+                                           journal_from=None if base is None else journal[0][0]))
         except (StorageError, PokerDraw32Error) as exc:
             log.error("table %s: %s; back to the last committed state", self.id, exc)
-            committed = self._committed
-            saved = [e.to_dict() for e in self.table.ledger[:self.ledger_saved]]
-            self._load({**committed, "table": {**committed["table"], "ledger": saved}}, self.seq - len(numbered))
+            self.seq -= len(numbered)
+            self._roll_back()
             for seat, p in self.players.items():
                 old, conn, p.gone_at = runtime.get(seat, (None, None, None))
                 if conn is not None and conn.player is old:      # still connected: to the restored player
                     p.conn = conn
                     conn.player = p
             raise StorageError(f"the database refused the change; nothing was applied ({exc})") from exc
-        self._committed = state
-        self.ledger_saved = len(self.table.ledger)
+        self._committed_now(state, base)
         self.recent.extend(numbered)
         self._publish(numbered, departed)
         self.wake.set()
@@ -621,6 +722,55 @@ class Room:
         t.start_hand()
         self.hand_logged = 0
         entries.append({"kind": "hand_start", "hand": t.hand_count, "button": t.button, "seats": list(t.hand_seats)})
+
+
+def journal_of(state: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The base and the steps of a room's stored ``state`` as :meth:`Store.load_tables
+    <pokerdraw32.server.store.Store.load_tables>` reads it: its journal rows
+    (``state["journal"]["rows"]``, ``(line, entry)``) must be the base's line and every line
+    after it up to ``state["journal"]["line"]``.
+
+    :raises StorageError: they are not.
+    """
+    j = state["journal"]
+    rows = j["rows"]
+    lines = [line for line, _ in rows]
+    if not rows or lines != list(range(j["base"], j["line"] + 1)) or "base" not in rows[0][1]:
+        raise StorageError(f"journal lines {lines[:3]}...{lines[-3:]}: expected the base at line {j['base']} "
+                           f"and the steps after it up to line {j['line']}")
+    return rows[0][1]["base"], [step for _, row in rows[1:] for step in row["steps"]]
+
+
+def table_of(base: dict[str, Any], ledger: list[dict[str, Any]], steps: list[dict[str, Any]],
+             saved_at: float) -> Table:
+    """The engine table from a room's journal: its ``base`` (``base["table"]``, a snapshot
+    without the first ``base["ledger"]`` lines of ``ledger``, the table's whole ledger) and the
+    ``steps`` of :attr:`Table.journal` since, saved at ``saved_at`` (:meth:`Table.restore`);
+    the replayed table must have written ``ledger`` line for line.
+
+    :raises StorageError: it has not.
+    :raises PokerDraw32Error: the engine refuses the base or a step (named).
+    """
+    table = Table.restore({**base["table"], "ledger": ledger[:base["ledger"]]}, clock=time.monotonic,
+                          steps=steps, saved_at=saved_at)
+    if len(table.ledger) != len(ledger) or any(e.to_dict() != d for e, d in zip(table.ledger, ledger, strict=False)):
+        raise StorageError(f"its journal replayed makes {len(table.ledger)} ledger lines, not the {len(ledger)} "
+                           f"stored")
+    return table
+
+
+def stored_table(state: dict[str, Any]) -> Table:
+    """The engine table of a room's stored ``state`` as :meth:`Store.load_tables
+    <pokerdraw32.server.store.Store.load_tables>` reads it (its journal replayed; or of schema
+    version 1, the whole table in ``state["table"]``).
+
+    :raises StorageError: see :func:`journal_of`, :func:`table_of`.
+    :raises PokerDraw32Error: the engine refuses it.
+    """
+    if "journal" not in state:
+        return Table.restore(state["table"], clock=time.monotonic)
+    base, steps = journal_of(state)
+    return table_of(base, state["ledger"], steps, state["clock"])
 
 
 _HAND_KINDS = frozenset(k.value for k in EventKind)

@@ -1,15 +1,19 @@
 """The server's database: every accepted request is one transaction, committed before anyone is told.
 
-Three tables, the same in SQLite and PostgreSQL:
+The tables, the same in SQLite and PostgreSQL:
 
 * ``pd32_tables(id, config, state, seq)``: one row per game table: its settings (JSON), its
-  state (JSON: ``Table.snapshot()`` plus the seats' tokens, time banks and bots; see
+  state (JSON: the seats' tokens, time banks and bots, and where its journal stands; see
   :mod:`pokerdraw32.server.room`) and the number of its last log entry;
+* ``pd32_journal(table_id, line, entry)``: how the game table got where it is: a base
+  (``Table.snapshot()``) and the table's steps since (``Table.journal``), a row per commit that
+  changed it, so that a commit writes only its own steps; a commit that writes a new base
+  deletes the rows before it;
 * ``pd32_events(table_id, seq, hand, event)``: the table's log, every card included (the
   dealer's record; what a seat may see is derived from it when sent);
 * ``pd32_ledger(table_id, line, entry)``: the table's ledger (buy-ins, additions, each seat's
   result of each hand, cash-outs: :attr:`Table.ledger`), a row per line, so that a commit writes
-  only the new lines (the state holds the rest of ``Table.snapshot()``, whose size does not grow
+  only the new lines (a base holds the rest of ``Table.snapshot()``, whose size does not grow
   with the hands played);
 * ``pd32_hands(table_id, hand, phh)``: each finished hand as PHH (:mod:`pokerdraw32.history`).
 
@@ -52,7 +56,9 @@ from .protocol import dumps
 
 __all__ = ["Commit", "StorageError", "Store", "TableRow", "open_store"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: ``pd32_journal`` (a database of version 1, whose table rows hold the whole state, is
+migrated when opened: the table gets it and each table's first commit writes its first base)."""
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS pd32_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS pd32_tables (id TEXT PRIMARY KEY, config TEXT NOT NULL, state TEXT NOT NULL, "
@@ -63,6 +69,8 @@ _SCHEMA = (
     "PRIMARY KEY (table_id, line))",
     "CREATE TABLE IF NOT EXISTS pd32_hands (table_id TEXT NOT NULL, hand INTEGER NOT NULL, phh TEXT NOT NULL, "
     "PRIMARY KEY (table_id, hand))",
+    "CREATE TABLE IF NOT EXISTS pd32_journal (table_id TEXT NOT NULL, line BIGINT NOT NULL, entry TEXT NOT NULL, "
+    "PRIMARY KEY (table_id, line))",
 )
 
 
@@ -84,8 +92,9 @@ class TableRow:
 @dataclass
 class Commit:
     """One transaction: the table's new log entries ``(seq, hand, event)``, its new ``state``
-    (JSON-serialisable; ``state["table"]["ledger"]`` is stored empty), its new ledger lines
-    ``(line, entry)``, and the PHH text of hands that finished ``(hand, phh)``.
+    (JSON-serialisable), its new ledger lines ``(line, entry)``, the PHH text of hands that
+    finished ``(hand, phh)``, and its new journal rows ``(line, entry)``; with ``journal_from``,
+    the journal rows before that line are deleted (a new base makes them useless).
 
     ``config`` is written only when the table is created (``new=True``).
     """
@@ -98,6 +107,8 @@ class Commit:
     ledger: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     new: bool = False
     config: dict[str, Any] | None = None
+    journal: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    journal_from: int | None = None
 
 
 class Store:
@@ -212,8 +223,12 @@ class Store:
         if row is None:
             self._conn.execute(self._sql("INSERT INTO pd32_meta (key, value) VALUES (?, ?)"),
                                ("schema", str(SCHEMA_VERSION)))
+        elif row[0] == "1":        # version 1 lacks pd32_journal only (created above)
+            self._conn.execute(self._sql("UPDATE pd32_meta SET value = ? WHERE key = ?"),
+                               (str(SCHEMA_VERSION), "schema"))
         elif row[0] != str(SCHEMA_VERSION):
-            raise StorageError(f"the database has schema version {row[0]}; this server reads {SCHEMA_VERSION}")
+            raise StorageError(f"the database has schema version {row[0]}; this server reads {SCHEMA_VERSION} "
+                               f"(and migrates version 1)")
         self._conn.commit()
 
     def _write(self, c: Commit) -> None:
@@ -237,6 +252,11 @@ class Store:
                (c.table_id, line, dumps(entry)))
         for hand, phh in c.hands:
             ex(sql("INSERT INTO pd32_hands (table_id, hand, phh) VALUES (?, ?, ?)"), (c.table_id, hand, phh))
+        for line, entry in c.journal:
+            ex(sql("INSERT INTO pd32_journal (table_id, line, entry) VALUES (?, ?, ?)"),
+               (c.table_id, line, dumps(entry)))
+        if c.journal_from is not None:
+            ex(sql("DELETE FROM pd32_journal WHERE table_id = ? AND line < ?"), (c.table_id, c.journal_from))
 
     # ------------------------------------------------------------------ the event loop's side
     async def commit(self, commit: Commit) -> None:
@@ -253,8 +273,10 @@ class Store:
         await asyncio.wrap_future(fut)
 
     def load_tables(self) -> list[TableRow]:
-        """Every stored table, its ledger put back into ``state["table"]["ledger"]`` (blocking;
-        called at start)."""
+        """Every stored table (blocking; called at start), its ledger lines in
+        ``state["ledger"]`` and its journal rows from ``state["journal"]["base"]`` on in
+        ``state["journal"]["rows"]`` (a state of schema version 1, without ``"journal"``: its
+        ledger in ``state["table"]["ledger"]``)."""
         def read(conn: Any) -> list[TableRow]:
             rows = conn.execute("SELECT id, config, state, seq FROM pd32_tables ORDER BY id").fetchall()
             out = []
@@ -262,7 +284,15 @@ class Store:
                 state = json.loads(r[2])
                 lines = conn.execute(self._sql("SELECT entry FROM pd32_ledger WHERE table_id = ? ORDER BY line"),
                                      (r[0],)).fetchall()
-                state["table"]["ledger"] = [json.loads(line[0]) for line in lines]
+                ledger = [json.loads(line[0]) for line in lines]
+                journal = state.get("journal")
+                if isinstance(journal, dict):
+                    state["ledger"] = ledger
+                    journal["rows"] = [(int(x[0]), json.loads(x[1])) for x in conn.execute(self._sql(
+                        "SELECT line, entry FROM pd32_journal WHERE table_id = ? AND line >= ? ORDER BY line"),
+                        (r[0], journal.get("base"))).fetchall()]
+                else:
+                    state["table"]["ledger"] = ledger
                 out.append(TableRow(r[0], json.loads(r[1]), state, int(r[3])))
             return out
         result: list[TableRow] = self._read(read).result()
