@@ -3,6 +3,7 @@
     python bench/server_load.py                          # 20 tables x 5 clients, 2,000 hands, SQLite
     python bench/server_load.py --tables 40 --hands 4000
     python bench/server_load.py --postgres               # a throwaway PostgreSQL cluster instead
+    python bench/server_load.py --hands 400 --profile server.prof   # the server under cProfile
 
 Starts ``pokerdraw32 serve`` in a subprocess on 127.0.0.1 (a SQLite file in a temporary
 directory, or ``--db URL``, or ``--postgres``), with ``--tables`` tables of ``--seats`` seats
@@ -53,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--server-args", default="", metavar="ARGS",
                    help="more options for pokerdraw32 serve, e.g. --server-args=--compression")
     p.add_argument("--keep", type=Path, help="keep the database and the server log in this directory")
+    p.add_argument("--profile", type=Path, metavar="FILE",
+                   help="run the server under cProfile, its statistics written to FILE as it stops (read them "
+                        "with python -m pstats FILE; profiled, the server is slower: its figures are not comparable)")
     args = p.parse_args(argv)
     try:
         import server_support
@@ -64,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         return server_support.run_load(workdir, tables=args.tables, seats=args.seats, hands=args.hands,
                                        timeout=args.timeout, db=db, think=args.think, seed=args.seed,
                                        hand_pause=args.hand_pause, all_in=args.all_in,
-                                       extra=tuple(shlex.split(args.server_args)))
+                                       extra=tuple(shlex.split(args.server_args)),
+                                       profile=None if args.profile is None else args.profile.resolve())
 
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="pd32-load-") as tmp:

@@ -94,6 +94,20 @@ def tables_config(count: int, seats: int, *, bots: dict[str, str] | None = None,
     return out
 
 
+_PROFILED = """
+import cProfile, signal, sys
+from pokerdraw32.cli import main
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+profile = cProfile.Profile()
+try:
+    profile.runcall(main, sys.argv[1:])
+except SystemExit:
+    pass
+finally:
+    profile.dump_stats({out!r})
+"""
+
+
 class ServerProcess:
     """``python -m pokerdraw32 serve`` as a subprocess on 127.0.0.1 and a fixed port (so that a
     restarted server is found at the same address).  Its output goes to ``log_path`` (appended
@@ -101,12 +115,15 @@ class ServerProcess:
 
     def __init__(self, db: str, tables_file: Path, log_path: Path, *, port: int | None = None,
                  hand_pause: float = 0.05, bot_delay: float = 0.01, grace: float = 60.0,
-                 log_level: str = "warning", extra: tuple[str, ...] = ()) -> None:
+                 log_level: str = "warning", extra: tuple[str, ...] = (), profile: Path | None = None) -> None:
         self.db = db
         self.tables_file = tables_file
         self.log_path = log_path
         self.port = port if port is not None else free_port()
-        self.args = [sys.executable, "-m", "pokerdraw32", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+        # profile: run the server under cProfile, its statistics written to that file when it stops
+        # (uvicorn re-raises the SIGTERM it handled: here it ends the profiled call instead)
+        prof = ("-m", "pokerdraw32") if profile is None else ("-c", _PROFILED.format(out=str(profile)))
+        self.args = [sys.executable, *prof, "serve", "--host", "127.0.0.1", "--port", str(self.port),
                      "--db", db, "--tables", str(tables_file), "--hand-pause", str(hand_pause),
                      "--bot-delay", str(bot_delay), "--grace", str(grace), "--log-level", log_level, *extra]
         self.proc: subprocess.Popen[bytes] | None = None
@@ -1008,7 +1025,8 @@ async def _drive(server: ServerProcess, tables: list[str], seats: int, hands: in
 
 def run_load(workdir: Path, *, tables: int = 20, seats: int = 5, hands: int = 2000, timeout: float = 480.0,
              db: str | None = None, think: float = 0.0, seed: int = 1, hand_pause: float = 0.05,
-             buy_in: int = 2000, all_in: float = 0.0, extra: tuple[str, ...] = (), engine: bool = True) -> LoadResult:
+             buy_in: int = 2000, all_in: float = 0.0, extra: tuple[str, ...] = (), engine: bool = True,
+             profile: Path | None = None) -> LoadResult:
     """The load run: a server (a subprocess) with ``tables`` tables of ``seats`` seats and no
     bots, one :class:`BotClient` per seat in this process, until ``hands`` hands in total have
     finished (or ``timeout`` seconds); then the clients leave, the server stops (SIGTERM) and
@@ -1019,13 +1037,15 @@ def run_load(workdir: Path, *, tables: int = 20, seats: int = 5, hands: int = 20
     go all in on ``all_in`` of their bets, so that few go broke: a re-buy between hands lands
     in the next hand and makes the acting player's ``seq`` stale, a race the protocol means).
     With ``engine``, the engine's CPU per decision at such a table is measured afterwards, the
-    server stopped (:func:`engine_cpu_per_decision`), for the ratio the report prints."""
+    server stopped (:func:`engine_cpu_per_decision`), for the ratio the report prints.  With
+    ``profile``, the server runs under cProfile and writes its statistics (its event loop's
+    thread) to that file as it stops (``python -m pstats FILE``)."""
     workdir.mkdir(parents=True, exist_ok=True)
     db = db or str(workdir / "load.sqlite")
     tables_file = write_tables(workdir / "tables.json",
                                tables_config(tables, seats, decision_time=60.0, max_buy_in=buy_in))
     server = ServerProcess(db, tables_file, workdir / "server.log", hand_pause=hand_pause, bot_delay=0.01,
-                           grace=600.0, extra=extra)
+                           grace=600.0, extra=extra, profile=profile)
     with server:
         server.start()
         ids = [f"t{i}" for i in range(tables)]
