@@ -342,8 +342,9 @@ class Room:
                     if p is not None:
                         p.bank = min(self.config.time_bank, p.bank + self.config.bank_refill)
         departed = []
+        occupied = t.occupied
         for seat in list(self.players):
-            if seat not in t.occupied:                          # paid out (now or at the hand's end)
+            if seat not in occupied:                            # paid out (now or at the hand's end)
                 p = self.players.pop(seat)
                 paid = next(e.chips for e in reversed(t.ledger) if e.kind == "cash_out" and e.seat == seat)
                 entries.append({"kind": "left", "seat": seat, "name": p.name, "chips": paid})
@@ -384,15 +385,22 @@ class Room:
 
     def states_for(self, players: Sequence[Player | None]) -> dict[int, str]:
         """The ``state`` messages of ``players`` (None: an onlooker) as JSON text, by ``id()`` of
-        each (equal to :meth:`state_for`'s; the table's view computed once for all,
-        :meth:`Table.views`)."""
-        views = self.table.views([None if p is None else p.seat for p in players])
-        clock = self.clock()
+        each: the text :func:`dumps` writes of :meth:`state_for`'s message, character for
+        character, made of the part everyone sees turned into JSON once for all
+        (:meth:`Table.view_parts`) and each seat's own part (its cards, showdown choice and
+        legal actions) put in."""
+        public, own = self.table.view_parts([None if p is None else p.seat for p in players])
+        del public["deadline"]                 # in the server's monotonic clock: given as "clock"
+        hand = public.pop("hand")
+        view = dumps(public)[:-1] + ',"hand":'           # '{"seats":...,"to_act":N,"hand":'
+        everyone = dumps(hand)                           # "null" or '{"phase":...,"pots":[...]}'
+        start = f'{{"type":"state","v":1,"table":{dumps(self.id)},"seq":{self.seq},"you":'
+        end = f'}},"clock":{dumps(self.clock())}}}'      # the view's end, then the clock's
         out = {}
-        for player, view in zip(players, views, strict=True):
-            del view["deadline"]
-            out[id(player)] = dumps({"type": "state", "v": 1, "table": self.id, "seq": self.seq,
-                                     "you": None if player is None else player.seat, "view": view, "clock": clock})
+        for player, mine in zip(players, own, strict=True):
+            text = everyone if mine is None else everyone[:-1] + "," + dumps(mine)[1:]
+            out[id(player)] = (start + ("null" if player is None else str(player.seat)) + ',"view":' + view + text
+                               + end)
         return out
 
     def clock(self) -> dict[str, Any] | None:
@@ -416,23 +424,27 @@ class Room:
         if not conns:
             return
         texts = [self._entry_texts(entry) for entry in numbered]
+        everyone = [public for _, public, _, _ in texts]
         viewers: list[Player | None] = []
+        queued: list[list[str]] = []
         for conn in conns:
             player = conn.player
             seat, joined = (player.seat, player.joined_seq) if player is not None else (-1, 0)
-            for seq, public, owner, own in texts:
-                conn.send_text(own if owner == seat and seq > joined else public)
+            mine = [own if owner == seat and seq > joined else public for seq, public, owner, own in texts] \
+                if player is not None else list(everyone)
             if id(conn) in gone:
                 p, paid = gone[id(conn)]
                 conn.player = None
-                conn.send({"type": "left", "v": 1, "table": self.id, "seat": p.seat, "chips": paid})
+                mine.append(dumps({"type": "left", "v": 1, "table": self.id, "seat": p.seat, "chips": paid}))
                 self.watchers.add(conn)
                 conn.room = self
                 player = None
             viewers.append(player)
+            queued.append(mine)
         states = self.states_for(list({id(p): p for p in viewers}.values()))
-        for conn, player in zip(conns, viewers, strict=True):
-            conn.send_text(states[id(player)])
+        for conn, player, mine in zip(conns, viewers, queued, strict=True):
+            mine.append(states[id(player)])
+            conn.send_texts(mine)
 
     def _entry_texts(self, entry: Entry) -> tuple[int, str, int | None, str]:
         """``(seq, the event message as everyone but the owner sees it, the owner's seat or None,
