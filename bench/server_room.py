@@ -2,16 +2,20 @@
 
     python bench/server_room.py                      # 300 hands at one 5-seat table, SQLite
     python bench/server_room.py --hands 1000 --profile room.prof
+    python bench/server_room.py --instructions        # counted by valgrind: immune to a busy machine
 
 A :class:`~pokerdraw32.server.room.Room` on a SQLite file in a temporary directory (the
-server's own store: WAL, ``synchronous=FULL``, its writer thread), five players seated, each
-with a :class:`~pokerdraw32.server.app.Connection` whose WebSocket is a stub that only counts
-frames: the server's path of an ``act`` from :meth:`Room.act` on (the engine, numbering,
-the commit to the database, the messages built for every seat and queued, each connection's
-frame put together), without uvicorn, the sockets and the message's parsing
-(``bench/server_load.py`` measures the whole server).  The players act as the load test's
-clients do (check or call mostly, sometimes a minimum bet or raise, discard 0-3 cards); the
-hands are started as the room's driver does.
+server's own store: WAL, ``synchronous=FULL``, its writer thread), run as the server runs it:
+its driver task (starting each hand at once), five players seated, each with a
+:class:`~pokerdraw32.server.app.Connection` and its sender task, whose WebSocket is a stub that
+counts the frames and wakes the player's client.  A client acts at its turn as the server
+handles an ``act`` (under the room's lock, then the ``ok``), as the load test's clients choose
+(check or call mostly, sometimes a minimum bet or raise, discard 0-3 cards), and buys in again
+when busted.  So: the server's path of an action from :meth:`Room.act` on (the engine,
+numbering, the commit to the database, the messages of every seat, each connection's frame,
+the driver's wake-up), on uvloop when it is installed (as uvicorn runs the server), without
+uvicorn, the sockets and the parsing of the client's message (``bench/server_load.py``
+measures the whole server).
 
 It prints the CPU per acknowledged action of the whole process (both threads: the event
 loop's and the store's writer) and of the event loop's thread alone, each as a multiple of
@@ -37,15 +41,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 
 class _Socket:
-    """A WebSocket that takes frames and drops them."""
+    """A WebSocket that takes frames, counts them and tells its client one came."""
 
     def __init__(self) -> None:
         self.frames = 0
         self.chars = 0
+        self.came = asyncio.Event()
 
     async def send_text(self, text: str) -> None:
         self.frames += 1
         self.chars += len(text)
+        self.came.set()
 
 
 def _choose(legal: Any, rng: random.Random) -> Any:
@@ -72,7 +78,7 @@ async def _play(db: str, hands: int, seed: int, profile: cProfile.Profile | None
     from pokerdraw32.server.store import open_store
 
     config = TableConfig.from_dict(tables_config(1, 5, decision_time=60.0, max_buy_in=2000, seed=seed)[0])
-    settings = ServerSettings(hand_pause=0.0, bot_delay=0.0, grace=600.0)
+    settings = ServerSettings(hand_pause=0.0, bot_delay=0.0, grace=600.0)     # a hand starts at once
     store = open_store(db)
     room = await Room.create(config, store, settings)
     limits = Limits(send_queue=1 << 30)
@@ -99,31 +105,40 @@ async def _play(db: str, hands: int, seed: int, profile: cProfile.Profile | None
     store._write = counted                       # type: ignore[method-assign]
     t = room.table
 
-    async def flush() -> None:
-        for conn, ws in zip(conns, sockets, strict=True):
-            while conn.out:
-                await ws.send_text(conn._frame())
+    done = asyncio.Event()
+
+    async def client(seat: int) -> None:
+        """A player's client: at each frame, acts if it is its turn (as GameServer does with an
+        ``act``: under the room's lock, then the ``ok``), buys in again when busted."""
+        nonlocal actions
+        ws, conn = sockets[seat], conns[seat]
+        player = room.players[seat]
+        while not done.is_set():
+            await ws.came.wait()
+            ws.came.clear()
+            if t.hand_count >= hands and not room._hand_running():
+                done.set()
+                return
+            async with room.lock:
+                if t.actor == seat and t.hand is not None:
+                    seq = await room.act(player, _choose(t.hand.legal_actions(), rng), room.seq)
+                    conn.send({"type": "ok", "seq": seq})
+                    actions += 1
+                elif not room._hand_running() and t.seat(seat).stack == 0:
+                    await room.add_chips(player, 2000)
 
     cpu0, thread0 = time.process_time(), time.thread_time()
     if profile is not None:
         profile.enable()
-    while t.hand_count < hands:
-        for p in room.players.values():                   # re-buys between hands, as the clients do
-            if t.seat(p.seat).stack == 0:
-                await room.add_chips(p, 2000)
-        async with room.lock:
-            await room._apply(room._start_hand)
-        await flush()
-        while room._hand_running():
-            seat = t.actor
-            assert seat is not None and t.hand is not None
-            action = _choose(t.hand.legal_actions(), rng)
-            player = room.players[seat]
-            async with room.lock:
-                seq = await room.act(player, action, room.seq)
-            conns[seat].send({"type": "ok", "seq": seq})
-            await flush()
-            actions += 1
+    tasks = [asyncio.create_task(c.sender()) for c in conns] + [asyncio.create_task(room.drive())]
+    await asyncio.wait([asyncio.create_task(client(seat)) for seat in range(5)], return_when=asyncio.FIRST_COMPLETED)
+    done.set()
+    for ws in sockets:
+        ws.came.set()
+    await asyncio.sleep(0)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
     if profile is not None:
         profile.disable()
     cpu, thread = time.process_time() - cpu0, time.thread_time() - thread0
@@ -141,12 +156,76 @@ async def _play(db: str, hands: int, seed: int, profile: cProfile.Profile | None
             "state_bytes": state_bytes, "frames": sum(ws.frames for ws in sockets), "restored": same}
 
 
+def _engine_only(hands: int, seed: int) -> int:
+    """The engine alone, as :func:`server_support.engine_cpu_per_decision` plays: ``hands``
+    hands at a load-test table (for ``--instructions``).  Returns the decisions."""
+    from server_support import tables_config
+
+    from pokerdraw32.server.config import TableConfig
+
+    t = TableConfig.from_dict(tables_config(1, 5, decision_time=60.0, max_buy_in=2000, seed=seed)[0]).new_table()
+    for s in range(5):
+        t.join(s, f"p{s}", 2000)
+    rng = random.Random(seed)
+    decisions = 0
+    for _ in range(hands):
+        for s in range(5):
+            if t.seat(s).stack == 0:
+                t.add_chips(s, 2000)
+        h = t.start_hand()
+        while h.actor is not None:
+            t.act(t.hand_seats[h.actor], _choose(h.legal_actions(), rng))
+            decisions += 1
+    return decisions
+
+
+def _instructions(seed: int) -> int:
+    """Instructions per action of the room and per decision of the engine, counted by valgrind
+    (callgrind): each run twice with different numbers of hands, the difference divided by the
+    difference in actions (start-up and imports cancel out).  User-space instructions only: the
+    system calls' work (the sockets, the disk's sync) is not counted; but nothing else running on
+    the machine changes them, unlike CPU times."""
+    import re
+    import shutil
+    import subprocess
+
+    if shutil.which("valgrind") is None:
+        print("server_room: --instructions needs valgrind", file=sys.stderr)
+        return 2
+
+    def count(mode: str, hands: int) -> tuple[int, int]:
+        r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                            __file__, mode, str(hands), "--seed", str(seed)],
+                           capture_output=True, text=True, check=True)
+        found = re.search(r"Collected : (\d+)", r.stderr)
+        assert found is not None, r.stderr[-2000:]
+        return int(found.group(1)), int(r.stdout.split()[-1])
+
+    (r0, a0), (r1, a1) = count("--play-only", 20), count("--play-only", 80)
+    (e0, d0), (e1, d1) = count("--engine-only", 200), count("--engine-only", 2000)
+    room, engine = (r1 - r0) / (a1 - a0), (e1 - e0) / (d1 - d0)
+    print(f"$ python {' '.join(sys.argv)}")
+    print(f"room, instructions per action (80 - 20 hands, {a1 - a0} actions)     {room:,.0f}")
+    print(f"engine, instructions per decision (2000 - 200 hands)              {engine:,.0f}")
+    print(f"room / engine                                                     {room / engine:.1f}x")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--hands", type=int, default=300, help="hands to play (default 300)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--profile", type=Path, metavar="FILE", help="cProfile the event loop's thread into FILE")
+    p.add_argument("--instructions", action="store_true",
+                   help="count instructions per action with valgrind instead of timing (see _instructions)")
+    p.add_argument("--play-only", type=int, metavar="HANDS", help=argparse.SUPPRESS)
+    p.add_argument("--engine-only", type=int, metavar="HANDS", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.instructions:
+        return _instructions(args.seed)
+    if args.engine_only is not None:
+        print(_engine_only(args.engine_only, args.seed))
+        return 0
     try:
         from server_support import engine_cpu_per_decision
     except BaseException as exc:   # pytest's skip: the [server] extra is missing
@@ -159,7 +238,10 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         loop_factory = None
     with tempfile.TemporaryDirectory(prefix="pd32-room-") as tmp, asyncio.Runner(loop_factory=loop_factory) as runner:
-        r = runner.run(_play(str(Path(tmp) / "room.sqlite"), args.hands, args.seed, profile))
+        r = runner.run(_play(str(Path(tmp) / "room.sqlite"), args.play_only or args.hands, args.seed, profile))
+    if args.play_only is not None:
+        print(r["actions"])
+        return 0
     engine = engine_cpu_per_decision(5, 2000, seed=args.seed)
     if profile is not None:
         profile.dump_stats(args.profile)

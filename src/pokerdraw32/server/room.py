@@ -22,7 +22,6 @@ hand, each as such a change.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import hashlib
 import logging
@@ -107,6 +106,49 @@ def token_hash(token: str) -> str:
 Entry = tuple[int, int, Any]    # (seq, hand, Event | table event dict)
 
 
+class Alarm:
+    """What the room's driver sleeps on: until :meth:`set` (a change) or a number of seconds,
+    whichever comes first; an ``asyncio.Event`` with ``wait_for``, without the task and the
+    waiters ``wait_for`` makes at every sleep (the driver sleeps after every change)."""
+
+    __slots__ = ("_due", "_set")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._due: asyncio.Future[None] | None = None
+
+    def set(self) -> None:
+        self._set = True
+        due = self._due
+        if due is not None and not due.done():
+            due.set_result(None)
+
+    def clear(self) -> None:
+        self._set = False
+
+    def is_set(self) -> bool:
+        return self._set
+
+    async def sleep(self, seconds: float | None) -> None:
+        """Return once set (at once if it is), or after ``seconds`` (None: only once set)."""
+        if self._set:
+            return
+        loop = asyncio.get_running_loop()
+        self._due = due = loop.create_future()
+        timer = None if seconds is None else loop.call_later(seconds, _ring, due)
+        try:
+            await due
+        finally:
+            self._due = None
+            if timer is not None:
+                timer.cancel()
+
+
+def _ring(due: asyncio.Future[None]) -> None:
+    if not due.done():
+        due.set_result(None)
+
+
 class Room:
     """One table of the server (see the module docstring).  Built by :meth:`create` or
     :meth:`restore`; the server calls the request methods (``join``, ``act`` ...) from
@@ -118,7 +160,7 @@ class Room:
         self.store = store
         self.settings = settings
         self.lock = asyncio.Lock()
-        self.wake = asyncio.Event()
+        self.wake = Alarm()
         self.table: Table = config.new_table()
         self.players: dict[int, Player] = {}
         self.watchers: set[Connection] = set()
@@ -621,8 +663,7 @@ class Room:
             if delay == 0.0:
                 await asyncio.sleep(0)
                 continue
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), timeout=delay)
+            await self.wake.sleep(delay)
 
     async def _step(self) -> float | None:
         """Apply one thing that is due; return 0.0 to be called again at once, the seconds until
