@@ -174,6 +174,9 @@ class Hand(HandState):
         n, contrib, folded, stacks = self.n, self.contrib, self.folded, self.stacks
         live = [s for s in range(n) if not folded[s]]
         levels = sorted({contrib[s] for s in live if stacks[s] == 0 and contrib[s] > 0})
+        if not levels:          # nobody all-in: one pot, every player still in contests it
+            amount = sum(contrib) + self.dead
+            return [{"amount": amount, "eligible": live}] if amount > 0 else []
         if any(stacks[s] > 0 for s in live) or not levels:
             levels.append(max(contrib))
         pots: list[dict[str, Any]] = []

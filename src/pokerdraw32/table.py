@@ -322,8 +322,9 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
 
         :raises TableError: no such seat (nothing is computed).
         """
+        count = self.seat_count
         for seat in seats:
-            if seat is not None:
+            if seat is not None and not (type(seat) is int and 0 <= seat < count):
                 self._check_seat_number(seat)
         d = self.deadline
         in_hand = set(self.hand_seats) if self.hand is not None and not self._settled else ()
@@ -361,9 +362,11 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
         }
         own: list[dict[str, Any] | None] = []
         legal = hole = choices = None
+        seated = self._seats
         for seat in seats:
-            mine = self._hand_seat_or_none(seat)
-            if mine is None:
+            # as _hand_seat_or_none: the player dealt in at this seat, if they still sit there
+            mine = None if seat is None else hand_index.get(seat)
+            if seat is None or mine is None or mine >= len(dealt) or seated.get(seat) is not dealt[mine]:
                 own.append(None)
                 continue
             if hole is None:                        # once for all seats
