@@ -25,6 +25,7 @@ import asyncio
 import functools
 import hashlib
 import logging
+import math
 import secrets
 import time
 from collections import deque
@@ -111,11 +112,14 @@ class Alarm:
     whichever comes first; an ``asyncio.Event`` with ``wait_for``, without the task and the
     waiters ``wait_for`` makes at every sleep (the driver sleeps after every change)."""
 
-    __slots__ = ("_due", "_set")
+    __slots__ = ("_due", "_set", "until")
 
     def __init__(self) -> None:
         self._set = False
         self._due: asyncio.Future[None] | None = None
+        self.until: float | None = None
+        """While it sleeps: the :func:`time.monotonic` time it wakes at without a set (inf: only
+        a set wakes it); else None."""
 
     def set(self) -> None:
         self._set = True
@@ -136,10 +140,11 @@ class Alarm:
         loop = asyncio.get_running_loop()
         self._due = due = loop.create_future()
         timer = None if seconds is None else loop.call_later(seconds, _ring, due)
+        self.until = math.inf if seconds is None else time.monotonic() + seconds
         try:
             await due
         finally:
-            self._due = None
+            self._due = self.until = None
             if timer is not None:
                 timer.cancel()
 
@@ -363,8 +368,33 @@ class Room:
         self._committed_now(state, base)
         self.recent.extend(numbered)
         self._publish(numbered, departed)
-        self.wake.set()
+        if self._driver_needed():
+            self.wake.set()
         return result, self.seq
+
+    def _driver_needed(self) -> bool:
+        """Whether the driver must be woken after a change.  Not when it is awake: it is waiting
+        for the room's lock or making this very change, and looks at the table before it sleeps
+        again (between reading the table and sleeping it does not let others run).  Not either
+        when a person is to act (who has not left) and the driver sleeps with a timer due no
+        later than anything of that turn (the raise limit, the decision deadline plus the time
+        bank): it wakes then, finds nothing due, and sleeps until the next thing.  So a person's
+        turn after a person's turn, most changes, does not wake it.  A player's disconnection,
+        the one thing due that no change sets, wakes it itself (:meth:`disconnected`)."""
+        until = self.wake.until
+        if until is None:
+            return False
+        t = self.table
+        d = t.deadline
+        if until == math.inf or d is None or not self._hand_running():
+            return True
+        p = self.players.get(d.seat)
+        if p is None or p.bot is not None or t.seat(d.seat).leaving:
+            return True
+        soonest = d.act_at + (0.0 if p.away else p.bank)
+        if d.raise_at is not None:
+            soonest = min(soonest, d.raise_at)
+        return soonest < until
 
     def _collect(self, entries: list[Any]) -> tuple[bool, list[tuple[Player, int]]]:
         """Append the running hand's new log entries to ``entries``; after a hand's end, settle the
