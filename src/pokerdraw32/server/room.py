@@ -347,13 +347,14 @@ class Room:
         finished, departed = self._collect(entries)
         numbered = self._number(entries)
         hands: list[tuple[int, str]] = []
+        stored = [self._stored(e) for _, _, e in numbered]       # also the events of the messages
         try:
             if finished:
                 hands.append((self.table.hand_count, self.table.last_history().dumps()))
             state, journal, base = self._journal()
             await self.store.commit(Commit(self.id, self.seq, state,
-                                           [(s, h, self._stored(e)) for s, h, e in numbered], hands,
-                                           self._new_ledger(), journal=journal,
+                                           [(s, h, d) for (s, h, _), d in zip(numbered, stored, strict=True)],
+                                           hands, self._new_ledger(), journal=journal,
                                            journal_from=None if base is None else journal[0][0]))
         except (StorageError, PokerDraw32Error) as exc:
             log.error("table %s: %s; back to the last committed state", self.id, exc)
@@ -367,7 +368,7 @@ class Room:
             raise StorageError(f"the database refused the change; nothing was applied ({exc})") from exc
         self._committed_now(state, base)
         self.recent.extend(numbered)
-        self._publish(numbered, departed)
+        self._publish(numbered, departed, stored)
         if self._driver_needed():
             self.wake.set()
         return result, self.seq
@@ -485,7 +486,8 @@ class Room:
                 "raise_in": None if d.raise_at is None else round(d.raise_at - now, 3),
                 "bank": 0.0 if p is None else round(p.bank, 3), "server_time": time.time()}
 
-    def _publish(self, numbered: list[Entry], departed: Sequence[tuple[Player, int]] = ()) -> None:
+    def _publish(self, numbered: list[Entry], departed: Sequence[tuple[Player, int]] = (),
+                 stored: Sequence[dict[str, Any]] | None = None) -> None:
         """Send each connection the new entries as its seat may see them, then its ``state``,
         queued together (one frame, PROTOCOL.md).  Each entry is turned into JSON once for
         everyone (a private one twice: as its own seat and as the others see it), each state once
@@ -495,7 +497,7 @@ class Room:
         conns = self.connections() + [p.conn for p, _ in gone.values() if p.conn is not None]
         if not conns:
             return
-        texts = [self._entry_texts(entry) for entry in numbered]
+        texts = [self._entry_texts(entry, None if stored is None else stored[i]) for i, entry in enumerate(numbered)]
         everyone = [public for _, public, _, _ in texts]
         viewers: list[Player | None] = []
         queued: list[list[str]] = []
@@ -518,19 +520,20 @@ class Room:
             mine.append(states[id(player)])
             conn.send_texts(mine)
 
-    def _entry_texts(self, entry: Entry) -> tuple[int, str, int | None, str]:
+    def _entry_texts(self, entry: Entry, whole: dict[str, Any] | None = None) -> tuple[int, str, int | None, str]:
         """``(seq, the event message as everyone but the owner sees it, the owner's seat or None,
-        the owner's message)`` of log entry ``entry``: only a private event (a deal, discard or
-        draw, :data:`pokerdraw32._events.PRIVATE_EVENTS`) with cards has an owner who sees more."""
+        the owner's message)`` of log entry ``entry`` (``whole``: its event as stored, if made
+        already): only a private event (a deal, discard or draw,
+        :data:`pokerdraw32._events.PRIVATE_EVENTS`) with cards has an owner who sees more."""
         seq, hand, e = entry
         if isinstance(e, Event):
             public = _redacted([e], None, 0)[0]
             if public is not e:
                 own = dumps({"type": "event", "v": 1, "table": self.id, "seq": seq, "hand": hand,
-                             "event": e.to_dict()})
+                             "event": whole or e.to_dict()})
                 return seq, dumps({"type": "event", "v": 1, "table": self.id, "seq": seq, "hand": hand,
                                    "event": public.to_dict()}), e.seat, own
-            e = e.to_dict()
+            e = whole or e.to_dict()
         text = dumps({"type": "event", "v": 1, "table": self.id, "seq": seq, "hand": hand, "event": e})
         return seq, text, None, text
 
