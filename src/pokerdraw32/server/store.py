@@ -125,7 +125,7 @@ class Store:
         self._connect = connect
         self._conn: Any = None
         self._lock = threading.Condition()
-        self._queue: list[tuple[Commit, Future[None]]] = []
+        self._queue: list[tuple[Commit, _Waiter]] = []
         self._closed = False
         # reads (restores, resumes, archives) run on a thread and a connection of their own, so a
         # long read never holds up the commits of every table
@@ -171,10 +171,10 @@ class Store:
     def _end_read(self, conn: Any) -> None:
         pass
 
-    def _write_group(self, batch: list[tuple[Commit, Future[None]]]) -> None:
+    def _write_group(self, batch: list[tuple[Commit, _Waiter]]) -> None:
         """Write each commit in its own savepoint inside one transaction, then sync once: a
         commit that fails is rolled back alone and its future gets the error."""
-        done: list[Future[None]] = []
+        done: list[_Waiter] = []
         try:
             self._begin()
             for commit, fut in batch:
@@ -264,13 +264,13 @@ class Store:
 
         :raises StorageError: it was not written (nothing of it is in the database).
         """
-        fut: Future[None] = Future()
+        waiter = _Waiter(asyncio.get_running_loop())
         with self._lock:
             if self._closed:
                 raise StorageError("the store is closed")
-            self._queue.append((commit, fut))
+            self._queue.append((commit, waiter))
             self._lock.notify()
-        await asyncio.wrap_future(fut)
+        await waiter.future
 
     def load_tables(self) -> list[TableRow]:
         """Every stored table (blocking; called at start), its ledger lines in
@@ -346,6 +346,47 @@ class Store:
         with contextlib.suppress(Exception):
             self._reads.submit(close_reader).result()
         self._reads.shutdown()
+
+
+class _Waiter:
+    """A commit's waiter, the writer thread's side of the committing task's future: what a
+    ``concurrent.futures.Future`` under ``asyncio.wrap_future`` did for it, without the lock,
+    the condition and the chained callbacks they make for every commit.  Its result is set in
+    the loop's thread (``call_soon_threadsafe``)."""
+
+    __slots__ = ("_loop", "_settled", "future")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self.future: asyncio.Future[None] = loop.create_future()
+        self._settled = False
+
+    def set_running_or_notify_cancel(self) -> bool:
+        """False when the committing task was cancelled (a server stopping): nobody would be told,
+        the commit is not written."""
+        return not self.future.cancelled()
+
+    def done(self) -> bool:
+        return self._settled
+
+    def set_result(self, result: None) -> None:
+        self._settle(None)
+
+    def set_exception(self, exc: BaseException) -> None:
+        self._settle(exc)
+
+    def _settle(self, exc: BaseException | None) -> None:
+        self._settled = True
+        with contextlib.suppress(RuntimeError):           # the loop is closed: nobody waits
+            self._loop.call_soon_threadsafe(_settle, self.future, exc)
+
+
+def _settle(future: asyncio.Future[None], exc: BaseException | None) -> None:
+    if not future.done():
+        if exc is None:
+            future.set_result(None)
+        else:
+            future.set_exception(exc)
 
 
 class _SQLiteStore(Store):
