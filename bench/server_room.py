@@ -190,31 +190,49 @@ def _engine_only(hands: int, seed: int) -> int:
     return decisions
 
 
+VALGRIND = ("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")
+"""How a process's instructions are counted (the count is in valgrind's "Collected : N" line)."""
+
+
+def valgrind_count(text: str) -> int:
+    """The instructions valgrind (callgrind) counted, from its output ``text``."""
+    import re
+
+    found = re.findall(r"Collected : (\d+)", text)
+    if not found:
+        raise RuntimeError(f"no instruction count in valgrind's output: {text[-2000:]}")
+    return int(found[-1])
+
+
+def count_instructions(mode: str, hands: int, seed: int) -> tuple[int, int]:
+    """``(instructions, actions or decisions)`` of this script run with ``mode`` (``--play-only``:
+    the room, ``--engine-only``: the engine) for ``hands`` hands, under valgrind."""
+    import subprocess
+
+    r = subprocess.run([*VALGRIND, sys.executable, __file__, mode, str(hands), "--seed", str(seed)],
+                       capture_output=True, text=True, check=True)
+    return valgrind_count(r.stderr), int(r.stdout.split()[-1])
+
+
+def engine_instructions(seed: int) -> float:
+    """The engine's instructions per decision at a load-test table (2000 - 200 hands)."""
+    (e0, d0), (e1, d1) = count_instructions("--engine-only", 200, seed), count_instructions("--engine-only", 2000, seed)
+    return (e1 - e0) / (d1 - d0)
+
+
 def _instructions(seed: int) -> int:
     """Instructions per action of the room and per decision of the engine, counted by valgrind
     (callgrind): each run twice with different numbers of hands, the difference divided by the
     difference in actions (start-up and imports cancel out).  User-space instructions only: the
     system calls' work (the sockets, the disk's sync) is not counted; but nothing else running on
     the machine changes them, unlike CPU times."""
-    import re
     import shutil
-    import subprocess
 
     if shutil.which("valgrind") is None:
         print("server_room: --instructions needs valgrind", file=sys.stderr)
         return 2
-
-    def count(mode: str, hands: int) -> tuple[int, int]:
-        r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                            __file__, mode, str(hands), "--seed", str(seed)],
-                           capture_output=True, text=True, check=True)
-        found = re.search(r"Collected : (\d+)", r.stderr)
-        assert found is not None, r.stderr[-2000:]
-        return int(found.group(1)), int(r.stdout.split()[-1])
-
-    (r0, a0), (r1, a1) = count("--play-only", 20), count("--play-only", 80)
-    (e0, d0), (e1, d1) = count("--engine-only", 200), count("--engine-only", 2000)
-    room, engine = (r1 - r0) / (a1 - a0), (e1 - e0) / (d1 - d0)
+    (r0, a0), (r1, a1) = count_instructions("--play-only", 20, seed), count_instructions("--play-only", 80, seed)
+    room, engine = (r1 - r0) / (a1 - a0), engine_instructions(seed)
     print(f"$ python {' '.join(sys.argv)}")
     print(f"room, instructions per action (80 - 20 hands, {a1 - a0} actions)     {room:,.0f}")
     print(f"engine, instructions per decision (2000 - 200 hands)              {engine:,.0f}")

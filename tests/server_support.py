@@ -115,7 +115,8 @@ class ServerProcess:
 
     def __init__(self, db: str, tables_file: Path, log_path: Path, *, port: int | None = None,
                  hand_pause: float = 0.05, bot_delay: float = 0.01, grace: float = 60.0,
-                 log_level: str = "warning", extra: tuple[str, ...] = (), profile: Path | None = None) -> None:
+                 log_level: str = "warning", extra: tuple[str, ...] = (), profile: Path | None = None,
+                 wrap: tuple[str, ...] = ()) -> None:
         self.db = db
         self.tables_file = tables_file
         self.log_path = log_path
@@ -123,7 +124,8 @@ class ServerProcess:
         # profile: run the server under cProfile, its statistics written to that file when it stops
         # (uvicorn re-raises the SIGTERM it handled: here it ends the profiled call instead)
         prof = ("-m", "pokerdraw32") if profile is None else ("-c", _PROFILED.format(out=str(profile)))
-        self.args = [sys.executable, *prof, "serve", "--host", "127.0.0.1", "--port", str(self.port),
+        # wrap: a command the server runs under (valgrind ...); its output goes to the log too
+        self.args = [*wrap, sys.executable, *prof, "serve", "--host", "127.0.0.1", "--port", str(self.port),
                      "--db", db, "--tables", str(tables_file), "--hand-pause", str(hand_pause),
                      "--bot-delay", str(bot_delay), "--grace", str(grace), "--log-level", log_level, *extra]
         self.proc: subprocess.Popen[bytes] | None = None
@@ -1041,7 +1043,7 @@ async def _drive(server: ServerProcess, tables: list[str], seats: int, hands: in
 def run_load(workdir: Path, *, tables: int = 20, seats: int = 5, hands: int = 2000, timeout: float = 480.0,
              db: str | None = None, think: float = 0.0, seed: int = 1, hand_pause: float = 0.05,
              buy_in: int = 2000, all_in: float = 0.0, extra: tuple[str, ...] = (), engine: bool = True,
-             profile: Path | None = None) -> LoadResult:
+             profile: Path | None = None, wrap: tuple[str, ...] = (), start_timeout: float = 60.0) -> LoadResult:
     """The load run: a server (a subprocess) with ``tables`` tables of ``seats`` seats and no
     bots, one :class:`BotClient` per seat in this process, until ``hands`` hands in total have
     finished (or ``timeout`` seconds); then the clients leave, the server stops (SIGTERM) and
@@ -1054,20 +1056,21 @@ def run_load(workdir: Path, *, tables: int = 20, seats: int = 5, hands: int = 20
     With ``engine``, the engine's CPU per decision at such a table is measured afterwards, the
     server stopped (:func:`engine_cpu_per_decision`), for the ratio the report prints.  With
     ``profile``, the server runs under cProfile and writes its statistics (its event loop's
-    thread) to that file as it stops (``python -m pstats FILE``)."""
+    thread) to that file as it stops (``python -m pstats FILE``).  With ``wrap``, the server
+    runs under that command (``valgrind ...``; ``start_timeout``: seconds it may take to start)."""
     workdir.mkdir(parents=True, exist_ok=True)
     db = db or str(workdir / "load.sqlite")
     tables_file = write_tables(workdir / "tables.json",
                                tables_config(tables, seats, decision_time=60.0, max_buy_in=buy_in))
     server = ServerProcess(db, tables_file, workdir / "server.log", hand_pause=hand_pause, bot_delay=0.01,
-                           grace=600.0, extra=extra, profile=profile)
+                           grace=600.0, extra=extra, profile=profile, wrap=wrap)
     with server:
-        server.start()
+        server.start(timeout=start_timeout)
         ids = [f"t{i}" for i in range(tables)]
         with asyncio.Runner(loop_factory=_fast_loop()) as runner:     # the clients' loop: uvloop if installed
             clients, seconds, server_cpu, client_cpu, timed_out, samples = runner.run(
                 _drive(server, ids, seats, hands, timeout, think, seed, all_in))
-        status = server.terminate()
+        status = server.terminate(timeout=max(30.0, start_timeout))
     dump = read_db(db)
     problems = [f"{c.name}: {p}" for c in clients for p in c.seq_problems[:5]]
     problems += [f"{c.name}: {c.failure}" for c in clients if c.failure]
