@@ -6,10 +6,13 @@ on a table never overlap:
 
 1. the engine applies it, or refuses it and nothing has changed;
 2. the new log entries are numbered, and they and the room's state are written to the database
-   in one transaction (:class:`~pokerdraw32.server.store.Commit`);
+   in one transaction (:class:`~pokerdraw32.server.store.Commit`): the table as the steps of
+   its journal since the last commit (:attr:`Table.journal`, a few dozen bytes an action), or
+   between hands as a new base, its snapshot (:meth:`_journal`); a restore replays the steps
+   on the base (:func:`table_of`);
 3. only then is anyone told: each connection receives the entries as its seat may see them,
    then its new ``state``, in one frame (PROTOCOL.md, Frames; each entry is turned into JSON
-   once for all, the table's view computed once for all seats, :meth:`Table.views`).
+   once for all, the public part of the state once for all seats, :meth:`Table.view_parts`).
 
 If the database refuses the write, the room goes back to its last committed state and the
 request gets a ``storage`` error: nothing is lost, nothing half-applied.
