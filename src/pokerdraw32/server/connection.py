@@ -61,7 +61,10 @@ class Connection:
         self.limits = limits
         # what is queued for the client: (JSON text, is a replayed entry)
         self.out: deque[tuple[str, bool]] = deque()
-        self.wanted = asyncio.Event()          # set when something is queued (or the connection must close)
+        # the sender's wait while nothing is queued: a bare future, settled when something is
+        # queued or the connection must close (an asyncio.Event made a future and a task wake-up
+        # per wait; this is one of the few things done for every connection at every change)
+        self._waiting: asyncio.Future[None] | None = None
         self.kicked = False                    # a client that does not read: close the connection
         self.replaying = 0           # replayed entries queued: they do not count against send_queue
         self.held: list[str] | None = None     # live messages held back while a replay is sent
@@ -127,7 +130,11 @@ class Connection:
 
     def _wake(self) -> None:
         """Something is queued: the sender runs."""
-        self.wanted.set()
+        w = self._waiting
+        if w is not None:
+            self._waiting = None
+            if not w.done():
+                w.set_result(None)
 
     def _frame(self) -> str:
         """Take the next frame's messages off the queue: one message as itself, several as a
@@ -148,9 +155,11 @@ class Connection:
 
     async def sender(self) -> None:
         try:
+            loop = asyncio.get_running_loop()
             while True:
-                await self.wanted.wait()
-                self.wanted.clear()
+                if not self.out and not self.kicked:
+                    self._waiting = loop.create_future()
+                    await self._waiting
                 assert self.ws is not None
                 while self.out and not self.kicked:
                     self.frames += 1
