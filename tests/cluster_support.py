@@ -3,7 +3,7 @@
 
 * real processes: :func:`processes` (``pokerdraw32 serve`` with ``--lease`` :data:`LEASE`),
   :func:`running`, :func:`terminate_all`, :func:`cluster_view` (``/api/cluster``),
-  :func:`spread`, :func:`tracebacks`, :func:`http_status`;
+  :func:`tables_run_by`, :func:`spread`, :func:`tracebacks`, :func:`http_status`;
 * a bare WebSocket client, :class:`Raw`;
 * two ``GameServer`` s of one event loop sharing a database: :func:`two_processes`,
   :func:`client`, :func:`received`, :func:`wait`, :func:`join`; the relay's stand-ins
@@ -106,6 +106,12 @@ def cluster_view(server: ServerProcess) -> dict[str, Any]:
     owner (``tables``) and the tables it runs (``mine``)."""
     data: dict[str, Any] = json.loads(server.get("/api/cluster", timeout=5))
     return data
+
+
+def tables_run_by(server: ServerProcess) -> list[str]:
+    """The tables the process runs (owns), as its ``/api/cluster`` says (``mine``)."""
+    mine: list[str] = cluster_view(server)["mine"]
+    return mine
 
 
 def spread(servers: list[ServerProcess], tables: int, timeout: float = 20.0) -> dict[str, ServerProcess]:

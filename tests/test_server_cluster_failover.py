@@ -16,7 +16,6 @@ during an outage) by every process throughout.
 from __future__ import annotations
 
 import asyncio
-import signal
 import time
 from pathlib import Path
 
@@ -25,14 +24,19 @@ from cluster_support import (
     LEASE,
     Lobby,
     Watcher,
+    busy_cluster,
     check_run,
-    cluster_view,
-    play_until,
-    processes,
+    hands_played,
+    just_after_an_act,
+    more_hands,
+    playing,
+    rotated,
     running,
     seeded,
+    tables_run_by,
+    terminate_all,
 )
-from server_support import BotClient, Postgres, read_db, tables_config
+from server_support import Postgres, read_db
 
 
 def test_processes_killed_stopped_and_added_while_hands_run(pg: Postgres, tmp_path: Path) -> None:
@@ -42,33 +46,24 @@ def test_processes_killed_stopped_and_added_while_hands_run(pg: Postgres, tmp_pa
     ``moved``), the killed one comes back, another owner is SIGKILLed.  The lobby and the archive
     are polled on every process throughout.  Then everything is checked (:func:`check_run`)."""
     rng = seeded("processes")
-    tables = tables_config(4, 4, bots={"0": "rule", "1": "random"})
-    ids = [t["id"] for t in tables]
-    servers = processes(tmp_path, pg.url, tables, 4, hand_pause=0.02, bot_delay=0.0)
+    ids, servers, clients = busy_cluster(tmp_path, pg.url, 4, rng, think=0.03, give_up=30.0, hand_pause=0.02,
+                                         bot_delay=0.0)
     urls = [s.ws_url for s in servers]
-    clients: list[BotClient] = [
-        BotClient(urls[i % 4:] + urls[:i % 4], tid, f"{tid}-p{seat}", seat=seat, seed=rng.randrange(1 << 32),
-                  think=0.03, give_up=30.0)
-        for i, (tid, seat) in enumerate((t, s) for t in ids for s in (2, 3))]
     lobby = Lobby(servers, ids)
-    watchers = [Watcher(urls[k + 1:] + urls[:k + 1], t) for k, t in enumerate(ids)]
+    watchers = [Watcher(rotated(urls, k + 1), t) for k, t in enumerate(ids)]
     steps: list[str] = []
     with running(servers, start=3):
         a, b, c, d = servers
 
         async def play() -> None:
-            stop = asyncio.Event()
-            tasks = [asyncio.create_task(x.run(stop)) for x in [*clients, *watchers, lobby]]
             t0 = time.monotonic()
 
             async def more(what: str, n: int = 4) -> None:
                 steps.append(f"{time.monotonic() - t0:5.1f} s: {what}")
-                start = {x.name: x.hands for x in clients}
-                await play_until(lambda: all(x.hands >= start[x.name] + n for x in clients), 30,
-                             f"{n} more hands after: {what}", clients)
-            try:
-                await play_until(lambda: min(x.hands for x in clients) >= 2, 30, "2 hands", clients)
-                mine = {s: len(cluster_view(s)["mine"]) for s in (a, b, c)}
+                await more_hands(clients, n, 30, f"{n} more hands after: {what}")
+            async with playing([*clients, *watchers, lobby]):
+                await hands_played(clients, 2, 30)
+                mine = {s: len(tables_run_by(s)) for s in (a, b, c)}
                 edge = min(mine, key=lambda s: mine[s])            # owns the fewest: mostly an edge
                 busy = max((s for s in (a, b, c) if s is not edge), key=lambda s: mine[s])
                 last = next(s for s in (a, b, c) if s not in (edge, busy))
@@ -80,23 +75,13 @@ def test_processes_killed_stopped_and_added_while_hands_run(pg: Postgres, tmp_pa
                 await more("a process added")
                 await asyncio.to_thread(edge.start)
                 await more("the killed process back")
-                theirs = set(cluster_view(last)["mine"])
-                for x in clients:                           # kill it just after one of its clients acted
-                    x.act_sent.clear()
-                waits = [asyncio.create_task(x.act_sent.wait()) for x in clients if x.table in theirs]
-                await asyncio.wait(waits, timeout=10, return_when=asyncio.FIRST_COMPLETED)
-                for w in waits:
-                    w.cancel()
+                theirs = set(tables_run_by(last))           # kill it just after one of its clients acted
+                await just_after_an_act(clients, [x for x in clients if x.table in theirs])
                 last.kill()
                 await more(f"an owner SIGKILLed (tables {sorted(theirs)}) just after an act")
-            finally:
-                stop.set()
-                await asyncio.gather(*tasks, return_exceptions=True)
         asyncio.run(asyncio.wait_for(play(), 150))
         print(*steps, sep="\n")
-        for s in servers:
-            if s.running():
-                assert s.terminate() in (0, -signal.SIGTERM), s.log_tail()
+        terminate_all(servers, some_gone=True)
     assert sum(x.moves for x in clients) > 0
     assert lobby.polls > 20 and lobby.bad == [], lobby.bad[:10]
     check_run(pg.url, ids, clients, servers)
@@ -120,24 +105,17 @@ def test_postgres_stopped_twice_and_longer_than_the_lease(pg: Postgres, tmp_path
     on after each restart, the lobby answers 200 or 503 throughout, and the run checks out
     (:func:`check_run`)."""
     rng = seeded("postgres")
-    tables = tables_config(4, 4, bots={"0": "rule", "1": "random"})
-    ids = [t["id"] for t in tables]
-    servers = processes(tmp_path, pg.url, tables, 2, hand_pause=0.03, bot_delay=0.005)
-    urls = [s.ws_url for s in servers]
-    clients: list[BotClient] = [            # (think: well under the rate limit, 20 messages a second)
-        BotClient(urls[i % 2:] + urls[:i % 2], tid, f"{tid}-p{seat}", seat=seat, seed=rng.randrange(1 << 32),
-                  think=0.03, give_up=60.0)
-        for i, (tid, seat) in enumerate((t, s) for t in ids for s in (2, 3))]
+    # (think: well under the rate limit, 20 messages a second)
+    ids, servers, clients = busy_cluster(tmp_path, pg.url, 2, rng, think=0.03, give_up=60.0, hand_pause=0.03,
+                                         bot_delay=0.005)
     lobby = Lobby(servers, ids)
-    watchers = [Watcher(urls[k % 2:] + urls[:k % 2], t) for k, t in enumerate(ids)]
+    watchers = [Watcher(rotated([s.ws_url for s in servers], k), t) for k, t in enumerate(ids)]
     steps: list[str] = []
     with running(servers):
         async def play() -> None:
-            stop = asyncio.Event()
-            tasks = [asyncio.create_task(x.run(stop)) for x in [*clients, *watchers, lobby]]
             t0 = time.monotonic()
-            try:
-                await play_until(lambda: min(x.hands for x in clients) >= 2, 30, "2 hands", clients)
+            async with playing([*clients, *watchers, lobby]):
+                await hands_played(clients, 2, 30)
                 for mode, down in (("immediate", 0.5), ("immediate", 1.0), ("fast", 2 * LEASE + 2),
                                    ("immediate", 3 * LEASE)):
                     steps.append(f"{time.monotonic() - t0:5.1f} s: stop -m {mode} for {down:.1f} s")
@@ -145,21 +123,13 @@ def test_postgres_stopped_twice_and_longer_than_the_lease(pg: Postgres, tmp_path
                     await asyncio.to_thread(pg.stop, mode)
                     await asyncio.sleep(down)
                     await asyncio.to_thread(pg.start)
-                    start = {x.name: x.hands for x in clients}
-                    await play_until(lambda start=start: all(x.hands >= start[x.name] + 2 for x in clients), 30,
-                                 f"two more hands everywhere after the stop -m {mode}", clients)
+                    await more_hands(clients, 2, 30, f"two more hands everywhere after the stop -m {mode}")
                     lobby.outage = False
-            finally:
-                stop.set()
-                await asyncio.gather(*tasks, return_exceptions=True)
         asyncio.run(asyncio.wait_for(play(), 150))
         print(*steps, sep="\n")
-        for s in servers:
-            assert s.running(), s.log_tail()
-            assert s.terminate() in (0, -signal.SIGTERM), s.log_tail()
+        terminate_all(servers)
     assert lobby.polls > 20 and lobby.bad == [], lobby.bad[:10]
     check_run(pg.url, ids, clients, servers, allowed=frozenset({"storage"}))
     dump = read_db(pg.url)
     for w in watchers:
         w.check(dump)
-
