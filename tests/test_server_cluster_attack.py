@@ -29,14 +29,47 @@ import contextlib
 import json
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from cluster_support import LEASE, Raw, cluster_view, http_status, processes, running, spread, tracebacks
-from server_support import Postgres, check_log, check_table_ledger, read_db, redact, tables_config
+from cluster_support import (
+    LEASE,
+    Raw,
+    cluster_view,
+    http_status,
+    processes,
+    running,
+    spread,
+    tables_run_by,
+    tracebacks,
+)
+from server_support import Postgres, ServerProcess, check_log, check_table_ledger, read_db, redact, tables_config
 
 from pokerdraw32.server.protocol import Limits, ProtocolError, read_message
+
+
+@contextlib.contextmanager
+def _spread_cluster(tmp_path: Path, url: str, n: int = 2, bots: dict[str, str] | None = None,
+                    **kw: Any) -> Iterator[tuple[list[ServerProcess], dict[str, ServerProcess]]]:
+    """``n`` started processes (``kw``: their options) serving two tables of four seats (``bots``:
+    one rule bot a table by default, so that no hand runs), spread over them; yields (the
+    processes, table -> owner) and kills every process on the way out."""
+    tables = tables_config(2, 4, bots=bots or {"0": "rule"})
+    with running(processes(tmp_path, url, tables, n, **kw)) as servers:
+        yield servers, spread(servers, 2)
+
+
+def _entry(kind: str, **fields: Any) -> Callable[[dict[str, Any]], bool]:
+    """For :meth:`Raw.until`: a log entry of ``kind`` with these ``fields``."""
+    return lambda m: (m["type"] == "event" and m["event"].get("kind") == kind
+                      and all(m["event"].get(k) == v for k, v in fields.items()))
+
+
+def _players(url: str) -> dict[str, list[str]]:
+    """Each stored table's players, by name."""
+    return {t: [p["name"] for p in st["players"]] for t, (_, st, _) in read_db(url).tables.items()}
 
 
 def _answer(msgs: list[dict[str, Any]]) -> tuple[Any, ...]:
@@ -105,9 +138,7 @@ def test_bad_input_through_an_edge_is_answered_as_by_the_owner(pg: Postgres, tmp
     """Every bad request for table T sent through a process that does not own T gets exactly
     the answer T's owner gives its own clients (the single-process code path), the connection
     stays open, T does not change, and no server logs a traceback or answers ``internal``."""
-    tables = tables_config(2, 4, bots={"0": "rule"})           # one bot a table: no hand runs
-    with running(processes(tmp_path, pg.url, tables, 2)) as servers:
-        owner = spread(servers, 2)
+    with _spread_cluster(tmp_path, pg.url) as (servers, owner):     # one bot a table: no hand runs
         table = "t0"
         edge = next(s for s in servers if s is not owner[table])
         probes = _bad_inputs(table)
@@ -160,9 +191,7 @@ def test_join_resume_watch_without_an_id_through_an_edge(pg: Postgres, tmp_path:
     without one, for a table another process owns, is answered through the edge exactly as at
     the owner (``joined`` with the token, ``resumed``, ``watching``, each followed by a state).
     The edge used to drop the answer: it binds a client by its answer's id."""
-    tables = tables_config(2, 4, bots={"0": "rule"})
-    with running(processes(tmp_path, pg.url, tables, 2)) as servers:
-        owner = spread(servers, 2)
+    with _spread_cluster(tmp_path, pg.url) as (servers, owner):
         edge = next(s for s in servers if s is not owner["t0"])
 
         async def run() -> None:
@@ -203,10 +232,8 @@ def test_unicode_names_join_keys_and_a_flood_through_an_edge(pg: Postgres, tmp_p
     bad actions get the owner's answers (``stale``, ``bad_message``); and a burst of 60 requests
     is cut by the edge's rate limit as at the owner (40 answered, then ``rate_limited``; each
     request answered once), the connection kept."""
-    tables = tables_config(2, 4, bots={"0": "rule"})
     name, key = "Zo\u00eb \u540d\u524d \U0001f0a1", "cl\u00e9-\U0001f511-" + "k" * 40
-    with running(processes(tmp_path, pg.url, tables, 2)) as servers:
-        owner = spread(servers, 2)
+    with _spread_cluster(tmp_path, pg.url) as (servers, owner):
         b = owner["t0"]
         a = next(s for s in servers if s is not b)
 
@@ -252,7 +279,7 @@ def test_unicode_names_join_keys_and_a_flood_through_an_edge(pg: Postgres, tmp_p
         errors = tracebacks(servers)
     for where in ("edge", "owner"):      # 40 at once, then 20 a second: the exact cut depends on timing
         assert sum(out[where].values()) == 60 and 15 <= out[where]["rate_limited"] <= 20, out
-    stored = [p["name"] for p in read_db(pg.url).tables["t0"][1]["players"]]
+    stored = _players(pg.url)["t0"]
     assert stored == ["bot-0", name], stored
     assert errors == [], errors[0]
 
@@ -261,9 +288,7 @@ def test_one_seat_per_connection_across_processes(pg: Postgres, tmp_path: Path) 
     """A connection holds at most one seat (PROTOCOL.md): one seated at a table of process B
     through process A is refused a ``join`` at A's own table (``already_seated``), as a single
     process refuses it, and nothing changes at either table."""
-    tables = tables_config(2, 4, bots={"0": "rule"})
-    with running(processes(tmp_path, pg.url, tables, 2)) as servers:
-        owner = spread(servers, 2)
+    with _spread_cluster(tmp_path, pg.url) as (_, owner):
         a = owner["t0"]
         remote = "t1"
         assert owner[remote] is not a
@@ -279,7 +304,7 @@ def test_one_seat_per_connection_across_processes(pg: Postgres, tmp_path: Path) 
                 got = await c.ask({"type": "sit_out", "id": 3}, 3)   # still playing its first seat
                 assert got[-1]["type"] == "ok", got
         asyncio.run(run())
-    players = {t: [p["name"] for p in st["players"]] for t, (_, st, _) in read_db(pg.url).tables.items()}
+    players = _players(pg.url)
     assert players == {"t0": ["bot-0"], "t1": ["bot-0", "one"]}, players
 
 
@@ -296,9 +321,7 @@ def test_requests_sent_at_once_through_an_edge_are_answered_in_order(pg: Postgre
     * a resume with a bad token then ``sit_out``: ``bad_token``, then ``ok`` at the seat the
       connection still holds.
     """
-    tables = tables_config(2, 4, bots={"0": "rule"})
-    with running(processes(tmp_path, pg.url, tables, 2)) as servers:
-        owner = spread(servers, 2)
+    with _spread_cluster(tmp_path, pg.url) as (_, owner):
         edge = owner["t1"]
         assert owner["t0"] is not edge
 
@@ -329,7 +352,7 @@ def test_requests_sent_at_once_through_an_edge_are_answered_in_order(pg: Postgre
                     assert order == want, (f"{where}: {[m['type'] for m in msgs]} sent at once, answered {order}, "
                                            f"as a single process: {want}")
         asyncio.run(run())
-    players = {t: [p["name"] for p in st["players"]] for t, (_, st, _) in read_db(pg.url).tables.items()}
+    players = _players(pg.url)
     assert players == {"t0": ["bot-0", "pipe", "twice"], "t1": ["bot-0"]}, players
 
 
@@ -341,9 +364,8 @@ def test_seat_requests_watchers_and_replays_through_an_edge(pg: Postgres, tmp_pa
     own process's table resumes a seat at another's and stops receiving the first table; two
     connections resuming one seat through two processes: the first gets ``replaced``; a client
     that vanishes is sat out after the grace period (the owner heard its goodbye)."""
-    tables = tables_config(2, 4, bots={"0": "rule", "1": "rule"})
-    with running(processes(tmp_path, pg.url, tables, 3, grace=2.0, hand_pause=0.0, bot_delay=0.0)) as servers:
-        owner = spread(servers, 2)
+    with _spread_cluster(tmp_path, pg.url, n=3, bots={"0": "rule", "1": "rule"}, grace=2.0, hand_pause=0.0,
+                         bot_delay=0.0) as (servers, owner):
         b = owner["t0"]
         a = owner["t1"]
         c3 = next(s for s in servers if s not in (a, b))
@@ -395,8 +417,7 @@ def test_seat_requests_watchers_and_replays_through_an_edge(pg: Postgres, tmp_pa
                 # the t1 seat let go by p: sat out after the grace period, as a vanished client's
                 t1 = await w.ask({"type": "watch", "id": 9, "table": "t1", "last_seq": t1_joined}, 9)
                 assert t1[-1]["type"] == "watching", t1
-                await w.until(lambda m: m["type"] == "event" and m["event"].get("kind") == "sat_out"
-                              and m["event"].get("seat") == 2, 10)
+                await w.until(_entry("sat_out", seat=2), 10)
             # a client through B at A's table vanishes without a word: sat out after the grace period
             gone = Raw(b.ws_url)
             await gone.__aenter__()
@@ -406,8 +427,7 @@ def test_seat_requests_watchers_and_replays_through_an_edge(pg: Postgres, tmp_pa
             gone.ws.transport.abort()
             async with Raw(c3.ws_url) as w2:
                 await w2.ask({"type": "watch", "id": 1, "table": "t1", "last_seq": vanished}, 1)
-                await w2.until(lambda m: m["type"] == "event" and m["event"].get("kind") == "sat_out"
-                               and m["event"].get("seat") == 3 and m["event"].get("reason") == "disconnected", 10)
+                await w2.until(_entry("sat_out", seat=3, reason="disconnected"), 10)
             await gone.__aexit__()
             assert t1_token
             return out
@@ -434,9 +454,7 @@ def test_a_client_whose_process_dies_is_sat_out_after_the_grace_period(pg: Postg
     goodbye, B finds A gone when A's heartbeat lapses (a lease) and lets go of A's clients, so
     the seat is sat out after the grace period (``sat_out``, reason ``disconnected``), as a
     single process does when a WebSocket drops; resuming through B afterwards sits it in again."""
-    tables = tables_config(2, 4, bots={"0": "rule"})
-    with running(processes(tmp_path, pg.url, tables, 2, grace=2.0)) as servers:
-        owner = spread(servers, 2)
+    with _spread_cluster(tmp_path, pg.url, grace=2.0) as (servers, owner):
         b = owner["t0"]
         a = next(s for s in servers if s is not b)
 
@@ -450,15 +468,13 @@ def test_a_client_whose_process_dies_is_sat_out_after_the_grace_period(pg: Postg
             killed = time.monotonic()
             async with Raw(b.ws_url) as w:
                 await w.ask({"type": "watch", "id": 1, "table": "t0", "last_seq": joined}, 1)
-                await w.until(lambda m: m["type"] == "event" and m["event"].get("kind") == "sat_out"
-                              and m["event"].get("seat") == 2, 3 * LEASE + 2.0 + 5.0)
+                await w.until(_entry("sat_out", seat=2), 3 * LEASE + 2.0 + 5.0)
                 took = time.monotonic() - killed
                 assert took < 3 * LEASE + 2.0 + 5.0
             async with Raw(b.ws_url) as r:
                 got = await r.ask({"type": "resume", "id": 1, "table": "t0", "token": token, "last_seq": joined}, 1)
                 assert got[-1]["type"] == "resumed", got
-                await r.until(lambda m: m["type"] == "event" and m["event"].get("kind") == "sat_in"
-                              and m["event"].get("reason") == "returned", 5)
+                await r.until(_entry("sat_in", reason="returned"), 5)
             with contextlib.suppress(Exception):
                 await c.__aexit__()
         asyncio.run(run())
@@ -481,9 +497,8 @@ def test_a_stale_commit_after_a_lost_read_connection_does_not_orphan_the_table(p
     """
     import psycopg
 
-    tables = tables_config(2, 4, bots={"0": "rule", "1": "rule"})
-    with running(processes(tmp_path, pg.url, tables, 2, hand_pause=0.01, bot_delay=0.0)) as servers:
-        owner = spread(servers, 2)
+    with _spread_cluster(tmp_path, pg.url, bots={"0": "rule", "1": "rule"}, hand_pause=0.01,
+                         bot_delay=0.0) as (servers, owner):
         target = owner["t0"]
         with psycopg.connect(pg.url, autocommit=True) as c:
             cut = c.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
@@ -494,7 +509,7 @@ def test_a_stale_commit_after_a_lost_read_connection_does_not_orphan_the_table(p
         while True:
             view = cluster_view(target)
             mine = "t0" in view["mine"]
-            other = next((s for s in servers if s is not target and "t0" in cluster_view(s)["mine"]), None)
+            other = next((s for s in servers if s is not target and "t0" in tables_run_by(s)), None)
             if mine or other is not None:
                 break
             assert time.monotonic() < deadline, (
@@ -514,9 +529,7 @@ def test_lobby_and_archive_during_a_database_outage(pg: Postgres, tmp_path: Path
     database), ``/api/cluster``, ``/table/<id>`` and ``/healthz`` as usual, and no traceback is
     logged; once PostgreSQL is back everything answers 200 again.  They used to fail with 500 and
     an "Exception in ASGI application" traceback."""
-    tables = tables_config(2, 4, bots={"0": "rule", "1": "rule"})
-    with running(processes(tmp_path, pg.url, tables, 2)) as servers:
-        spread(servers, 2)
+    with _spread_cluster(tmp_path, pg.url, bots={"0": "rule", "1": "rule"}) as (servers, _):
         routes = ("/api/tables", "/api/cluster", "/table/t0", "/api/tables/t1/hands.phhs", "/healthz")
         assert {s.port: [http_status(s, r) for r in routes] for s in servers} == {s.port: [200] * 5 for s in servers}
         pg.stop("immediate")
