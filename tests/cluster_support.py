@@ -5,7 +5,7 @@
   :func:`running`, :func:`terminate_all`, :func:`cluster_view` (``/api/cluster``),
   :func:`tables_run_by`, :func:`spread`, :func:`tracebacks`, :func:`http_status`;
 * a bare WebSocket client, :class:`Raw`;
-* two ``GameServer`` s of one event loop sharing a database: :func:`two_processes`,
+* ``GameServer`` s of this event loop: :func:`one_process`, :func:`two_processes` (sharing a database),
   :func:`client`, :func:`received`, :func:`wait`, :func:`join`; the relay's stand-ins
   :class:`FakeHost`, :class:`FakeConn`, :class:`FakeWebSocket`;
 * runs under failovers: :func:`seeded` (``PD32_CLUSTER_SEED``), :func:`busy_cluster`,
@@ -310,19 +310,31 @@ async def join(server: Any, conn: Connection, table: str, name: str, **fields: A
     raise AssertionError(f"join {table}: {got[-5:]}")
 
 
-async def two_processes(url: str, tables: int, **settings: Any) -> tuple[Any, Any]:
-    """Two started GameServers of this event loop on the PostgreSQL database ``url`` (lease 1 s),
-    ``tables`` tables of four seats (a bot at seat 0) spread over them; stop both when done."""
+@contextlib.asynccontextmanager
+async def one_process(db: str, tables: int = 1, bots: dict[str, str] | None = None,
+                      **settings: Any) -> AsyncIterator[Any]:
+    """A started GameServer of this event loop on ``db`` (a SQLite file, or a PostgreSQL URL: a
+    process of a cluster, lease 1 s) serving ``tables`` tables of four seats (``bots``: a rule bot
+    at seat 0 by default), ``settings`` its ServerSettings; stopped on the way out."""
     from pokerdraw32.server.app import GameServer
 
-    configs = [TableConfig.from_dict(t) for t in tables_config(tables, 4, bots={"0": "rule"})]
-    a = GameServer(url, configs, ServerSettings(**settings), lease=1.0)
-    await a.start()
-    b = GameServer(url, configs, ServerSettings(**settings), lease=1.0)
-    await b.start()
-    await wait(lambda: abs(len(a.rooms) - len(b.rooms)) <= 1 and len(a.rooms) + len(b.rooms) == tables, 10,
-               "the tables spread over the two processes")
-    return a, b
+    configs = [TableConfig.from_dict(t) for t in tables_config(tables, 4, bots=bots or {"0": "rule"})]
+    server = GameServer(db, configs, ServerSettings(**settings), lease=1.0)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+@contextlib.asynccontextmanager
+async def two_processes(url: str, tables: int, **settings: Any) -> AsyncIterator[tuple[Any, Any]]:
+    """Two :func:`one_process` es on the PostgreSQL database ``url``, ``tables`` tables spread
+    over them; both stopped on the way out."""
+    async with one_process(url, tables, **settings) as a, one_process(url, tables, **settings) as b:
+        await wait(lambda: abs(len(a.rooms) - len(b.rooms)) <= 1 and len(a.rooms) + len(b.rooms) == tables, 10,
+                   "the tables spread over the two processes")
+        yield a, b
 
 
 # ---------------------------------------------------------------------------- runs under failovers

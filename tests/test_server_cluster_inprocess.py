@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +25,13 @@ from cluster_support import (
     FakeWebSocket,
     client,
     join,
+    one_process,
     received,
     two_processes,
     wait,
 )
-from server_support import MOVES, Postgres, tables_config
+from server_support import MOVES, Postgres
 
-from pokerdraw32.server.config import ServerSettings, TableConfig
 from pokerdraw32.server.connection import Connection, Remote
 from pokerdraw32.server.protocol import Limits
 from pokerdraw32.server.store import StorageError
@@ -43,22 +42,16 @@ def test_a_request_in_flight_when_its_table_moves_is_not_answered_not_seated(tmp
     """When a table moves to another process its clients get ``moved`` and resume; a request
     they sent before that message reached them must not be answered ``not_seated`` (it reads as
     "you lost your seat", and PROTOCOL.md promises ``moved``/``unavailable`` instead).  Seen in
-    the failover runs below as ``not_seated`` errors for ``act``s in flight; here made exact in one
-    process: the table is dropped as a cluster drops it, then the connection's request arrives."""
-    from pokerdraw32.server.app import GameServer
-
+    the failover runs (``test_server_cluster_failover.py``) as ``not_seated`` errors for ``act``s
+    in flight; here made exact in one process: the table is dropped as a cluster drops it, then
+    the connection's request arrives."""
     async def run() -> list[dict[str, Any]]:
-        tables = [TableConfig.from_dict(t) for t in tables_config(1, 4, bots={"0": "rule"})]
-        server = GameServer(str(tmp_path / "db.sqlite"), tables, ServerSettings(hand_pause=0.05))
-        await server.start()
-        try:
+        async with one_process(str(tmp_path / "db.sqlite"), hand_pause=0.05) as server:
             conn = Connection(None, server.limits, 1)
             await server.dispatch(conn, {"type": "join", "id": 1, "table": "t0", "name": "x"})
             await server.drop("t0", "the tables are spread over the server processes")
             await server.dispatch(conn, {"type": "sit_out", "id": 2})
             return [json.loads(text) for text, _ in conn.out]
-        finally:
-            await server.stop()
     got = asyncio.run(run())
     moved = [m for m in got if m.get("code") == "moved"]
     assert len(moved) == 1, got
@@ -73,14 +66,9 @@ def test_a_request_behind_a_refused_commit_keeps_its_seat(tmp_path: Path) -> Non
     answered ``not_seated`` ("you no longer hold seat 2") though the seat was the connection's
     (seen in the PostgreSQL restart runs as an ``add_chips`` refused ``not_seated``).  One
     process, SQLite: the same code path."""
-    from pokerdraw32.server.app import GameServer
-
     async def run() -> list[dict[str, Any]]:
-        tables = [TableConfig.from_dict(t) for t in tables_config(1, 4, bots={"0": "rule"})]
-        server = GameServer(str(tmp_path / "db.sqlite"), tables, ServerSettings(hand_pause=30.0))
-        await server.start()
-        assert server.store is not None
-        try:
+        async with one_process(str(tmp_path / "db.sqlite"), hand_pause=30.0) as server:
+            assert server.store is not None
             first, second = (Connection(FakeWebSocket(), server.limits, k) for k in (1, 2))  # type: ignore[arg-type]
             await server.dispatch(first, {"type": "join", "id": 1, "table": "t0", "name": "a", "seat": 2})
             await server.dispatch(second, {"type": "join", "id": 1, "table": "t0", "name": "b", "seat": 3})
@@ -104,8 +92,6 @@ def test_a_request_behind_a_refused_commit_keeps_its_seat(tmp_path: Path) -> Non
             await asyncio.gather(refused, waiting)
             assert next(m for m in received(second) if m.get("id") == 2)["code"] == "storage"
             return received(first)
-        finally:
-            await server.stop()
     got = asyncio.run(run())
     answer = next(m for m in got if m.get("id") == 2)
     assert answer["type"] == "ok", f"a request behind a refused commit was answered {answer}"
@@ -118,44 +104,27 @@ def test_a_table_that_cannot_be_read_again_is_let_go(pg: Postgres) -> None:
     it no longer ran: the table was dead, for every client of every process, until it stopped."""
     import psycopg
 
-    from pokerdraw32.server.app import GameServer
-
     async def run() -> None:
-        tables = [TableConfig.from_dict(t) for t in tables_config(1, 4, bots={"0": "rule", "1": "rule"})]
-        server = GameServer(pg.url, tables, ServerSettings(hand_pause=0.01, bot_delay=0.0), lease=1.0)
-        await server.start()
-        assert server.store is not None and server.cluster is not None
-        real = server.store.load_table
-        failing = True
+        async with one_process(pg.url, bots={"0": "rule", "1": "rule"}, hand_pause=0.01, bot_delay=0.0) as server:
+            assert server.store is not None and server.cluster is not None
+            real = server.store.load_table
+            failing = True
 
-        async def load_table(table_id: str) -> Any:
-            if failing:
-                raise StorageError("the database read failed: (made to fail by the test)")
-            return await real(table_id)
-        server.store.load_table = load_table  # type: ignore[method-assign]
-        try:
+            async def load_table(table_id: str) -> Any:
+                if failing:
+                    raise StorageError("the database read failed: (made to fail by the test)")
+                return await real(table_id)
+            server.store.load_table = load_table  # type: ignore[method-assign]
             assert "t0" in server.rooms and "t0" in server.cluster.owned
             with psycopg.connect(pg.url, autocommit=True) as c:      # a commit whose answer was lost
                 c.execute("UPDATE pd32_tables SET seq = seq + 100 WHERE id = 't0'")
-            deadline = time.monotonic() + 10
-            while "t0" in server.rooms:
-                assert time.monotonic() < deadline, "the stale table was not dropped"
-                await asyncio.sleep(0.05)
-            deadline = time.monotonic() + 3
-            while "t0" in server.cluster.owned:
-                assert time.monotonic() < deadline, (
-                    "the process keeps the lease of table t0, which it no longer runs (it could not read it again): "
-                    "nobody can take the table over")
-                await asyncio.sleep(0.05)
+            await wait(lambda: "t0" not in server.rooms, 10, "the stale table dropped")
+            await wait(lambda: "t0" not in server.cluster.owned, 3,
+                       "the lease of table t0 let go (else nobody can take the table over: the process no longer "
+                       "runs it, it could not read it again)")
             failing = False
-            deadline = time.monotonic() + 10
-            while "t0" not in server.rooms:                           # taken again once readable
-                assert time.monotonic() < deadline, "table t0 was not taken again"
-                await asyncio.sleep(0.05)
-        finally:
-            await server.stop()
+            await wait(lambda: "t0" in server.rooms, 10, "table t0 taken again once readable")
     asyncio.run(run())
-
 
 
 # ---------------------------------------------------------------------------- two processes in one event loop
@@ -166,8 +135,7 @@ def test_a_goodbye_that_overtakes_a_resume_leaves_the_seat_disconnected(pg: Post
     connection.  It did: the seat counted as connected for ever, never sat out after the grace
     period, dealt in and timed out hand after hand."""
     async def run() -> None:
-        a, b = await two_processes(pg.url, 3, hand_pause=0.05, grace=1.0)
-        try:
+        async with two_processes(pg.url, 3, hand_pause=0.05, grace=1.0) as (a, b):
             o, e = (a, b) if len(a.rooms) == 2 else (b, a)
             x, y = sorted(o.rooms)
             other = client(e)
@@ -186,9 +154,6 @@ def test_a_goodbye_that_overtakes_a_resume_leaves_the_seat_disconnected(pg: Post
             assert player.conn is None or not player.conn.closed, (
                 "seat 3 of table y is held by a relayed connection that closed: it is never sat out")
             await wait(lambda: room.table.seat(3).sitting_out, 5, "seat 3 sat out after the grace period")
-        finally:
-            await a.stop()
-            await b.stop()
     asyncio.run(run())
 
 
@@ -199,13 +164,8 @@ def test_a_process_never_relays_a_request_to_itself(pg: Postgres) -> None:
     and when the client resumed again locally it got ``replaced`` and stopped receiving the table
     (seen in ``test_postgres_restart_under_load``: a client stuck, its table waiting for its
     decision).  Such a request is answered ``unavailable`` (try again in a moment)."""
-    from pokerdraw32.server.app import GameServer
-
     async def run() -> None:
-        tables = [TableConfig.from_dict(t) for t in tables_config(1, 4, bots={"0": "rule"})]
-        server = GameServer(pg.url, tables, ServerSettings(hand_pause=0.05), lease=1.0)
-        await server.start()
-        try:
+        async with one_process(pg.url, hand_pause=0.05) as server:
             conn = client(server)
             await server.dispatch(conn, {"type": "join", "id": 1, "table": "t0", "name": "self"})
             token = next(m for m in received(conn) if m["type"] == "joined")["token"]
@@ -215,8 +175,6 @@ def test_a_process_never_relays_a_request_to_itself(pg: Postgres) -> None:
             assert conn.pending is None, "the process relayed its own client's resume to itself"
             answer = next(m for m in received(conn) if m.get("id") == 2)
             assert answer["code"] == "unavailable", answer
-        finally:
-            await server.stop()
     asyncio.run(run())
 
 
@@ -229,8 +187,7 @@ def test_the_old_owner_forgets_a_client_whose_table_moved(pg: Postgres) -> None:
     client ``replaced`` by another connection resuming its seat.  A now says goodbye when B
     lets go of its client."""
     async def run() -> None:
-        a, b = await two_processes(pg.url, 2, hand_pause=0.05)
-        try:
+        async with two_processes(pg.url, 2, hand_pause=0.05) as (a, b):
             tb = next(iter(b.rooms))
             conn = client(a)
             await join(a, conn, tb, "x")
@@ -255,9 +212,6 @@ def test_the_old_owner_forgets_a_client_whose_table_moved(pg: Postgres) -> None:
             await wait(lambda: first.remote is None, 5, "unbound")
             await asyncio.sleep(0.5)
             assert list(b.cluster.remotes) == [], "process B keeps the relayed connection of a replaced client"
-        finally:
-            await a.stop()
-            await b.stop()
     asyncio.run(run())
 
 
@@ -329,13 +283,8 @@ def test_a_join_refused_by_a_lost_lease_is_answered_unavailable(pg: Postgres) ->
     signal to resume, not two (two made clients resume twice and get the entries twice)."""
     import psycopg
 
-    from pokerdraw32.server.app import GameServer
-
     async def run() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        tables = [TableConfig.from_dict(t) for t in tables_config(1, 4, bots={"0": "rule"})]
-        server = GameServer(pg.url, tables, ServerSettings(hand_pause=30.0), lease=1.0)
-        await server.start()
-        try:
+        async with one_process(pg.url, hand_pause=30.0) as server:
             seated, joining = client(server), client(server)
             await server.dispatch(seated, {"type": "join", "id": 1, "table": "t0", "name": "seated"})
             received(seated)
@@ -344,8 +293,6 @@ def test_a_join_refused_by_a_lost_lease_is_answered_unavailable(pg: Postgres) ->
             await server.dispatch(joining, {"type": "join", "id": 1, "table": "t0", "name": "late", "key": "k" * 20})
             await asyncio.sleep(0.5)
             return received(joining), received(seated)
-        finally:
-            await server.stop()
     joining, seated = asyncio.run(run())
     answer = next(m for m in joining if m.get("id") == 1)
     assert answer["code"] == "unavailable", f"a join refused by a lost lease was answered {answer}"
