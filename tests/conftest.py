@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -100,3 +100,15 @@ def outcome() -> Callable[..., tuple[Any, Any]]:
             return (type(exc), str(exc))
 
     return call
+
+
+@pytest.fixture
+def pg() -> Iterator[Any]:
+    """A started throwaway PostgreSQL cluster for the cluster tests (``server_support.Postgres``:
+    ``url``, ``stop(mode)``, ``start()``), removed after the test; skips the test, saying why, where
+    the [server] extra, psycopg or the PostgreSQL binaries are missing.  ``server_support`` is
+    imported here, not at the top: the other tests run without the [server] extra."""
+    from server_support import postgres_cluster
+
+    with postgres_cluster() as cluster:
+        yield cluster
