@@ -164,3 +164,50 @@ def test_the_built_inventory_has_every_public_name_and_rule() -> None:
 
     assert not [r for r in rule_ids() if f"rule-{r.lower()}" not in labels], "a rule id without its anchor"
     assert pokerdraw32.__version__
+
+
+def _python_scripts() -> list[tuple[str, int, str]]:
+    """Every ```python block of the pages that is a script rather than ``>>>`` examples: (page, line,
+    code)."""
+    found = []
+    for path in sorted(DOCS.rglob("*.md")):
+        if "_build" in path.parts:
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
+            if line == "```python":
+                end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
+                code = "\n".join(lines[i + 1:end]) + "\n"
+                if ">>> " not in code:
+                    found.append((path.relative_to(DOCS).as_posix(), i + 1, code))
+    return found
+
+
+@needs_docs
+def test_every_script_is_run_by_a_test_or_marked_illustrative() -> None:
+    """A script's first line names the test that runs it, ``# ... (tests/test_x.py runs it)``, or says
+    ``# illustrative: ...`` (a figure or a run that takes minutes, with what produces it)."""
+    for page, line, code in _python_scripts():
+        first = code.splitlines()[0]
+        named = re.search(r"\((tests/test_\w+\.py) runs it", first)
+        assert named or first.startswith("# illustrative: "), \
+            f"docs/{page}:{line}: the script names no test that runs it and is not marked illustrative"
+        if named:
+            assert (ROOT / named.group(1)).exists(), f"docs/{page}:{line}: {named.group(1)} does not exist"
+
+
+@needs_docs
+def test_the_scripts_this_file_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """The scripts whose first line says ``(tests/test_docs.py runs it)`` run (with their extras)."""
+    ran = 0
+    for page, line, code in _python_scripts():
+        if "(tests/test_docs.py runs it)" not in code.splitlines()[0]:
+            continue
+        text = (DOCS / page).read_text(encoding="utf-8").splitlines()
+        marker = re.fullmatch(r"<!-- requires: ([\w. ]+) -->", text[line - 2].strip())
+        if marker and any(importlib.util.find_spec(m) is None for m in marker.group(1).split()):
+            continue
+        exec(compile(code, f"docs/{page}:{line}", "exec"), {})
+        ran += 1
+    if not ran:
+        pytest.skip("the scripts need extras that are not installed")
