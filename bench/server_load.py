@@ -4,6 +4,8 @@
     python bench/server_load.py --tables 40 --hands 4000
     python bench/server_load.py --postgres               # a throwaway PostgreSQL cluster instead
     python bench/server_load.py --servers 3 --postgres   # 1 server process, then a cluster of 3
+    python bench/server_load.py --hands 400 --profile server.prof   # the server under cProfile
+    python bench/server_load.py --instructions     # instructions per action (valgrind): immune to the load
 
 Starts ``pokerdraw32 serve`` in a subprocess on 127.0.0.1 (a SQLite file in a temporary
 directory, or ``--db URL``, or ``--postgres``), with ``--tables`` tables of ``--seats`` seats
@@ -41,6 +43,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
@@ -62,6 +65,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--servers", type=int, default=1, metavar="N",
                    help="with --postgres: also run a cluster of N server processes and compare it with one")
     p.add_argument("--keep", type=Path, help="keep the database and the server log in this directory")
+    p.add_argument("--instructions", action="store_true",
+                   help="count the server's instructions per action with valgrind instead (2 tables, 6 then 40 "
+                        "hands: the difference), against the engine's per decision; the machine's load does not "
+                        "move them, unlike CPU times")
+    p.add_argument("--profile", type=Path, metavar="FILE",
+                   help="run the server under cProfile, its statistics written to FILE as it stops (read them "
+                        "with python -m pstats FILE; profiled, the server is slower: its figures are not comparable)")
     args = p.parse_args(argv)
     if args.servers < 1 or (args.servers > 1 and not args.postgres):
         p.error("--servers N: N >= 1, and N > 1 needs --postgres")
@@ -76,8 +86,11 @@ def main(argv: list[str] | None = None) -> int:
         return load_support.run_load(workdir, tables=args.tables, seats=args.seats, hands=args.hands,
                                      timeout=args.timeout, db=db, think=args.think, seed=args.seed,
                                      hand_pause=args.hand_pause, all_in=args.all_in,
-                                     extra=tuple(shlex.split(args.server_args)), servers=servers)
+                                     extra=tuple(shlex.split(args.server_args)), servers=servers,
+                                     profile=None if args.profile is None else args.profile.resolve())
 
+    if args.instructions:
+        return _instructions(args.seed, load_support)
     started = time.monotonic()
     results = []
     with tempfile.TemporaryDirectory(prefix="pd32-load-") as tmp:
@@ -116,6 +129,37 @@ def main(argv: list[str] | None = None) -> int:
               f"p99 x{many.percentile(99) / one.percentile(99):.2f}, server CPU per action x{cpu[1] / cpu[0]:.2f}")
     print(f"total time (servers start, play, stop, checks): {time.monotonic() - started:.1f} s")
     return 1 if bad else 0
+
+
+def _instructions(seed: int, load_support: Any) -> int:
+    """The whole server's user-space instructions per acknowledged action (valgrind's callgrind
+    on the server process; the clients outside it): two load runs at 2 tables, of 6 and of 40
+    hands, the difference divided by the difference in actions (start-up cancels out); and the
+    engine's per decision, counted the same way (``bench/server_room.py``).  The system calls'
+    work is not counted."""
+    import shutil
+
+    from server_room import VALGRIND, engine_instructions, valgrind_count
+
+    if shutil.which("valgrind") is None:
+        print("server_load: --instructions needs valgrind", file=sys.stderr)
+        return 2
+    counts = []
+    for hands in (6, 40):
+        with tempfile.TemporaryDirectory(prefix="pd32-load-") as tmp:
+            r = load_support.run_load(Path(tmp), tables=2, hands=hands, seed=seed, timeout=1200.0, engine=False,
+                                      wrap=VALGRIND, start_timeout=600.0)
+            if r.problems or r.timed_out:
+                print("server_load: the run under valgrind failed:", *r.problems[:5], file=sys.stderr)
+                return 1
+            counts.append((valgrind_count((Path(tmp) / "server.log").read_text()), r.actions))
+    (i0, a0), (i1, a1) = counts
+    server, engine = (i1 - i0) / (a1 - a0), engine_instructions(seed)
+    print(f"$ python {' '.join(shlex.quote(a) for a in sys.argv)}")
+    print(f"server, instructions per action (40 - 6 hands at 2 tables, {a1 - a0} actions)  {server:,.0f}")
+    print(f"engine, instructions per decision                                       {engine:,.0f}")
+    print(f"server / engine                                                         {server / engine:.1f}x")
+    return 0
 
 
 if __name__ == "__main__":

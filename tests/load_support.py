@@ -20,6 +20,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from server_support import (
     MOVES,
@@ -170,6 +171,15 @@ def engine_cpu_per_decision(seats: int = 5, buy_in: int = 2000, seconds: float =
     return (time.process_time() - c0) / max(1, decisions)
 
 
+def _fast_loop() -> Any:
+    """uvloop's event loop factory when it is installed (the server's too), else None (asyncio's)."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - depends on the install
+        return None
+    return uvloop.new_event_loop
+
+
 def _self_cpu() -> float:
     t = os.times()
     return t.user + t.system
@@ -198,7 +208,7 @@ async def _drive(servers: list[ServerProcess], tables: list[str], seats: int, ha
     by_table: dict[str, list[BotClient]] = {}
     for c in clients:
         by_table.setdefault(c.table, []).append(c)
-    samples: list[tuple[int, float]] = []       # (actions acknowledged, server CPU seconds), each second
+    samples: list[tuple[int, float]] = []       # (actions acknowledged, server CPU seconds), 4 times a second
     next_sample = 0.0
     try:
         while True:
@@ -207,7 +217,7 @@ async def _drive(servers: list[ServerProcess], tables: list[str], seats: int, ha
                 x = cpu()
                 if x is not None:
                     samples.append((sum(len(c.rtts) for c in clients), x))
-                next_sample = now + 1.0
+                next_sample = now + 0.25
             done = sum(max(c.last_hand_end for c in cs) for cs in by_table.values())
             failed = [c for c in clients if c.failure]
             if done >= hands or failed:
@@ -247,7 +257,8 @@ def wait_spread(servers: list[ServerProcess], tables: int, timeout: float = 60.0
 def run_load(workdir: Path, *, tables: int = 20, seats: int = 5, hands: int = 2000, timeout: float = 480.0,
              db: str | None = None, think: float = 0.0, seed: int = 1, hand_pause: float = 0.05,
              buy_in: int = 2000, all_in: float = 0.0, extra: tuple[str, ...] = (), engine: bool = True,
-             servers: int = 1) -> LoadResult:
+             servers: int = 1, profile: Path | None = None, wrap: tuple[str, ...] = (),
+             start_timeout: float = 60.0) -> LoadResult:
     """The load run: ``servers`` server processes (subprocesses; several need a PostgreSQL ``db``
     and form a cluster) with ``tables`` tables of ``seats`` seats and no bots, one
     :class:`BotClient` per seat in this process (client ``i`` connects to process ``i mod
@@ -260,24 +271,31 @@ def run_load(workdir: Path, *, tables: int = 20, seats: int = 5, hands: int = 20
     go all in on ``all_in`` of their bets, so that few go broke: a re-buy between hands lands
     in the next hand and makes the acting player's ``seq`` stale, a race the protocol means).
     With ``engine``, the engine's CPU per decision at such a table is measured afterwards, the
-    servers stopped (:func:`engine_cpu_per_decision`), for the ratio the report prints."""
+    servers stopped (:func:`engine_cpu_per_decision`), for the ratio the report prints.  With
+    ``profile`` (one process), the server runs under cProfile and writes its statistics (its
+    event loop's thread) to that file as it stops (``python -m pstats FILE``).  With ``wrap``,
+    the servers run under that command (``valgrind ...``; ``start_timeout``: seconds each may
+    take to start)."""
     workdir.mkdir(parents=True, exist_ok=True)
     db = db or str(workdir / "load.sqlite")
     if servers > 1 and not db.startswith("postgresql://"):
         raise ValueError("several server processes need a PostgreSQL database")
+    if servers > 1 and profile is not None:
+        raise ValueError("a profile is of one server process")
     tables_file = write_tables(workdir / "tables.json",
                                tables_config(tables, seats, decision_time=60.0, max_buy_in=buy_in))
     procs = [ServerProcess(db, tables_file, workdir / f"server{k}.log", hand_pause=hand_pause, bot_delay=0.01,
-                           grace=600.0, extra=extra) for k in range(servers)]
+                           grace=600.0, extra=extra, profile=profile, wrap=wrap) for k in range(servers)]
     try:
         for p in procs:
-            p.start()
+            p.start(timeout=start_timeout)
         if servers > 1:
             wait_spread(procs, tables)
         ids = [f"t{i}" for i in range(tables)]
-        clients, seconds, server_cpu, client_cpu, timed_out, samples = asyncio.run(
-            _drive(procs, ids, seats, hands, timeout, think, seed, all_in))
-        statuses = [p.terminate() for p in procs]
+        with asyncio.Runner(loop_factory=_fast_loop()) as runner:     # the clients' loop: uvloop if installed
+            clients, seconds, server_cpu, client_cpu, timed_out, samples = runner.run(
+                _drive(procs, ids, seats, hands, timeout, think, seed, all_in))
+        statuses = [p.terminate(timeout=max(30.0, start_timeout)) for p in procs]
     finally:
         for p in procs:
             p.kill()

@@ -95,6 +95,20 @@ def tables_config(count: int, seats: int, *, bots: dict[str, str] | None = None,
     return out
 
 
+_PROFILED = """
+import cProfile, signal, sys
+from pokerdraw32.cli import main
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+profile = cProfile.Profile()
+try:
+    profile.runcall(main, sys.argv[1:])
+except SystemExit:
+    pass
+finally:
+    profile.dump_stats({out!r})
+"""
+
+
 class ServerProcess:
     """``python -m pokerdraw32 serve`` as a subprocess on 127.0.0.1 and a fixed port (so that a
     restarted server is found at the same address).  Its output goes to ``log_path`` (appended
@@ -102,12 +116,17 @@ class ServerProcess:
 
     def __init__(self, db: str, tables_file: Path, log_path: Path, *, port: int | None = None,
                  hand_pause: float = 0.05, bot_delay: float = 0.01, grace: float = 60.0,
-                 log_level: str = "warning", extra: tuple[str, ...] = ()) -> None:
+                 log_level: str = "warning", extra: tuple[str, ...] = (), profile: Path | None = None,
+                 wrap: tuple[str, ...] = ()) -> None:
         self.db = db
         self.tables_file = tables_file
         self.log_path = log_path
         self.port = port if port is not None else free_port()
-        self.args = [sys.executable, "-m", "pokerdraw32", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+        # profile: run the server under cProfile, its statistics written to that file when it stops
+        # (uvicorn re-raises the SIGTERM it handled: here it ends the profiled call instead)
+        prof = ("-m", "pokerdraw32") if profile is None else ("-c", _PROFILED.format(out=str(profile)))
+        # wrap: a command the server runs under (valgrind ...); its output goes to the log too
+        self.args = [*wrap, sys.executable, *prof, "serve", "--host", "127.0.0.1", "--port", str(self.port),
                      "--db", db, "--tables", str(tables_file), "--hand-pause", str(hand_pause),
                      "--bot-delay", str(bot_delay), "--grace", str(grace), "--log-level", log_level, *extra]
         self.proc: subprocess.Popen[bytes] | None = None
@@ -228,10 +247,19 @@ def cpu_seconds(pid: int | None) -> float | None:
     return (int(fields[11]) + int(fields[12])) / ticks     # utime, stime (fields 14, 15 of stat)
 
 
+try:                 # the clients read every frame: orjson when installed (the [server] extra) spares them CPU
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover - depends on the install
+    _loads = json.loads
+
+
 def messages_of(frame: str | bytes) -> list[dict[str, Any]]:
     """The messages of one WebSocket frame from the server (PROTOCOL.md, Frames): a JSON object
     is one message, a JSON array several, in order."""
-    data = json.loads(frame)
+    try:
+        data = _loads(frame)
+    except ValueError:      # orjson refuses what json reads: a lone surrogate escaped (an attack test's ids)
+        data = json.loads(frame)
     return data if isinstance(data, list) else [data]
 
 
@@ -646,8 +674,8 @@ def describe(c: BotClient) -> str:
 @dataclass
 class DbDump:
     """A server database read after the server stopped: per table id, ``tables`` (config, state,
-    seq; the state's ``["table"]["ledger"]`` filled in from ``pd32_ledger``), ``events`` (seq ->
-    (hand, event)) and ``hands`` (hand -> PHH text)."""
+    seq; the state's ``["table"]`` the table's whole snapshot, rebuilt from its journal and
+    ``pd32_ledger``), ``events`` (seq -> (hand, event)) and ``hands`` (hand -> PHH text)."""
 
     tables: dict[str, tuple[dict[str, Any], dict[str, Any], int]] = field(default_factory=dict)
     events: dict[str, dict[int, tuple[int, dict[str, Any]]]] = field(default_factory=dict)
@@ -655,17 +683,25 @@ class DbDump:
 
 
 def read_db(url: str) -> DbDump:
-    """Read ``pd32_tables``, ``pd32_ledger``, ``pd32_events`` and ``pd32_hands`` of a SQLite file
-    or a ``postgresql://`` database.  The table's ledger lines (a row each, numbered from 0) are
-    put back into its state's snapshot (``state["table"]["ledger"]``), as the server restores
-    it; their numbering is checked to have no gap."""
+    """Read ``pd32_tables``, ``pd32_journal``, ``pd32_ledger``, ``pd32_events`` and
+    ``pd32_hands`` of a SQLite file or a ``postgresql://`` database.  Each table is rebuilt as the
+    server restores it (:func:`pokerdraw32.server.room.stored_table`: its journal's base, its
+    ledger lines, a row each, numbered from 0 without a gap, and its steps replayed), and its
+    whole snapshot put in its state (``state["table"]``, with the ledger).  Everything is read in
+    one transaction, so a server may run meanwhile."""
+    from pokerdraw32.server.room import stored_table
+
     if url.startswith(("postgresql://", "postgres://")):
         import psycopg
 
         conn: Any = psycopg.connect(url)
+        # one snapshot for every statement below: a server may be committing meanwhile (a new
+        # base deletes the journal rows before it)
+        conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
     else:
         path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else url
-        conn = sqlite3.connect(path)
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("BEGIN")       # likewise: one read transaction (WAL: one snapshot)
     try:
         out = DbDump()
         for tid, config, state, seq in conn.execute("SELECT id, config, state, seq FROM pd32_tables").fetchall():
@@ -679,11 +715,19 @@ def read_db(url: str) -> DbDump:
         ledgers: dict[str, dict[int, dict[str, Any]]] = {tid: {} for tid in out.tables}
         for tid, line, entry in conn.execute("SELECT table_id, line, entry FROM pd32_ledger").fetchall():
             ledgers.setdefault(tid, {})[int(line)] = json.loads(entry)
+        journals: dict[str, list[tuple[int, dict[str, Any]]]] = {tid: [] for tid in out.tables}
+        for tid, line, entry in conn.execute("SELECT table_id, line, entry FROM pd32_journal ORDER BY line"):
+            journals.setdefault(tid, []).append((int(line), json.loads(entry)))
         for tid, lines in ledgers.items():
             assert sorted(lines) == list(range(len(lines))), f"table {tid}: ledger lines {sorted(lines)[:50]} ..."
-            table = out.tables[tid][1]["table"]
-            assert table.get("ledger") == [], f"table {tid}: the state holds ledger lines as well as pd32_ledger"
-            table["ledger"] = [lines[i] for i in range(len(lines))]
+            ledger = [lines[i] for i in range(len(lines))]
+            state = out.tables[tid][1]
+            rows = journals[tid]
+            assert rows and rows[0][0] == state["journal"]["base"], f"table {tid}: journal lines before the base"
+            assert rows[0][1]["base"]["table"]["ledger"] == [], \
+                f"table {tid}: the base holds ledger lines as well as pd32_ledger"
+            state["table"] = stored_table({**state, "ledger": ledger,
+                                           "journal": {**state["journal"], "rows": rows}}).snapshot()
         return out
     finally:
         conn.close()

@@ -31,6 +31,7 @@ pytest.importorskip("uvicorn", reason="the server's tests need the [server] extr
 pytest.importorskip("websockets", reason="the server's tests need the [server] extra (websockets)")
 
 import uvicorn
+from server_support import read_db
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -196,12 +197,9 @@ def db_rows(path: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
 
 
 def table_state(path: Path, table: str = "t1") -> tuple[dict[str, Any], int]:
-    """The table's stored state (its ledger put back from pd32_ledger) and last log entry."""
-    (text, seq), = db_rows(path, "SELECT state, seq FROM pd32_tables WHERE id = ?", table)
-    state = json.loads(text)
-    lines = db_rows(path, "SELECT line, entry FROM pd32_ledger WHERE table_id = ? ORDER BY line", table)
-    assert [i for i, _ in lines] == list(range(len(lines)))
-    state["table"]["ledger"] = [json.loads(e) for _, e in lines]
+    """The table's stored state (the table rebuilt from its journal and pd32_ledger in
+    ``state["table"]``, :func:`server_support.read_db`) and last log entry."""
+    _, state, seq = read_db(str(path)).tables[table]
     return state, seq
 
 

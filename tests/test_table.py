@@ -4,6 +4,7 @@ buy-in limits, clocks and the ledger, with the exact chips of every seat."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -457,13 +458,14 @@ def assert_table_views_do_not_leak(t: Table, dealt: dict[int, str] | None = None
         assert not leaked, (seat, leaked)
 
 
-def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = False) -> int:
+def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = False,
+                   observe: Callable[[Table], None] | None = None) -> int:
     """Random joins (posting or waiting), leaves (also mid-hand), sit-outs, returns, rebuys and
     timeouts.  After every hand the ledger balances and nobody was dealt in with an empty stack
     (R10.4); the blinds are posted by the seats R4.1/R4.2 name; after the joins and leaves between
     hands, no seat's view or events show the last hand's hidden cards (a player who left, or a
     new one in their seat, sees what an onlooker sees).  ``check_views``: also at every step of
-    every hand.  Returns the hands played."""
+    every hand.  ``observe(table)`` is called after every change.  Returns the hands played."""
     from pokerdraw32.bots import RandomBot
 
     rnd = random.Random(seed)
@@ -474,6 +476,7 @@ def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = F
     bots = {}
     played = 0
     dealt: dict[int, str] = {}
+    seen = observe or (lambda t: None)
     for _step in range(hands * 2):
         for seat in range(t.seat_count):
             x = rnd.random()
@@ -489,6 +492,7 @@ def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = F
                 t.sit_in(seat)
             elif t.seat(seat).stack == 0 and x < 0.6:
                 t.add_chips(seat, rnd.randint(10, 300))
+            seen(t)
         if t.hand is not None:
             assert_table_views_do_not_leak(t, dealt)
         try:
@@ -497,6 +501,7 @@ def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = F
             assert "at least 2 players" in str(exc)
             continue
         played += 1
+        seen(t)
         seats = t.hand_seats
         dealt = {s: t.seat(s).name for s in seats}
         assert all(t.seat(s).stack > 0 for s in seats)                  # R10.4
@@ -517,6 +522,11 @@ def random_session(rules: Rules, seed: int, hands: int, *, check_views: bool = F
                 if x < 0.1 and rnd.random() < 0.5:
                     assert t.leave(seat) is None                        # leaves at the end of the hand
                 t.act(seat, bots[seat].decide(h))
+            if x > 0.9 and t.actor is not None and rnd.random() < 0.3:
+                other = t.hand_seats[rnd.randrange(h.n)]
+                if not h.folded[t.hand_seats.index(other)]:
+                    t.set_showdown_choice(other, rnd.choice([True, False, None]))      # R9.3
+            seen(t)
             clock.now += 1
             if check_views:
                 assert_table_views_do_not_leak(t, dealt)

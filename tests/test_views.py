@@ -70,3 +70,40 @@ def test_public_view_shape() -> None:
         h.act(action)
     v = h.public_view()
     assert v["phase"] == "complete" and v["pots"][0]["shared"] and v["shown"] == []
+
+
+def _pots_by_levels(h: Hand) -> list[dict[str, object]]:
+    """The pots of a running hand by the general rule (R9.1): one pot per all-in level of a live
+    player, then the pot the players still betting contest (the public view's ``pots``)."""
+    n, contrib, folded, stacks = h.n, h.contrib, h.folded, h.stacks
+    live = [s for s in range(n) if not folded[s]]
+    levels = sorted({contrib[s] for s in live if stacks[s] == 0 and contrib[s] > 0})
+    if any(stacks[s] > 0 for s in live) or not levels:
+        levels.append(max(contrib))
+    pots: list[dict[str, object]] = []
+    prev = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, prev) for c in contrib) + (h.dead if not prev else 0)
+        if level == levels[-1]:
+            amount += sum(c - level for c in contrib if c > level)
+        if amount > 0:
+            pots.append({"amount": amount, "eligible": [s for s in live if contrib[s] >= level or stacks[s] > 0]})
+        prev = level
+    return pots
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_pots_of_the_public_view_at_every_step(players: int) -> None:
+    """With nobody all-in the view takes a shortcut (one pot, every live player eligible): the
+    same pots as the rule for all-in levels, at every step of random hands with short stacks."""
+    checked = shortcut = 0
+    for seed in range(30):
+        h = Hand(Rules.preset("classic"), [6 + 9 * ((s + seed) % 4) for s in range(players)], seed % players,
+                 seed=seed)
+        bots = [RandomBot(seed * 10 + s) for s in range(players)]
+        while not h.is_complete:
+            assert h.public_view()["pots"] == _pots_by_levels(h)
+            shortcut += all(h.stacks[s] > 0 for s in range(players) if not h.folded[s])
+            checked += 1
+            h.act(bots[h.actor].decide(h))
+    assert checked > 50 and 0 < shortcut < checked

@@ -64,10 +64,14 @@ class _TableClock(_TableLedger):
         if now >= d.act_at:
             ev = h.timeout(self._hand_seat(seat))
             self._after_step(now)
-            return ev
-        if d.raise_at is not None and now >= d.raise_at:
+        elif d.raise_at is not None and now >= d.raise_at:
             ev = h.withdraw_raise()
             self.deadline = Deadline(d.seat, None, d.act_at)
+        else:
+            ev = None
+        if ev is not None:
+            if self.journal is not None:
+                self.journal.append({"op": "expire", "seat": d.seat, "at": now})
             return ev
         raise TableError(f"seat {seat}: nothing is due at {now:g}: " +
                          (f"raise limit at {d.raise_at:g}, " if d.raise_at is not None else "") +

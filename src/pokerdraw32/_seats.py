@@ -88,6 +88,8 @@ class _TableSeats(_TableLedger):
         self._seats[seat] = SeatState(seat, name, chips, waiting=running and wait, entry_due=running and not wait)
         self.ledger.append(LedgerEntry("buy_in", seat, name, chips, self.hand_count))
         self._brought += chips
+        if self.journal is not None:
+            self.journal.append({"op": "join", "seat": seat, "name": name, "chips": chips, "wait": wait})
 
     def add_chips(self, seat: int, chips: int) -> None:
         """Add chips between hands (R3.6), never above the table's maximum (R10.1).  A busted
@@ -103,17 +105,23 @@ class _TableSeats(_TableLedger):
         s.stack += chips
         self.ledger.append(LedgerEntry("add", seat, s.name, chips, self.hand_count))
         self._brought += chips
+        if self.journal is not None:
+            self.journal.append({"op": "add_chips", "seat": seat, "chips": chips})
 
     def sit_out(self, seat: int) -> None:
         """The player sits out from the next hand on (the running hand is played out); blinds their
         seat would have posted are recorded as missed (R10.3)."""
         s = self._occupied(seat)
         s.sitting_out = True
+        if self.journal is not None:
+            self.journal.append({"op": "sit_out", "seat": s.seat})
 
     def sit_in(self, seat: int) -> None:
         """The player returns at the next hand and pays the blinds missed (R10.3)."""
         s = self._occupied(seat)
         s.sitting_out = False
+        if self.journal is not None:
+            self.journal.append({"op": "sit_in", "seat": s.seat})
 
     def leave(self, seat: int) -> int | None:
         """The player leaves and is paid out.
@@ -122,6 +130,8 @@ class _TableSeats(_TableLedger):
             it then leaves, paid out, when the hand ends (see :attr:`ledger`).
         """
         s = self._occupied(seat)
+        if self.journal is not None:
+            self.journal.append({"op": "leave", "seat": s.seat})
         if self._in_hand(seat):
             s.leaving = True
             return None

@@ -13,7 +13,7 @@ above it, so the parts import it and never each other in a circle.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import TableError, integer, shown
 
@@ -51,6 +51,7 @@ class _TableBase:
     _settled: bool
     _brought: int
     _paid: int
+    journal: list[dict[str, Any]] | None
 
     @property
     def actor(self) -> int | None:

@@ -9,6 +9,7 @@ and :meth:`Table.restore <pokerdraw32.table.Table.restore>` document both), refu
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from ._hand_snapshot import _Reader, read_rules
 from ._ledger import LedgerEntry
 from ._seats import SeatState
 from ._table_base import _good_name
+from ._table_journal import replay
 from .errors import MAX_CHIPS, PokerDraw32Error, TableError, shown
 from .hand import Hand
 
@@ -69,7 +71,7 @@ class _TableReader(_Reader):
             if blind not in amounts or amount != amounts[blind]:
                 raise TableError(f"table snapshot: seat {sd['seat']}: missed {shown(blind)} {shown(amount)} is not a "
                                  "blind of this table [R10.3]")
-        return SeatState(**sd)
+        return SeatState(**{**sd, "missed": dict(sd["missed"])})     # the table's own: never the data's dict
 
     def ledger_entry(self, e: Any) -> LedgerEntry:
         if not isinstance(e, dict) or set(e) != {"kind", "seat", "name", "chips", "hand"}:
@@ -116,9 +118,19 @@ def table_snapshot(table: Table, ledger_from: int = 0) -> dict[str, Any]:
     }
 
 
-def restore_table(cls: type[Table], data: dict[str, Any], clock: Callable[[], float] | None = None) -> Table:
+def restore_table(cls: type[Table], data: dict[str, Any], clock: Callable[[], float] | None = None,
+                  steps: list[dict[str, Any]] | None = None, saved_at: float | None = None) -> Table:
     """:meth:`Table.restore <pokerdraw32.table.Table.restore>` (documented there): a ``cls`` made from
-    ``data``."""
+    ``data``, then ``steps`` replayed (:mod:`pokerdraw32._table_journal`)."""
+    if steps is not None:
+        # restored with its clock stopped at the snapshot's time (the deadline as it was then),
+        # then the steps replayed at their own times, then the real clock
+        if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
+            return restore_table(cls, data)                     # refused: not a table snapshot
+        start = _seconds(data.get("clock"), "table snapshot: field 'clock' must be")
+        t = restore_table(cls, data, lambda: start)
+        replay(t, steps, start, saved_at, time.monotonic if clock is None else clock)
+        return t
     if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
         got = data.get("format") if isinstance(data, dict) else type(data).__name__
         raise TableError(f"not a table snapshot: format {shown(got)}, expected {TABLE_FORMAT!r}")

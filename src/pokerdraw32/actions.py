@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field, fields
 from enum import Enum
 
+from .cards import _NAMES as _CARD_NAMES
 from .cards import Card, CardsLike, format_cards, parse_cards
 from .errors import MAX_CHIPS, IllegalActionError, SnapshotError, integer, shown
 
@@ -352,13 +353,13 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form."""
-        d: dict[str, Any] = {"kind": self.kind.value}
+        d: dict[str, Any] = {"kind": self.kind._value_}           # .value, without the enum property
         if self.seat is not None:
             d["seat"] = self.seat
         if self.amount is not None:
             d["amount"] = self.amount
         if self.cards:
-            d["cards"] = [str(c) for c in self.cards]
+            d["cards"] = [_CARD_NAMES[c] for c in self.cards]     # str(card)
         for k, v in self.info:
             d[k] = v
         return d

@@ -148,16 +148,17 @@ class Hand(HandState):
     # ------------------------------------------------------------------ views
     def _public(self) -> dict[str, Any]:
         r = self.result
+        stacks, folded = self.stacks, self.folded           # new lists each time: read once
         return {
             "phase": self.phase.value,
             "button": self.button,
             "blinds": list(self.blind_seats),
-            "stacks": list(self.stacks),
+            "stacks": stacks,
             "bets": list(self.bets),
             "pot": self.pot,
             "to_act": self.actor if self.pending_deal is None else None,
-            "folded": list(self.folded),
-            "all_in": [not self.folded[s] and self.stacks[s] == 0 and r is None for s in range(self.n)],
+            "folded": folded,
+            "all_in": [not folded[s] and stacks[s] == 0 and r is None for s in range(self.n)],
             "discarded": list(self.discarded),
             "parole_open": self.offer_open,
             "shown": [] if r is None else [{"seat": s, "cards": [str(c) for c in cs]} for s, cs in
@@ -173,6 +174,9 @@ class Hand(HandState):
         n, contrib, folded, stacks = self.n, self.contrib, self.folded, self.stacks
         live = [s for s in range(n) if not folded[s]]
         levels = sorted({contrib[s] for s in live if stacks[s] == 0 and contrib[s] > 0})
+        if not levels:          # nobody all-in: one pot, every player still in contests it
+            amount = sum(contrib) + self.dead
+            return [{"amount": amount, "eligible": live}] if amount > 0 else []
         if any(stacks[s] > 0 for s in live) or not levels:
             levels.append(max(contrib))
         pots: list[dict[str, Any]] = []

@@ -81,7 +81,7 @@ from ._table_snapshot import TABLE_FORMAT as TABLE_FORMAT  # the snapshot format
 from ._table_snapshot import TABLE_VERSION as TABLE_VERSION
 from ._table_snapshot import restore_table, table_snapshot
 from .actions import Action, Event
-from .cards import CardsLike
+from .cards import DECK, CardsLike, parse_cards
 from .errors import IllegalActionError, RulesError, TableError, integer, shown
 from .hand import Hand
 from .rules import Rules
@@ -90,6 +90,8 @@ if TYPE_CHECKING:
     from .history import HandHistory
 
 __all__ = ["Deadline", "LedgerEntry", "SeatState", "Table", "TableError"]
+
+_CARD_NAMES = tuple(str(c) for c in DECK)     # a card code's name ("As")
 
 for _public in (Deadline, LedgerEntry, SeatState):   # defined in the private modules, documented here
     _public.__module__ = __name__
@@ -178,6 +180,14 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
         self._settled = True
         self._brought = 0   # running ledger totals: chips bought in (buy-ins, additions) and paid out
         self._paid = 0
+        self.journal: list[dict[str, Any]] | None = None
+        """``None`` (the default), or a list to which every change made through the table's methods
+        is appended as a step, a JSON-serialisable dict (``{"op": "act", "seat": 2, "action":
+        "raise 30", "at": 12.5}``; the clock's time ``"at"`` where the change reads it): a server
+        that saves the table after every action stores the new steps instead of a new
+        :meth:`snapshot`, and :meth:`restore` replays them (``steps``).  Set it to a list to start
+        recording (the steps since a :meth:`snapshot` taken then); a change refused records
+        nothing.  Changes made to :attr:`hand` directly are not recorded."""
 
     # ------------------------------------------------------------------ hands
     def start_hand(self, *, deck: CardsLike | None = None) -> Hand:
@@ -218,6 +228,11 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
         self.hand_count += 1
         self._settled = False
         self._after_step(now)
+        if self.journal is not None:
+            step: dict[str, Any] = {"op": "start_hand", "at": now}
+            if deck is not None:
+                step["deck"] = [str(c) for c in parse_cards(deck)]
+            self.journal.append(step)
         return hand
 
     def can_start_hand(self) -> bool:
@@ -243,6 +258,9 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
         now = self._now()                         # read before anything changes: a failing clock changes nothing
         ev = h.act(action, hand_seat)
         self._after_step(now)
+        if self.journal is not None:
+            self.journal.append({"op": "act", "seat": self.hand_seats[hand_seat],
+                                 "action": action if isinstance(action, str) else str(action), "at": now})
         return ev
 
     def set_showdown_choice(self, seat: int, show: bool | None) -> None:
@@ -253,7 +271,11 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
         :raises TableError: no hand is running, or ``seat`` is not dealt in.
         :raises IllegalActionError: a bad ``show``, or the seat has folded; nothing changes.
         """
-        self._running_hand().set_showdown_choice(self._hand_seat(seat), show)
+        h = self._running_hand()
+        hand_seat = self._hand_seat(seat)
+        h.set_showdown_choice(hand_seat, show)
+        if self.journal is not None:
+            self.journal.append({"op": "showdown", "seat": self.hand_seats[hand_seat], "show": show})
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int | None = None) -> dict[str, Any]:
@@ -284,49 +306,79 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
 
         :raises TableError: no such seat (nothing is computed).
         """
+        public, own = self.view_parts(seats)
+        hv = public["hand"]
+        if hv is None:
+            return [dict(public) for _ in seats]
+        return [{**public, "hand": dict(hv) if mine is None else {**hv, **mine}} for mine in own]
+
+    def view_parts(self, seats: Sequence[int | None]) -> tuple[dict[str, Any], list[dict[str, Any] | None]]:
+        """The views of ``seats`` in two parts: ``(public, own)``, ``public`` the view every
+        onlooker gets (:meth:`view` of ``None``) and ``own[i]`` what seat ``seats[i]`` sees
+        besides, in ``"hand"``: ``{"cards": [...], "showdown_choice": ..., "legal": ...}``, or
+        ``None`` when it sees what an onlooker sees.  So :meth:`view` of ``seats[i]`` is
+        ``{**public, "hand": {**public["hand"], **own[i]}}`` (or ``public`` when ``own[i]`` is
+        None): a server can write the public part once as JSON and add each seat's own part.
+
+        :raises TableError: no such seat (nothing is computed).
+        """
+        count = self.seat_count
         for seat in seats:
-            if seat is not None:
+            if seat is not None and not (type(seat) is int and 0 <= seat < count):
                 self._check_seat_number(seat)
         d = self.deadline
-        out: dict[str, Any] = {
-            "seats": [{"seat": n, "name": s.name, "stack": self._stack_now(n), "sitting_out": s.sitting_out,
-                       "waiting": s.waiting, "in_hand": self._in_hand(n)} for n, s in sorted(self._seats.items())],
+        in_hand = set(self.hand_seats) if self.hand is not None and not self._settled else ()
+        h = self.hand
+        stacks_now = h.stacks if in_hand and h is not None else ()
+        hand_index = {seat: i for i, seat in enumerate(self.hand_seats)}
+        public: dict[str, Any] = {
+            "seats": [{"seat": n, "name": s.name,
+                       "stack": stacks_now[hand_index[n]] if n in in_hand else s.stack,
+                       "sitting_out": s.sitting_out, "waiting": s.waiting, "in_hand": n in in_hand}
+                      for n, s in sorted(self._seats.items())],
             "button": self.button,
             "hand_number": self.hand_count,
             "to_act": self.actor,
             "deadline": None if d is None else {"seat": d.seat, "raise_at": d.raise_at, "act_at": d.act_at},
             "hand": None,
         }
-        h = self.hand
         if h is None:
-            return [dict(out) for _ in seats]
+            return public, [None for _ in seats]
         table_seat = self.hand_seats.__getitem__
         v = h.public_view()
-        hv: dict[str, Any] = {
+        dealt = self._dealt
+        stacks, bets, folded, all_in, discarded = v["stacks"], v["bets"], v["folded"], v["all_in"], v["discarded"]
+        public["hand"] = {
             "phase": v["phase"], "pot": v["pot"], "parole_open": v["parole_open"], "stub_count": v["stub_count"],
             "serial": v["serial"], "button": table_seat(v["button"]), "blinds": [table_seat(x) for x in v["blinds"]],
             "to_act": None if v["to_act"] is None else table_seat(v["to_act"]),
-            "players": [{"seat": table_seat(i), "name": self._dealt[i].name if i < len(self._dealt) else None,
-                         "stack": v["stacks"][i], "bet": v["bets"][i], "folded": v["folded"][i],
-                         "all_in": v["all_in"][i], "discarded": v["discarded"][i]} for i in range(h.n)],
+            "players": [{"seat": table_seat(i), "name": dealt[i].name if i < len(dealt) else None,
+                         "stack": stacks[i], "bet": bets[i], "folded": folded[i],
+                         "all_in": all_in[i], "discarded": discarded[i]} for i in range(h.n)],
             "shown": [{"seat": table_seat(x["seat"]), "cards": x["cards"]} for x in v["shown"]],
             "pots": [{**pot, "eligible": [table_seat(x) for x in pot["eligible"]],
                       **({"winners": [table_seat(x) for x in pot["winners"]]} if "winners" in pot else {})}
                      for pot in v["pots"]],
         }
-        views = []
+        own: list[dict[str, Any] | None] = []
+        legal = hole = choices = None
+        seated = self._seats
         for seat in seats:
-            mine = self._hand_seat_or_none(seat)
-            if mine is None:
-                views.append({**out, "hand": dict(hv)})
+            # as _hand_seat_or_none: the player dealt in at this seat, if they still sit there
+            mine = None if seat is None else hand_index.get(seat)
+            if seat is None or mine is None or mine >= len(dealt) or seated.get(seat) is not dealt[mine]:
+                own.append(None)
                 continue
-            p = h._private(mine)
-            legal = p["legal"]
-            if legal is not None:
-                legal = {**legal, "seat": table_seat(legal["seat"])}
-            views.append({**out, "hand": {**hv, "cards": p["cards"], "showdown_choice": p["showdown_choice"],
-                                          "legal": legal}})
-        return views
+            if hole is None:                        # once for all seats
+                hole, choices = h.hole, h.showdown_choices
+                legal = h.legal_actions()
+            assert choices is not None
+            choice = choices[mine]
+            own.append({"cards": [_CARD_NAMES[c] for c in hole[mine]],
+                        "showdown_choice": None if choice is None else "show" if choice else "muck",
+                        "legal": None if legal is None or legal.seat != mine else
+                        {**legal.to_dict(), "seat": table_seat(legal.seat)}})
+        return public, own
 
     def events_for(self, seat: int | None = None, start: int = 0) -> list[Event]:
         """The running (or last) hand's log as ``seat`` may see it (see :meth:`Hand.events_for`),
@@ -411,9 +463,11 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
         return table_snapshot(self, ledger_from)
 
     @classmethod
-    def restore(cls, data: dict[str, Any], *, clock: Callable[[], float] | None = None) -> Table:
+    def restore(cls, data: dict[str, Any], *, clock: Callable[[], float] | None = None,
+                steps: list[dict[str, Any]] | None = None, saved_at: float | None = None) -> Table:
         """The session saved by :meth:`snapshot`, continuing exactly (same seats, button, ledger,
-        generator and running hand).
+        generator and running hand); with ``steps``, the session that the snapshot's table became
+        by the changes its :attr:`journal` recorded since the snapshot.
 
         The snapshot is checked against itself: every rules option is required (none filled in
         with a default), the running hand must restore (its log replayed, see
@@ -435,14 +489,26 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
         ``clock`` is only checked to this extent: a clock moved later than the decision's start
         leaves less time (a state the table reaches when time passes), never more.
 
+        The steps (:attr:`journal`: the changes made through the table's methods after the
+        snapshot was taken) are applied in order by the same methods, the clock stopped at each
+        step's recorded time (``"at"``), so that every deal (from the table's generator), every
+        deadline and every timeout is the one the table made; the table then gets ``clock``, and
+        the deadline keeps the time it had left at ``saved_at``, the time the steps were saved in
+        the old clock (default: the last time a step read).  A step is checked as the method
+        checks its arguments, and must be one the table records, at a time no earlier than the
+        one before (nor the snapshot's ``clock``, nor after ``saved_at``).  Cheaper to save than a
+        snapshot after every action: the steps of an action are a few dozen bytes.
+
         :raises TableError: another format or version, a bad or inconsistent field (named: types,
             seats, names, seat flags, missed blinds, ledger lines, a buy-in outside the limits, a
             running hand that is over or whose seats, stacks, button, generator or rules are not
             the table's, a deadline for the wrong seat or with more time than the table gives),
-            seats that are not the ledger's, or a ledger that does not balance.
+            seats that are not the ledger's, or a ledger that does not balance; a bad step (its
+            index named: an unknown step, a bad field, a time going back, or a change the table
+            refuses, with the table's reason).
         :raises SnapshotError: a bad running-hand snapshot (see :func:`pokerdraw32.snapshot.restore`).
         """
-        return restore_table(cls, data, clock)
+        return restore_table(cls, data, clock, steps, saved_at)
 
     def __repr__(self) -> str:
         seats = ", ".join(f"{n}:{s.name}={s.stack}" for n, s in sorted(self._seats.items()))

@@ -215,7 +215,8 @@ class GameServer:
             c = TableConfig.from_dict(config)
             table = _config_table(c)
             players = [(int(d["seat"]), str(d["name"]), d["bot"]) for d in state["players"]]
-            out.append(_info(c, table, players, int(state["table"].get("hand_count", 0))))
+            hands = state["hand_count"] if "hand_count" in state else state.get("table", {}).get("hand_count", 0)
+            out.append(_info(c, table, players, int(hands)))       # (schema version 1: in the table)
         return out
 
     def has_table(self, table_id: str) -> bool:

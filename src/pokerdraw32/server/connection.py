@@ -108,6 +108,23 @@ class Connection:
         self.out.append((text, replay))
         self._wake()
 
+    def send_texts(self, texts: list[str]) -> None:
+        """Queue several messages already serialised, in order: as :meth:`send_text` of each
+        (a client that does not read is disconnected once more than ``send_queue`` live
+        messages wait)."""
+        if self.closed:
+            return
+        if self.held is not None:
+            self.held.extend(texts)
+            return
+        if len(self.out) - self.replaying + len(texts) > self.limits.send_queue:
+            self.closed = self.kicked = True
+            log.warning("a client does not read its messages: disconnected")
+            self._wake()
+            return
+        self.out.extend([(text, False) for text in texts])
+        self._wake()
+
     def _wake(self) -> None:
         """Something is queued: the sender runs."""
         self.wanted.set()

@@ -6,10 +6,13 @@ on a table never overlap:
 
 1. the engine applies it, or refuses it and nothing has changed;
 2. the new log entries are numbered, and they and the room's state are written to the database
-   in one transaction (:class:`~pokerdraw32.server.store.Commit`);
+   in one transaction (:class:`~pokerdraw32.server.store.Commit`): the table as the steps of
+   its journal since the last commit (:attr:`Table.journal`, a few dozen bytes an action), or
+   between hands as a new base, its snapshot (:meth:`_journal`); a restore replays the steps
+   on the base (:func:`table_of`);
 3. only then is anyone told: each connection receives the entries as its seat may see them,
    then its new ``state``, in one frame (PROTOCOL.md, Frames; each entry is turned into JSON
-   once for all, the table's view computed once for all seats, :meth:`Table.views`).
+   once for all, the public part of the state once for all seats, :meth:`Table.view_parts`).
 
 If the database refuses the write, the room goes back to its last committed state and the
 request gets a ``storage`` error: nothing is lost, nothing half-applied.
@@ -22,10 +25,10 @@ hand, each as such a change.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import hashlib
 import logging
+import math
 import secrets
 import time
 from collections import deque
@@ -44,7 +47,7 @@ from .store import Commit, StaleTableError, StorageError, Store
 if TYPE_CHECKING:
     from .connection import Connection
 
-__all__ = ["Player", "Room"]
+__all__ = ["Player", "Room", "journal_of", "stored_table", "table_of"]
 
 log = logging.getLogger("pokerdraw32.server")
 
@@ -53,6 +56,8 @@ RECENT = 4096
 database."""
 PAGE = 1000
 """Log entries read from the database at a time for a replay."""
+JOURNAL_LIMIT = 256
+"""Steps of a table's journal after which a commit writes a new base even while a hand runs."""
 
 
 class Player:
@@ -110,6 +115,53 @@ def token_hash(token: str) -> str:
 Entry = tuple[int, int, Any]    # (seq, hand, Event | table event dict)
 
 
+class Alarm:
+    """What the room's driver sleeps on: until :meth:`set` (a change) or a number of seconds,
+    whichever comes first; an ``asyncio.Event`` with ``wait_for``, without the task and the
+    waiters ``wait_for`` makes at every sleep (the driver sleeps after every change)."""
+
+    __slots__ = ("_due", "_set", "until")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._due: asyncio.Future[None] | None = None
+        self.until: float | None = None
+        """While it sleeps: the :func:`time.monotonic` time it wakes at without a set (inf: only
+        a set wakes it); else None."""
+
+    def set(self) -> None:
+        self._set = True
+        due = self._due
+        if due is not None and not due.done():
+            due.set_result(None)
+
+    def clear(self) -> None:
+        self._set = False
+
+    def is_set(self) -> bool:
+        return self._set
+
+    async def sleep(self, seconds: float | None) -> None:
+        """Return once set (at once if it is), or after ``seconds`` (None: only once set)."""
+        if self._set:
+            return
+        loop = asyncio.get_running_loop()
+        self._due = due = loop.create_future()
+        timer = None if seconds is None else loop.call_later(seconds, _ring, due)
+        self.until = math.inf if seconds is None else time.monotonic() + seconds
+        try:
+            await due
+        finally:
+            self._due = self.until = None
+            if timer is not None:
+                timer.cancel()
+
+
+def _ring(due: asyncio.Future[None]) -> None:
+    if not due.done():
+        due.set_result(None)
+
+
 class Room:
     """One table of the server (see the module docstring).  Built by :meth:`create` or
     :meth:`restore`; the server calls the request methods (``join``, ``act`` ...) from
@@ -121,7 +173,7 @@ class Room:
         self.store = store
         self.settings = settings
         self.lock = asyncio.Lock()
-        self.wake = asyncio.Event()
+        self.wake = Alarm()
         self.table: Table = config.new_table()
         self.players: dict[int, Player] = {}
         self.watchers: set[Connection] = set()
@@ -131,8 +183,16 @@ class Room:
         self.next_hand_at = 0.0
         self._turn: tuple[int, float] | None = None   # (seat, act_at) of the decision being timed
         self._turn_started = 0.0
-        self._committed: dict[str, Any] = {}
         self.ledger_saved = 0                 # ledger lines committed (pd32_ledger)
+        # what is committed (pd32_journal): the base, the table's snapshot at journal line
+        # _base_line (0: not written yet), and the table's journal since, its first _steps_saved
+        # steps up to line _journal_line; the room's last committed state (pd32_tables)
+        self._base: dict[str, Any] = {}
+        self._base_line = 0
+        self._journal_line = 0
+        self._steps_saved = 0
+        self._rebase = False                  # the next commit writes a base (restored: the steps are in another clock)
+        self._committed: dict[str, Any] = {}
         self.closed = False
         self.fence: tuple[str, int] | None = None     # (server id, epoch) of this process's lease (a cluster)
         self.on_stale: Callable[[Room], None] | None = None
@@ -155,12 +215,12 @@ class Room:
         for seat, kind in config.bots:
             room._seat_bot(seat, kind, entries)
         room.next_hand_at = time.monotonic()
-        state = room._state()
         numbered = room._number(entries)
+        state, journal, base = room._journal()
         await store.commit(Commit(room.id, room.seq, state, [(s, h, room._stored(e)) for s, h, e in numbered],
-                                  ledger=room._new_ledger(), new=True, config=config.to_dict(), fence=fence))
-        room._committed = state
-        room.ledger_saved = len(room.table.ledger)
+                                  ledger=room._new_ledger(), new=True, config=config.to_dict(), fence=fence,
+                                  journal=journal, journal_from=None if base is None else room._journal_line + 1))
+        room._committed_now(state, base)
         room.recent.extend(numbered)
         return room
 
@@ -183,23 +243,116 @@ class Room:
         return room
 
     def _load(self, state: dict[str, Any], seq: int) -> None:
+        """Become the room ``state`` describes, as :meth:`_journal` wrote it and
+        :meth:`Store.load_tables <pokerdraw32.server.store.Store.load_tables>` read it back (its
+        ``"ledger"`` lines and its journal's ``"rows"`` from the base on), or as a server of
+        schema version 1 wrote it (the whole table in ``"table"``, its ledger in it)."""
         try:
-            self.table = Table.restore(state["table"], clock=time.monotonic)
-            self.players = {p.seat: p for p in (Player.from_dict(d) for d in state["players"])}
-        except (PokerDraw32Error, KeyError, TypeError, ValueError) as exc:
+            if "journal" in state:
+                j = state["journal"]
+                base, steps = journal_of(state)
+                self._restore(base, state["ledger"], steps,
+                              {**state, "journal": {"base": j["base"], "line": j["line"]}, "ledger": None})
+                self._base_line, self._journal_line = int(j["base"]), int(j["line"])
+                # the steps' times are in the clock of the process that wrote them (time.monotonic:
+                # another process, maybe another boot); the next commit writes a base in this one's
+                self._rebase = True
+            else:                                   # schema version 1: the whole table
+                self.table = Table.restore(state["table"], clock=time.monotonic)
+                self._base = {"table": self.table.snapshot(ledger_from=len(self.table.ledger)),
+                              "ledger": len(self.table.ledger)}
+                self._base_line = self._journal_line = self._steps_saved = 0    # the next commit writes a base
+                self.table.journal = []
+                self.players = {p.seat: p for p in (Player.from_dict(d) for d in state["players"])}
+                self.hand_logged = int(state["hand_logged"])
+                self._committed = {**state, "table": {**state["table"], "ledger": []}}
+        except (PokerDraw32Error, KeyError, TypeError, ValueError, StorageError) as exc:
             raise StorageError(f"table {self.id!r}: the stored state does not restore: {exc}") from exc
-        self.hand_logged = int(state["hand_logged"])
         self.seq = seq
         self.ledger_saved = len(self.table.ledger)
-        self._committed = {**state, "table": {**state["table"], "ledger": []}}
         self._turn = None
 
+    def _restore(self, base: dict[str, Any], ledger: list[dict[str, Any]], steps: list[dict[str, Any]],
+                 state: dict[str, Any]) -> None:
+        """The table from its ``base``, ``ledger`` and ``steps`` (:func:`table_of`); the
+        players and the hand's log position from ``state``, which must be the replayed table's.
+
+        :raises StorageError: the table does not restore, or is not the state's.
+        """
+        table = table_of(base, ledger, steps, state["clock"])
+        h = table.hand
+        logged = h.serial if h is not None and not h.is_complete else 0
+        if int(state["hand_logged"]) != logged:
+            raise StorageError(f"its journal replayed has {logged} events in the running hand, the state "
+                               f"{state['hand_logged']}")
+        table.journal = list(steps)
+        self.table = table
+        self.players = {p.seat: p for p in (Player.from_dict(d) for d in state["players"])}
+        self.hand_logged = logged
+        self._base = base
+        self._steps_saved = len(steps)
+        self._committed = state
+
     def _state(self) -> dict[str, Any]:
-        """The room's state as committed: the table's snapshot without its ledger (whose lines
-        are committed one by one, :meth:`_new_ledger`), the players, the hand's log position."""
+        """The room's whole state: the table's snapshot without its ledger (whose lines are
+        committed one by one, :meth:`_new_ledger`), the players, the hand's log position."""
         return {"table": self.table.snapshot(ledger_from=len(self.table.ledger)),
                 "players": [p.to_dict() for _, p in sorted(self.players.items())],
                 "hand_logged": self.hand_logged if self._hand_running() else 0}
+
+    def _journal(self) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]], dict[str, Any] | None]:
+        """What a commit writes of the room: its state (pd32_tables: the players, the hand's log
+        position, the hands begun, the clock's time and where the journal stands), its new journal rows, and its
+        new base if it writes one (else None).
+
+        The table's journal row holds the steps since the last commit (:attr:`Table.journal`: a
+        few dozen bytes an action, whatever the table's age or the hand's length).  A new base,
+        the table's snapshot, is written instead when there is none yet, between hands (the
+        snapshot then holds no hand) and after :data:`JOURNAL_LIMIT` steps; it makes the rows
+        before it useless (the commit deletes them)."""
+        t = self.table
+        journal = t.journal if t.journal is not None else []
+        line = self._journal_line
+        rows: list[tuple[int, dict[str, Any]]] = []
+        base = None
+        if self._base_line == 0 or self._rebase or t.journal is None or len(journal) >= JOURNAL_LIMIT or \
+                not self._hand_running():
+            if self._base_line == 0 or self._rebase or t.journal is None or len(journal) > self._steps_saved:
+                line += 1
+                base = {"table": t.snapshot(ledger_from=len(t.ledger)), "ledger": len(t.ledger)}
+                rows.append((line, {"base": base}))
+        elif len(journal) > self._steps_saved:
+            line += 1
+            rows.append((line, {"steps": journal[self._steps_saved:]}))
+        state = {"journal": {"base": line if base is not None else self._base_line, "line": line},
+                 "players": [p.to_dict() for _, p in sorted(self.players.items())],
+                 "hand_logged": self.hand_logged if self._hand_running() else 0,
+                 "hand_count": t.hand_count,      # for the lobby of a cluster (other processes read it)
+                 "clock": t.clock()}
+        return state, rows, base
+
+    def _committed_now(self, state: dict[str, Any], base: dict[str, Any] | None) -> None:
+        """The commit of ``state`` (and of ``base``, if it wrote one) is durable."""
+        j = state["journal"]
+        if base is not None:
+            self._base = base
+            self.table.journal = []
+            self._rebase = False
+        self._base_line, self._journal_line = j["base"], j["line"]
+        self._steps_saved = len(self.table.journal or ())
+        self._committed = state
+        self.ledger_saved = len(self.table.ledger)
+
+    def _roll_back(self) -> None:
+        """Back to the last committed state: the base and the steps committed since, replayed."""
+        self._turn = None
+        saved = [e.to_dict() for e in self.table.ledger[:self.ledger_saved]]
+        steps = (self.table.journal or [])[:self._steps_saved]
+        if "journal" in self._committed:
+            self._restore(self._base, saved, steps, self._committed)
+        else:                                   # restored from schema version 1, nothing committed since
+            committed = self._committed
+            self._load({**committed, "table": {**committed["table"], "ledger": saved}}, self.seq)
 
     # ------------------------------------------------------------------ the one way to change
     async def _apply(self, change: Callable[[list[Any]], Any]) -> tuple[Any, int]:
@@ -217,18 +370,19 @@ class Room:
         finished, departed = self._collect(entries)
         numbered = self._number(entries)
         hands: list[tuple[int, str]] = []
+        stored = [self._stored(e) for _, _, e in numbered]       # also the events of the messages
         try:
             if finished:
                 hands.append((self.table.hand_count, self.table.last_history().dumps()))
-            state = self._state()
+            state, journal, base = self._journal()
             await self.store.commit(Commit(self.id, self.seq, state,
-                                           [(s, h, self._stored(e)) for s, h, e in numbered], hands,
-                                           self._new_ledger(), fence=self.fence))
+                                           [(s, h, d) for (s, h, _), d in zip(numbered, stored, strict=True)],
+                                           hands, self._new_ledger(), fence=self.fence, journal=journal,
+                                           journal_from=None if base is None else journal[0][0]))
         except (StorageError, PokerDraw32Error) as exc:
             log.error("table %s: %s; back to the last committed state", self.id, exc)
-            committed = self._committed
-            saved = [e.to_dict() for e in self.table.ledger[:self.ledger_saved]]
-            self._load({**committed, "table": {**committed["table"], "ledger": saved}}, self.seq - len(numbered))
+            self.seq -= len(numbered)
+            self._roll_back()
             for seat, p in self.players.items():
                 old, conn, p.gone_at = runtime.get(seat, (None, None, None))
                 if conn is not None and conn.player is old:      # still connected: to the restored player
@@ -237,12 +391,36 @@ class Room:
             if isinstance(exc, StaleTableError) and self.on_stale is not None:
                 self.on_stale(self)
             raise StorageError(f"the database refused the change; nothing was applied ({exc})") from exc
-        self._committed = state
-        self.ledger_saved = len(self.table.ledger)
+        self._committed_now(state, base)
         self.recent.extend(numbered)
-        self._publish(numbered, departed)
-        self.wake.set()
+        self._publish(numbered, departed, stored)
+        if self._driver_needed():
+            self.wake.set()
         return result, self.seq
+
+    def _driver_needed(self) -> bool:
+        """Whether the driver must be woken after a change.  Not when it is awake: it is waiting
+        for the room's lock or making this very change, and looks at the table before it sleeps
+        again (between reading the table and sleeping it does not let others run).  Not either
+        when a person is to act (who has not left) and the driver sleeps with a timer due no
+        later than anything of that turn (the raise limit, the decision deadline plus the time
+        bank): it wakes then, finds nothing due, and sleeps until the next thing.  So a person's
+        turn after a person's turn, most changes, does not wake it.  A player's disconnection,
+        the one thing due that no change sets, wakes it itself (:meth:`disconnected`)."""
+        until = self.wake.until
+        if until is None:
+            return False
+        t = self.table
+        d = t.deadline
+        if until == math.inf or d is None or not self._hand_running():
+            return True
+        p = self.players.get(d.seat)
+        if p is None or p.bot is not None or t.seat(d.seat).leaving:
+            return True
+        soonest = d.act_at + (0.0 if p.away else p.bank)
+        if d.raise_at is not None:
+            soonest = min(soonest, d.raise_at)
+        return soonest < until
 
     def _collect(self, entries: list[Any]) -> tuple[bool, list[tuple[Player, int]]]:
         """Append the running hand's new log entries to ``entries``; after a hand's end, settle the
@@ -262,8 +440,9 @@ class Room:
                     if p is not None:
                         p.bank = min(self.config.time_bank, p.bank + self.config.bank_refill)
         departed = []
+        occupied = t.occupied
         for seat in list(self.players):
-            if seat not in t.occupied:                          # paid out (now or at the hand's end)
+            if seat not in occupied:                            # paid out (now or at the hand's end)
                 p = self.players.pop(seat)
                 paid = next(e.chips for e in reversed(t.ledger) if e.kind == "cash_out" and e.seat == seat)
                 entries.append({"kind": "left", "seat": seat, "name": p.name, "chips": paid})
@@ -304,15 +483,22 @@ class Room:
 
     def states_for(self, players: Sequence[Player | None]) -> dict[int, str]:
         """The ``state`` messages of ``players`` (None: an onlooker) as JSON text, by ``id()`` of
-        each (equal to :meth:`state_for`'s; the table's view computed once for all,
-        :meth:`Table.views`)."""
-        views = self.table.views([None if p is None else p.seat for p in players])
-        clock = self.clock()
+        each: the text :func:`dumps` writes of :meth:`state_for`'s message, character for
+        character, made of the part everyone sees turned into JSON once for all
+        (:meth:`Table.view_parts`) and each seat's own part (its cards, showdown choice and
+        legal actions) put in."""
+        public, own = self.table.view_parts([None if p is None else p.seat for p in players])
+        del public["deadline"]                 # in the server's monotonic clock: given as "clock"
+        hand = public.pop("hand")
+        view = dumps(public)[:-1] + ',"hand":'           # '{"seats":...,"to_act":N,"hand":'
+        everyone = dumps(hand)                           # "null" or '{"phase":...,"pots":[...]}'
+        start = f'{{"type":"state","v":1,"table":{dumps(self.id)},"seq":{self.seq},"you":'
+        end = f'}},"clock":{dumps(self.clock())}}}'      # the view's end, then the clock's
         out = {}
-        for player, view in zip(players, views, strict=True):
-            del view["deadline"]
-            out[id(player)] = dumps({"type": "state", "v": 1, "table": self.id, "seq": self.seq,
-                                     "you": None if player is None else player.seat, "view": view, "clock": clock})
+        for player, mine in zip(players, own, strict=True):
+            text = everyone if mine is None else everyone[:-1] + "," + dumps(mine)[1:]
+            out[id(player)] = (start + ("null" if player is None else str(player.seat)) + ',"view":' + view + text
+                               + end)
         return out
 
     def clock(self) -> dict[str, Any] | None:
@@ -325,7 +511,8 @@ class Room:
                 "raise_in": None if d.raise_at is None else round(d.raise_at - now, 3),
                 "bank": 0.0 if p is None else round(p.bank, 3), "server_time": time.time()}
 
-    def _publish(self, numbered: list[Entry], departed: Sequence[tuple[Player, int]] = ()) -> None:
+    def _publish(self, numbered: list[Entry], departed: Sequence[tuple[Player, int]] = (),
+                 stored: Sequence[dict[str, Any]] | None = None) -> None:
         """Send each connection the new entries as its seat may see them, then its ``state``,
         queued together (one frame, PROTOCOL.md).  Each entry is turned into JSON once for
         everyone (a private one twice: as its own seat and as the others see it), each state once
@@ -335,38 +522,43 @@ class Room:
         conns = self.connections() + [p.conn for p, _ in gone.values() if p.conn is not None]
         if not conns:
             return
-        texts = [self._entry_texts(entry) for entry in numbered]
+        texts = [self._entry_texts(entry, None if stored is None else stored[i]) for i, entry in enumerate(numbered)]
+        everyone = [public for _, public, _, _ in texts]
         viewers: list[Player | None] = []
+        queued: list[list[str]] = []
         for conn in conns:
             player = conn.player
             seat, joined = (player.seat, player.joined_seq) if player is not None else (-1, 0)
-            for seq, public, owner, own in texts:
-                conn.send_text(own if owner == seat and seq > joined else public)
+            mine = [own if owner == seat and seq > joined else public for seq, public, owner, own in texts] \
+                if player is not None else list(everyone)
             if id(conn) in gone:
                 p, paid = gone[id(conn)]
                 conn.player = None
-                conn.send({"type": "left", "v": 1, "table": self.id, "seat": p.seat, "chips": paid})
+                mine.append(dumps({"type": "left", "v": 1, "table": self.id, "seat": p.seat, "chips": paid}))
                 self.watchers.add(conn)
                 conn.room = self
                 player = None
             viewers.append(player)
+            queued.append(mine)
         states = self.states_for(list({id(p): p for p in viewers}.values()))
-        for conn, player in zip(conns, viewers, strict=True):
-            conn.send_text(states[id(player)])
+        for conn, player, mine in zip(conns, viewers, queued, strict=True):
+            mine.append(states[id(player)])
+            conn.send_texts(mine)
 
-    def _entry_texts(self, entry: Entry) -> tuple[int, str, int | None, str]:
+    def _entry_texts(self, entry: Entry, whole: dict[str, Any] | None = None) -> tuple[int, str, int | None, str]:
         """``(seq, the event message as everyone but the owner sees it, the owner's seat or None,
-        the owner's message)`` of log entry ``entry``: only a private event (a deal, discard or
-        draw, :data:`pokerdraw32._events.PRIVATE_EVENTS`) with cards has an owner who sees more."""
+        the owner's message)`` of log entry ``entry`` (``whole``: its event as stored, if made
+        already): only a private event (a deal, discard or draw,
+        :data:`pokerdraw32._events.PRIVATE_EVENTS`) with cards has an owner who sees more."""
         seq, hand, e = entry
         if isinstance(e, Event):
             public = _redacted([e], None, 0)[0]
             if public is not e:
                 own = dumps({"type": "event", "v": 1, "table": self.id, "seq": seq, "hand": hand,
-                             "event": e.to_dict()})
+                             "event": whole or e.to_dict()})
                 return seq, dumps({"type": "event", "v": 1, "table": self.id, "seq": seq, "hand": hand,
                                    "event": public.to_dict()}), e.seat, own
-            e = e.to_dict()
+            e = whole or e.to_dict()
         text = dumps({"type": "event", "v": 1, "table": self.id, "seq": seq, "hand": hand, "event": e})
         return seq, text, None, text
 
@@ -558,8 +750,7 @@ class Room:
             if delay == 0.0:
                 await asyncio.sleep(0)
                 continue
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), timeout=delay)
+            await self.wake.sleep(delay)
 
     async def _step(self) -> float | None:
         """Apply one thing that is due; return 0.0 to be called again at once, the seconds until
@@ -671,6 +862,55 @@ class Room:
         t.start_hand()
         self.hand_logged = 0
         entries.append({"kind": "hand_start", "hand": t.hand_count, "button": t.button, "seats": list(t.hand_seats)})
+
+
+def journal_of(state: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The base and the steps of a room's stored ``state`` as :meth:`Store.load_tables
+    <pokerdraw32.server.store.Store.load_tables>` reads it: its journal rows
+    (``state["journal"]["rows"]``, ``(line, entry)``) must be the base's line and every line
+    after it up to ``state["journal"]["line"]``.
+
+    :raises StorageError: they are not.
+    """
+    j = state["journal"]
+    rows = j["rows"]
+    lines = [line for line, _ in rows]
+    if not rows or lines != list(range(j["base"], j["line"] + 1)) or "base" not in rows[0][1]:
+        raise StorageError(f"journal lines {lines[:3]}...{lines[-3:]}: expected the base at line {j['base']} "
+                           f"and the steps after it up to line {j['line']}")
+    return rows[0][1]["base"], [step for _, row in rows[1:] for step in row["steps"]]
+
+
+def table_of(base: dict[str, Any], ledger: list[dict[str, Any]], steps: list[dict[str, Any]],
+             saved_at: float) -> Table:
+    """The engine table from a room's journal: its ``base`` (``base["table"]``, a snapshot
+    without the first ``base["ledger"]`` lines of ``ledger``, the table's whole ledger) and the
+    ``steps`` of :attr:`Table.journal` since, saved at ``saved_at`` (:meth:`Table.restore`);
+    the replayed table must have written ``ledger`` line for line.
+
+    :raises StorageError: it has not.
+    :raises PokerDraw32Error: the engine refuses the base or a step (named).
+    """
+    table = Table.restore({**base["table"], "ledger": ledger[:base["ledger"]]}, clock=time.monotonic,
+                          steps=steps, saved_at=saved_at)
+    if len(table.ledger) != len(ledger) or any(e.to_dict() != d for e, d in zip(table.ledger, ledger, strict=False)):
+        raise StorageError(f"its journal replayed makes {len(table.ledger)} ledger lines, not the {len(ledger)} "
+                           f"stored")
+    return table
+
+
+def stored_table(state: dict[str, Any]) -> Table:
+    """The engine table of a room's stored ``state`` as :meth:`Store.load_tables
+    <pokerdraw32.server.store.Store.load_tables>` reads it (its journal replayed; or of schema
+    version 1, the whole table in ``state["table"]``).
+
+    :raises StorageError: see :func:`journal_of`, :func:`table_of`.
+    :raises PokerDraw32Error: the engine refuses it.
+    """
+    if "journal" not in state:
+        return Table.restore(state["table"], clock=time.monotonic)
+    base, steps = journal_of(state)
+    return table_of(base, state["ledger"], steps, state["clock"])
 
 
 _HAND_KINDS = frozenset(k.value for k in EventKind)

@@ -1,15 +1,19 @@
 """The server's database: every accepted request is one transaction, committed before anyone is told.
 
-Three tables, the same in SQLite and PostgreSQL:
+The tables, the same in SQLite and PostgreSQL:
 
 * ``pd32_tables(id, config, state, seq)``: one row per game table: its settings (JSON), its
-  state (JSON: ``Table.snapshot()`` plus the seats' tokens, time banks and bots; see
+  state (JSON: the seats' tokens, time banks and bots, and where its journal stands; see
   :mod:`pokerdraw32.server.room`) and the number of its last log entry;
+* ``pd32_journal(table_id, line, entry)``: how the game table got where it is: a base
+  (``Table.snapshot()``) and the table's steps since (``Table.journal``), a row per commit that
+  changed it, so that a commit writes only its own steps; a commit that writes a new base
+  deletes the rows before it;
 * ``pd32_events(table_id, seq, hand, event)``: the table's log, every card included (the
   dealer's record; what a seat may see is derived from it when sent);
 * ``pd32_ledger(table_id, line, entry)``: the table's ledger (buy-ins, additions, each seat's
   result of each hand, cash-outs: :attr:`Table.ledger`), a row per line, so that a commit writes
-  only the new lines (the state holds the rest of ``Table.snapshot()``, whose size does not grow
+  only the new lines (a base holds the rest of ``Table.snapshot()``, whose size does not grow
   with the hands played);
 * ``pd32_hands(table_id, hand, phh)``: each finished hand as PHH (:mod:`pokerdraw32.history`).
 
@@ -56,7 +60,9 @@ from .protocol import dumps
 
 __all__ = ["Commit", "StaleTableError", "StorageError", "Store", "TableRow", "open_store"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: ``pd32_journal`` (a database of version 1, whose table rows hold the whole state, is
+migrated when opened: the table gets it and each table's first commit writes its first base)."""
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS pd32_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS pd32_tables (id TEXT PRIMARY KEY, config TEXT NOT NULL, state TEXT NOT NULL, "
@@ -67,6 +73,8 @@ _SCHEMA = (
     "PRIMARY KEY (table_id, line))",
     "CREATE TABLE IF NOT EXISTS pd32_hands (table_id TEXT NOT NULL, hand INTEGER NOT NULL, phh TEXT NOT NULL, "
     "PRIMARY KEY (table_id, hand))",
+    "CREATE TABLE IF NOT EXISTS pd32_journal (table_id TEXT NOT NULL, line BIGINT NOT NULL, entry TEXT NOT NULL, "
+    "PRIMARY KEY (table_id, line))",
 )
 
 
@@ -94,8 +102,9 @@ class TableRow:
 @dataclass
 class Commit:
     """One transaction: the table's new log entries ``(seq, hand, event)``, its new ``state``
-    (JSON-serialisable; ``state["table"]["ledger"]`` is stored empty), its new ledger lines
-    ``(line, entry)``, and the PHH text of hands that finished ``(hand, phh)``.
+    (JSON-serialisable), its new ledger lines ``(line, entry)``, the PHH text of hands that
+    finished ``(hand, phh)``, and its new journal rows ``(line, entry)``; with ``journal_from``,
+    the journal rows before that line are deleted (a new base makes them useless).
 
     ``config`` is written only when the table is created (``new=True``).  ``fence`` is the
     ``(server id, epoch)`` of the writer's lease on the table in a cluster (PostgreSQL,
@@ -112,6 +121,8 @@ class Commit:
     new: bool = False
     config: dict[str, Any] | None = None
     fence: tuple[str, int] | None = None
+    journal: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    journal_from: int | None = None
 
 
 class Store:
@@ -128,7 +139,7 @@ class Store:
         self._connect = connect
         self._conn: Any = None
         self._lock = threading.Condition()
-        self._queue: list[tuple[Commit, Future[None]]] = []
+        self._queue: list[tuple[Commit, _Waiter]] = []
         self._closed = False
         # reads (restores, resumes, archives) run on a thread and a connection of their own, so a
         # long read never holds up the commits of every table
@@ -177,7 +188,7 @@ class Store:
     def _end_read(self, conn: Any) -> None:
         pass
 
-    def _write_group(self, batch: list[tuple[Commit, Future[None]]]) -> None:
+    def _write_group(self, batch: list[tuple[Commit, _Waiter]]) -> None:
         """Write the commits in one transaction, then sync once.  If one of them fails, the
         transaction is rolled back and each is written again in a transaction of its own: the
         one that fails gets its error alone (no savepoints: two statements fewer per commit on
@@ -250,8 +261,12 @@ class Store:
         if row is None:
             self._conn.execute(self._sql("INSERT INTO pd32_meta (key, value) VALUES (?, ?)"),
                                ("schema", str(SCHEMA_VERSION)))
+        elif row[0] == "1":        # version 1 lacks pd32_journal only (created above)
+            self._conn.execute(self._sql("UPDATE pd32_meta SET value = ? WHERE key = ?"),
+                               (str(SCHEMA_VERSION), "schema"))
         elif row[0] != str(SCHEMA_VERSION):
-            raise StorageError(f"the database has schema version {row[0]}; this server reads {SCHEMA_VERSION}")
+            raise StorageError(f"the database has schema version {row[0]}; this server reads {SCHEMA_VERSION} "
+                               f"(and migrates version 1)")
         self._conn.commit()
 
     def _write(self, c: Commit) -> None:
@@ -284,6 +299,11 @@ class Store:
                (c.table_id, line, dumps(entry)))
         for hand, phh in c.hands:
             ex(sql("INSERT INTO pd32_hands (table_id, hand, phh) VALUES (?, ?, ?)"), (c.table_id, hand, phh))
+        for line, entry in c.journal:
+            ex(sql("INSERT INTO pd32_journal (table_id, line, entry) VALUES (?, ?, ?)"),
+               (c.table_id, line, dumps(entry)))
+        if c.journal_from is not None:
+            ex(sql("DELETE FROM pd32_journal WHERE table_id = ? AND line < ?"), (c.table_id, c.journal_from))
 
     _fenced_update = ""
     """The UPDATE of a table's row that also checks the writer's lease (PostgreSQL cluster)."""
@@ -294,29 +314,41 @@ class Store:
 
         :raises StorageError: it was not written (nothing of it is in the database).
         """
-        fut: Future[None] = Future()
+        waiter = _Waiter(asyncio.get_running_loop())
         with self._lock:
             if self._closed:
                 raise StorageError("the store is closed")
-            self._queue.append((commit, fut))
+            self._queue.append((commit, waiter))
             self._lock.notify()
-        await asyncio.wrap_future(fut)
+        await waiter.future
 
     def load_tables(self) -> list[TableRow]:
-        """Every stored table, its ledger put back into ``state["table"]["ledger"]`` (blocking;
-        called at start)."""
+        """Every stored table (blocking; called at start), its ledger lines in
+        ``state["ledger"]`` and its journal rows from ``state["journal"]["base"]`` on in
+        ``state["journal"]["rows"]`` (a state of schema version 1, without ``"journal"``: its
+        ledger in ``state["table"]["ledger"]``)."""
         def read(conn: Any) -> list[TableRow]:
             rows = conn.execute("SELECT id, config, state, seq FROM pd32_tables ORDER BY id").fetchall()
-            out = []
-            for r in rows:
-                state = json.loads(r[2])
-                lines = conn.execute(self._sql("SELECT entry FROM pd32_ledger WHERE table_id = ? ORDER BY line"),
-                                     (r[0],)).fetchall()
-                state["table"]["ledger"] = [json.loads(line[0]) for line in lines]
-                out.append(TableRow(r[0], json.loads(r[1]), state, int(r[3])))
-            return out
+            return [self._table_row(conn, r) for r in rows]
         result: list[TableRow] = self._read(read).result()
         return result
+
+    def _table_row(self, conn: Any, r: Any) -> TableRow:
+        """The :class:`TableRow` of the ``pd32_tables`` row ``r`` (id, config, state, seq), its
+        ledger lines and journal rows read on ``conn`` (see :meth:`load_tables`)."""
+        state = json.loads(r[2])
+        lines = conn.execute(self._sql("SELECT entry FROM pd32_ledger WHERE table_id = ? ORDER BY line"),
+                             (r[0],)).fetchall()
+        ledger = [json.loads(line[0]) for line in lines]
+        journal = state.get("journal")
+        if isinstance(journal, dict):
+            state["ledger"] = ledger
+            journal["rows"] = [(int(x[0]), json.loads(x[1])) for x in conn.execute(self._sql(
+                "SELECT line, entry FROM pd32_journal WHERE table_id = ? AND line >= ? ORDER BY line"),
+                (r[0], journal.get("base"))).fetchall()]
+        else:
+            state["table"]["ledger"] = ledger
+        return TableRow(r[0], json.loads(r[1]), state, int(r[3]))
 
     async def load_table(self, table_id: str) -> TableRow | None:
         """The stored table ``table_id`` as :meth:`load_tables` gives it, or None."""
@@ -325,11 +357,7 @@ class Store:
                              (table_id,)).fetchone()
             if r is None:
                 return None
-            state = json.loads(r[2])
-            lines = conn.execute(self._sql("SELECT entry FROM pd32_ledger WHERE table_id = ? ORDER BY line"),
-                                 (table_id,)).fetchall()
-            state["table"]["ledger"] = [json.loads(line[0]) for line in lines]
-            return TableRow(r[0], json.loads(r[1]), state, int(r[3]))
+            return self._table_row(conn, r)
         out: TableRow | None = await asyncio.wrap_future(self._read(read))
         return out
 
@@ -404,6 +432,47 @@ class Store:
         with contextlib.suppress(Exception):
             self._reads.submit(close_reader).result()
         self._reads.shutdown()
+
+
+class _Waiter:
+    """A commit's waiter, the writer thread's side of the committing task's future: what a
+    ``concurrent.futures.Future`` under ``asyncio.wrap_future`` did for it, without the lock,
+    the condition and the chained callbacks they make for every commit.  Its result is set in
+    the loop's thread (``call_soon_threadsafe``)."""
+
+    __slots__ = ("_loop", "_settled", "future")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self.future: asyncio.Future[None] = loop.create_future()
+        self._settled = False
+
+    def set_running_or_notify_cancel(self) -> bool:
+        """False when the committing task was cancelled (a server stopping): nobody would be told,
+        the commit is not written."""
+        return not self.future.cancelled()
+
+    def done(self) -> bool:
+        return self._settled
+
+    def set_result(self, result: None) -> None:
+        self._settle(None)
+
+    def set_exception(self, exc: BaseException) -> None:
+        self._settle(exc)
+
+    def _settle(self, exc: BaseException | None) -> None:
+        self._settled = True
+        with contextlib.suppress(RuntimeError):           # the loop is closed: nobody waits
+            self._loop.call_soon_threadsafe(_settle, self.future, exc)
+
+
+def _settle(future: asyncio.Future[None], exc: BaseException | None) -> None:
+    if not future.done():
+        if exc is None:
+            future.set_result(None)
+        else:
+            future.set_exception(exc)
 
 
 class _SQLiteStore(Store):

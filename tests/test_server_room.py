@@ -1,0 +1,118 @@
+"""A server room's messages, without the network: the ``state`` texts made of the public part
+written once and each seat's own part put in are the texts of each seat's whole message; a
+change reaches each connection in one go, in order."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from test_server_journal import CONFIG, SETTINGS, _step
+
+from pokerdraw32.server.protocol import Limits, dumps
+from pokerdraw32.server.room import Player, Room
+from pokerdraw32.server.store import open_store
+
+
+class _Conn:
+    """What a room needs of a connection: its seat, and what it is sent."""
+
+    def __init__(self, player: Player | None) -> None:
+        self.player = player
+        self.room: Room | None = None
+        self.batches: list[list[str]] = []
+
+    def send_texts(self, texts: list[str]) -> None:
+        self.batches.append(list(texts))
+
+
+def test_state_texts_are_each_seat_s_whole_message(tmp_path: Path) -> None:
+    """Before the first hand, during hands (every seat, a seat not dealt in, onlookers) and
+    between them: the text of ``states_for`` is ``dumps(state_for(player))`` character for
+    character (the clock's reading fixed)."""
+    async def play() -> int:
+        store = open_store(str(tmp_path / "r.sqlite"))
+        try:
+            room = await Room.create(CONFIG, store, SETTINGS)
+            room.clock = lambda: {"seat": 1, "act_in": 2.5}        # type: ignore[method-assign]
+            checked = 0
+
+            def check() -> None:
+                nonlocal checked
+                viewers: list[Player | None] = [None, *room.players.values()]
+                texts = room.states_for(viewers)
+                for p in viewers:
+                    assert texts[id(p)] == dumps(room.state_for(p))
+                    json.loads(texts[id(p)])
+                    checked += 1
+            check()                                                # no hand yet
+            for seat in range(2):
+                await room.join(f"p{seat}", seat, None, False)
+                check()
+            rng = random.Random(11)
+            while room.table.hand_count < 6:
+                await _step(room, rng)
+                if room.table.hand_count == 3 and 2 not in room.players:
+                    await room.join("late", 2, None, True)        # waits for the big blind: not dealt in
+                check()
+            return checked
+        finally:
+            store.close()
+    assert asyncio.run(play()) > 200
+
+
+def test_a_change_is_queued_for_each_connection_in_one_go(tmp_path: Path) -> None:
+    """Each connection gets the change's entries as its seat may see them, then its state, in one
+    batch: its own cards in its deal, nobody else's."""
+    async def play() -> None:
+        store = open_store(str(tmp_path / "r.sqlite"))
+        try:
+            room = await Room.create(CONFIG, store, SETTINGS)
+            for seat in range(3):
+                await room.join(f"p{seat}", seat, None, False)
+            conns = {seat: _Conn(p) for seat, p in room.players.items()}
+            watcher = _Conn(None)
+            for seat, c in conns.items():
+                room.players[seat].conn = c                        # type: ignore[assignment]
+            room.watchers.add(watcher)                             # type: ignore[arg-type]
+            async with room.lock:
+                await room._apply(room._start_hand)
+            hand = room.table.hand
+            assert hand is not None
+            for seat, c in [*conns.items(), (None, watcher)]:
+                (batch,) = c.batches
+                messages = [json.loads(text) for text in batch]
+                assert [m["type"] for m in messages] == ["event"] * (len(batch) - 1) + ["state"]
+                assert messages[-1]["you"] == seat
+                dealt: dict[int, Any] = {}
+                for m in messages[:-1]:
+                    e = m["event"]
+                    if e["kind"] == "deal_hole":
+                        dealt[e["seat"]] = e.get("cards", [])
+                for s, cards in dealt.items():
+                    assert (len(cards) > 0) == (s == seat), (seat, s, cards)
+        finally:
+            store.close()
+    asyncio.run(play())
+
+
+def test_send_texts_queues_in_order_and_drops_a_client_that_does_not_read() -> None:
+    from pokerdraw32.server.app import Connection
+
+    async def run() -> None:
+        conn = Connection(object(), Limits(send_queue=5))        # type: ignore[arg-type]
+        conn.send_texts(['{"a":1}', '{"b":2}'])
+        conn.send_text('{"c":3}')
+        assert conn._frame() == '[{"a":1},{"b":2},{"c":3}]'
+        conn.held = []
+        conn.send_texts(['{"d":4}'])
+        assert conn.held == ['{"d":4}'] and not conn.out        # held back during a replay
+        conn.held = None
+        conn.send_texts(["{}"] * 5)
+        assert not conn.closed
+        conn.send_texts(["{}"])                                  # a sixth live message waiting
+        assert conn.closed and conn.kicked
+    asyncio.run(run())
