@@ -34,7 +34,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("selector", {"_kernels"}),
     ("facades", {"evaluation", "batch", "hand", "snapshot", "phh", "history", "table", "odds", "odds_batch",
                  "bots", "parallel", "cluster", "_simchunk", "aivat", "simulate", "plot",
-                 "_table_base", "_seats", "_blinds", "_clock", "_ledger", "_table_snapshot", "_hand_snapshot"}),
+                 "_table_base", "_seats", "_blinds", "_clock", "_ledger", "_table_snapshot", "_table_journal",
+                 "_hand_snapshot"}),
     ("package", {"__init__"}),
     ("interfaces", {"_cli_base", "_cli_play", "cli", "__main__", "env", "openspiel", "server", "cfr"}),
 ]
