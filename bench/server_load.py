@@ -152,7 +152,7 @@ def _instructions(seed: int, load_support: Any) -> int:
             if r.problems or r.timed_out:
                 print("server_load: the run under valgrind failed:", *r.problems[:5], file=sys.stderr)
                 return 1
-            counts.append((valgrind_count((Path(tmp) / "server.log").read_text()), r.actions))
+            counts.append((valgrind_count((Path(tmp) / "server0.log").read_text()), r.actions))
     (i0, a0), (i1, a1) = counts
     server, engine = (i1 - i0) / (a1 - a0), engine_instructions(seed)
     print(f"$ python {' '.join(shlex.quote(a) for a in sys.argv)}")

@@ -303,6 +303,8 @@ def test_bad_input_gets_an_error_changes_nothing_and_keeps_the_connection(tmp_pa
         before = srv.locked("t1", lambda room: (room.seq, without_clock(room._state())))
         cases: list[tuple[Any, str]] = [
             ("{not json", "bad_json"),
+            ('{"type": "act", "kind": "raise", "amount": NaN}', "bad_json"),      # Python's json reads these
+            ('{"type": "act", "kind": "raise", "amount": -Infinity}', "bad_json"),
             ("[1, 2]", "bad_message"),
             ('"act"', "bad_message"),
             ("{}", "bad_message"),
@@ -576,6 +578,7 @@ def test_a_failed_commit_changes_nothing_and_the_same_request_then_succeeds(tmp_
             conn.commit()
         r = actor.request({"type": "act", "kind": "call", "seq": st["seq"]})
         assert r["code"] == "storage" and "nothing was applied" in r["message"]
+        assert "pd32_events" not in r["message"], "the database's own error text went to a client"
         assert srv.locked("t1", lambda room: (room.seq, without_clock(room._state()))) == before
         with contextlib.closing(sqlite3.connect(db)) as conn:
             conn.execute("ALTER TABLE pd32_events_away RENAME TO pd32_events")

@@ -236,7 +236,6 @@ class GameServer:
         self.conns[conn.cid] = conn
         if self.cluster is not None:
             conn.let_go = self.cluster.let_go
-        sender = asyncio.create_task(conn.sender())
         try:
             try:
                 tables = await self.all_tables()
@@ -268,9 +267,6 @@ class GameServer:
             pass
         finally:
             await self.gone(conn)
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
             if ws.application_state != WebSocketState.DISCONNECTED:
                 with contextlib.suppress(Exception):
                     await ws.close()
@@ -300,11 +296,15 @@ class GameServer:
                 # the table's lease went to another process (this one was too slow to renew it) or
                 # a lost commit went through: nothing applied, and the table is read again; a client
                 # bound to it gets "moved" (drop), one that was not (a join) must hear it here
-                conn.send(_error("unavailable", f"the table is moving to another server process or being read "
-                                                f"again; nothing was applied: resume (or join with your key) and "
-                                                f"try again ({exc})", rid))
+                log.info("request %r: %s", rid, exc)
+                conn.send(_error("unavailable", "the table is moving to another server process or being read "
+                                                "again; nothing was applied: resume (or join with your key) and "
+                                                "try again", rid))
             else:
-                conn.send(_error("storage", str(exc), rid))
+                # the database's own words (its host, its port, its errors) go to the log, not to clients
+                log.warning("request %r: %s", rid, exc)
+                conn.send(_error("storage", "the database is unavailable or refused the change; nothing was "
+                                            "applied: try again", rid))
         except PokerDraw32Error as exc:
             code = "illegal" if isinstance(exc, IllegalActionError) else "table_error"
             conn.send(_error(code, str(exc), rid))
@@ -521,7 +521,9 @@ class GameServer:
         try:
             tables = await self.all_tables()
         except StorageError as exc:          # a cluster's lobby reads the database: it is away
-            return JSONResponse({"v": PROTOCOL_VERSION, "error": "storage", "message": str(exc)}, status_code=503)
+            log.warning("/api/tables: %s", exc)
+            return JSONResponse({"v": PROTOCOL_VERSION, "error": "storage",
+                                 "message": "the database cannot be read now: try again"}, status_code=503)
         return JSONResponse({"v": PROTOCOL_VERSION, "tables": tables})
 
     async def cluster_json(self, request: Request) -> Response:
@@ -557,7 +559,8 @@ class GameServer:
         try:
             text = await asyncio.to_thread(build)
         except StorageError as exc:
-            return PlainTextResponse(f"the database cannot be read now: {exc}\n", status_code=503)
+            log.warning("hand archive: %s", exc)
+            return PlainTextResponse("the database cannot be read now: try again\n", status_code=503)
         return PlainTextResponse(text, media_type="application/toml")
 
     async def healthz(self, request: Request) -> Response:

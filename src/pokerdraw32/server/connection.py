@@ -14,7 +14,7 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -23,7 +23,7 @@ from .protocol import PROTOCOL_VERSION, Limits, RateLimiter, dumps
 if TYPE_CHECKING:
     from .room import Player, Room
 
-__all__ = ["FRAME_CHARS", "FRAME_MESSAGES", "Connection", "Remote"]
+__all__ = ["FRAME_CHARS", "FRAME_MESSAGES", "Connection", "Outbox", "Remote"]
 
 log = logging.getLogger("pokerdraw32.server")
 
@@ -48,12 +48,13 @@ class Connection:
     rate limiter and its outgoing queue (a client that stops reading is disconnected, never
     allowed to hold up a table).
 
-    Outgoing messages are queued as JSON text; the sender task writes everything queued when it
-    runs as one WebSocket frame (PROTOCOL.md, Frames): a single message as itself, several as a
-    JSON array of them, in order.  A published change (its log entries, the seat's ``state``
-    and, for the requester, the ``ok``) is queued in one go, so it reaches each connection as
-    one frame.  A frame holds at most :data:`FRAME_MESSAGES` messages and, unless one message
-    alone is larger, :data:`FRAME_CHARS` characters (a long replay goes out in several)."""
+    Outgoing messages are queued as JSON text; the event loop's :class:`Outbox` writes
+    everything queued when it comes to the connection as one WebSocket frame (PROTOCOL.md,
+    Frames): a single message as itself, several as a JSON array of them, in order.  A
+    published change (its log entries, the seat's ``state`` and, for the requester, the ``ok``)
+    is queued in one go, so it reaches each connection as one frame.  A frame holds at most
+    :data:`FRAME_MESSAGES` messages and, unless one message alone is larger,
+    :data:`FRAME_CHARS` characters (a long replay goes out in several)."""
 
     def __init__(self, ws: WebSocket | None, limits: Limits, cid: int = 0) -> None:
         self.ws = ws
@@ -61,7 +62,7 @@ class Connection:
         self.limits = limits
         # what is queued for the client: (JSON text, is a replayed entry)
         self.out: deque[tuple[str, bool]] = deque()
-        self.wanted = asyncio.Event()          # set when something is queued (or the connection must close)
+        self.listed = False                    # in its Outbox's list of connections to write
         self.kicked = False                    # a client that does not read: close the connection
         self.replaying = 0           # replayed entries queued: they do not count against send_queue
         self.held: list[str] | None = None     # live messages held back while a replay is sent
@@ -126,8 +127,11 @@ class Connection:
         self._wake()
 
     def _wake(self) -> None:
-        """Something is queued: the sender runs."""
-        self.wanted.set()
+        """Something is queued (or the connection must close): the loop's :class:`Outbox`
+        comes to it."""
+        if not self.listed and self.ws is not None:
+            self.listed = True
+            Outbox.of_loop().add(self)
 
     def _frame(self) -> str:
         """Take the next frame's messages off the queue: one message as itself, several as a
@@ -146,21 +150,20 @@ class Connection:
             size += len(text) + 1
         return parts[0] if len(parts) == 1 else "[" + ",".join(parts) + "]"
 
-    async def sender(self) -> None:
+    async def flush(self) -> None:
+        """Write what is queued, a frame at a time, or close a connection that does not read
+        (code 1013).  Called by the :class:`Outbox` only."""
         try:
-            while True:
-                await self.wanted.wait()
-                self.wanted.clear()
-                assert self.ws is not None
-                while self.out and not self.kicked:
-                    self.frames += 1
-                    await self.ws.send_text(self._frame())
-                if self.kicked:
-                    self.out.clear()
-                    await self.ws.close(code=1013, reason="not reading: resume with your token")
-                    return
+            assert self.ws is not None
+            while self.out and not self.kicked:
+                self.frames += 1
+                await self.ws.send_text(self._frame())
+            if self.kicked:
+                self.out.clear()
+                await self.ws.close(code=1013, reason="not reading: resume with your token")
         except (WebSocketDisconnect, RuntimeError, OSError):
-            return
+            self.out.clear()             # gone: its serve loop finds out and forgets it
+            self.replaying = 0
 
     def release(self) -> None:
         """The replay is sent: the live messages held back meanwhile follow."""
@@ -182,3 +185,58 @@ class Connection:
             self.room.watchers.discard(self)
         self.player = None
         self.room = None
+
+
+class Outbox:
+    """The connections with something to write, in the order they got it, and the one task of
+    the event loop that writes them (:meth:`Connection.flush`).
+
+    One task for every connection, not one each: a change queued for the five seats of a table
+    is written in one task step instead of five wake-ups.  An ASGI server's send here does not
+    wait (uvicorn writes to the socket's buffer and returns); one that waited would hold up the
+    other connections' frames while it does, not lose or reorder any.
+    """
+
+    _by_loop: ClassVar[dict[asyncio.AbstractEventLoop, Outbox]] = {}
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.queue: deque[Connection] = deque()
+        self._waiting: asyncio.Future[None] | None = None
+        self.task = loop.create_task(self._run(), name="pokerdraw32 outbox")
+
+    @classmethod
+    def of_loop(cls) -> Outbox:
+        """The running loop's outbox (made at the first use; a closed loop's are dropped)."""
+        loop = asyncio.get_running_loop()
+        box = cls._by_loop.get(loop)
+        if box is None or box.task.done():
+            for old in [x for x in cls._by_loop if x.is_closed()]:
+                del cls._by_loop[old]
+            box = cls._by_loop[loop] = cls(loop)
+        return box
+
+    def add(self, conn: Connection) -> None:
+        self.queue.append(conn)
+        w = self._waiting
+        if w is not None:
+            self._waiting = None
+            if not w.done():
+                w.set_result(None)
+
+    async def _run(self) -> None:
+        queue = self.queue
+        while True:
+            if not queue:
+                self._waiting = self.loop.create_future()
+                await self._waiting
+                continue
+            conn = queue.popleft()
+            conn.listed = False
+            if conn.closed and not conn.kicked:
+                conn.out.clear()
+                continue
+            try:
+                await conn.flush()
+            except Exception:       # pragma: no cover - a bug: one connection must not stop every other's frames
+                log.exception("writing to a client failed")

@@ -107,10 +107,16 @@ class RateLimiter:
         return False
 
 
+def _not_json(name: str) -> Any:
+    """``NaN``, ``Infinity`` and ``-Infinity``, which Python's json reads but JSON has not."""
+    raise ValueError(f"{name} is not a JSON value (RFC 8259)")
+
+
 def read_message(data: str | bytes | None, limits: Limits) -> dict[str, Any]:
     """The client message in ``data`` (a text frame), checked: a JSON object with a known
     ``type`` and, if present, an ``id`` (a string of at most 64 characters or an integer),
-    nesting at most :data:`MAX_DEPTH` levels of arrays and objects.
+    nesting at most :data:`MAX_DEPTH` levels of arrays and objects.  ``NaN`` and
+    ``Infinity`` are not JSON: refused as ``bad_json``.
 
     :raises ProtocolError: ``too_large``, ``bad_json`` or ``bad_message``.
     """
@@ -119,7 +125,7 @@ def read_message(data: str | bytes | None, limits: Limits) -> dict[str, Any]:
     if len(data) > limits.max_message or len(data.encode("utf-8", "surrogatepass")) > limits.max_message:
         raise ProtocolError("too_large", f"a message is at most {limits.max_message} bytes")
     try:
-        msg = json.loads(data)
+        msg = json.loads(data, parse_constant=_not_json)
     except (ValueError, RecursionError) as exc:
         raise ProtocolError("bad_json", f"not JSON: {exc}") from None
     if not isinstance(msg, dict):

@@ -594,7 +594,9 @@ def open_store(url: str) -> Store:
             raise StorageError("--db postgresql://... needs psycopg: pip install 'pokerdraw32[server]'") from exc
 
         def connect_pg() -> Any:
-            return psycopg.connect(url, autocommit=False)
+            # connect_timeout: a database host that does not answer (a cut network, not a refusal)
+            # fails the commit or the read in seconds instead of holding the writer for minutes
+            return psycopg.connect(url, autocommit=False, connect_timeout=5)
         return _PostgresStore(connect_pg, url)
     path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else url
 
