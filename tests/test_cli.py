@@ -196,19 +196,20 @@ def test_eval_without_suit_tiebreak_names_no_suit() -> None:
     assert run("eval", "Kh Ks Jd Jc 9h")[1].endswith("two pair, kings and jacks, nine of hearts kicker\n")
 
 
-def test_readme_simulate_sample_output_is_what_the_command_prints() -> None:
-    """README's sample of ``pokerdraw32 simulate`` (Measuring bots): every line but the speed line is
-    what the command prints (the same on any machine, compiled or pure; compiled here, for time)."""
+def test_docs_simulate_sample_output_is_what_the_command_prints() -> None:
+    """The sample of ``pokerdraw32 simulate`` in docs/research/measuring.md: every line but the speed
+    line is what the command prints (the same on any machine, compiled or pure; compiled here, for
+    time)."""
     from pathlib import Path
 
     import pokerdraw32
 
-    readme = Path(__file__).resolve().parent.parent / "README.md"
-    if not readme.exists():
-        pytest.skip("README.md is not next to tests/")
+    page = Path(__file__).resolve().parent.parent / "docs" / "research" / "measuring.md"
+    if not page.exists():
+        pytest.skip("docs/ is not next to tests/")
     if pokerdraw32.IMPLEMENTATION != "cython":
         pytest.skip("100,000 hands: the compiled session (the pure one gives the same lines, more slowly)")
-    text = readme.read_text(encoding="utf-8")
+    text = page.read_text(encoding="utf-8")
     command = "$ pokerdraw32 simulate --players 3 --hands 100000 --seed 7 --bots rule,random,random\n"
     start = text.index(command) + len(command)
     shown = text[start:text.index("\n...\n", start)].splitlines()

@@ -1,5 +1,5 @@
 """The ``pokerdraw32`` command under bad input: one exit-status convention for every subcommand
-(``pokerdraw32 --help``, README.md), errors before any output, no traceback for any input."""
+(``pokerdraw32 --help``, docs/engine/command-line.md), errors before any output, no traceback for any input."""
 
 from __future__ import annotations
 

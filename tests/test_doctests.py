@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import importlib.util
 import io
 import pkgutil
+import re
 from pathlib import Path
 
 import pytest
@@ -55,15 +57,16 @@ def test_module_doctests(name: str, request: pytest.FixtureRequest) -> None:
 
 
 def test_readme_doctests() -> None:
+    """README.md's examples; a code block preceded by ``<!-- requires: numpy ... -->`` needs those
+    modules (an extra) and is left out without them (as in tests/test_docs.py)."""
     if not README.exists():
         pytest.skip("README.md is not next to tests/ (tests run outside the repository)")
     text = README.read_text(encoding="utf-8")
     test = doctest.DocTestParser().get_doctest(text, {}, "README.md", str(README), 0)
-    try:
-        import numpy  # noqa: F401
-    except ImportError:   # the AIVAT example (Measuring bots) needs the [aivat] extra's numpy: left out
-        first = next(e.lineno for e in test.examples if 'estimator="aivat"' in e.source)
-        offset = sum(len(line) for line in text.splitlines(keepends=True)[:first])
-        end = text.count("\n", 0, text.index("```", offset))
-        test.examples = [e for e in test.examples if not first <= e.lineno < end]
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        match = re.fullmatch(r"<!-- requires: ([\w. ]+) -->", line.strip())
+        if match and any(importlib.util.find_spec(m) is None for m in match.group(1).split()):
+            end = next(j for j in range(i + 2, len(lines)) if lines[j].startswith("```"))
+            test.examples = [e for e in test.examples if not i + 1 <= e.lineno < end]
     run([test])

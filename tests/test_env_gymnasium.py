@@ -233,15 +233,16 @@ def test_render(capsys: pytest.CaptureFixture[str]) -> None:
     assert isinstance(text, str) and "you" in text and "seat 1" in text
 
 
-def test_readme_research_example(capsys: pytest.CaptureFixture[str]) -> None:
-    """The README's research example (the code block that starts with ``# research example``) runs."""
+def test_docs_research_example(capsys: pytest.CaptureFixture[str]) -> None:
+    """The documentation's research example (docs/research/environments.md, the code block that starts
+    with ``# research example``) runs."""
     from pathlib import Path
 
-    readme = Path(__file__).resolve().parent.parent / "README.md"
-    if not readme.exists():
-        pytest.skip("README.md is not next to tests/ (tests run outside the repository)")
-    text = readme.read_text(encoding="utf-8")
+    page = Path(__file__).resolve().parent.parent / "docs" / "research" / "environments.md"
+    if not page.exists():
+        pytest.skip("docs/ is not next to tests/ (tests run outside the repository)")
+    text = page.read_text(encoding="utf-8")
     start = text.index("```python\n# research example")
     code = text[start + len("```python\n"):text.index("```", start + 10)]
-    exec(compile(code, "README.md (research example)", "exec"), {})
+    exec(compile(code, "docs/research/environments.md (research example)", "exec"), {})
     assert "big blinds a hand against random bots" in capsys.readouterr().out

@@ -459,13 +459,13 @@ def test_every_action_kind_has_a_phh_form():
 
 
 
-def test_readme_example_replays():
-    readme = Path(__file__).resolve().parent.parent / "README.md"
-    if not readme.exists():
-        pytest.skip("README.md is not next to tests/ (tests run outside the repository)")
-    section = readme.read_text(encoding="utf-8").split("## Hand histories (PHH)\n", 1)[1]
-    block = section.split("```toml\n", 1)[1].split("```", 1)[0]
-    hh = HandHistory.loads(block, source="README.md")
+def test_docs_example_replays():
+    """The example file of docs/engine/histories.md replays."""
+    page = Path(__file__).resolve().parent.parent / "docs" / "engine" / "histories.md"
+    if not page.exists():
+        pytest.skip("docs/ is not next to tests/ (tests run outside the repository)")
+    block = page.read_text(encoding="utf-8").split("```toml\n", 1)[1].split("```", 1)[0]
+    hh = HandHistory.loads(block, source="docs/engine/histories.md")
     assert by_position(hh.replay()) == [88, 88, 124]
     assert hh.rules == Rules(parole=False) and hh.button == 0
 

@@ -6,7 +6,7 @@ import x``, absolute ``pokerdraw32.x`` imports, the compiled modules' ``cimport`
 module-level ``_LAZY`` table); only the imports under ``if TYPE_CHECKING:`` (which never run) are
 left out. A compiled module ``x_c`` is its pure-mode source ``x``.
 
-:data:`LAYERS` is the architecture, lowest first (README's "Architecture" section draws it): a module
+:data:`LAYERS` is the architecture, lowest first (docs/architecture.md draws it): a module
 imports modules of its own layer or of the layers below it, never above, and no group of modules
 imports each other round in a circle.
 """
@@ -34,7 +34,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("selector", {"_kernels"}),
     ("facades", {"evaluation", "batch", "hand", "snapshot", "phh", "history", "table", "odds", "odds_batch",
                  "bots", "parallel", "cluster", "_simchunk", "aivat", "simulate", "plot",
-                 "_table_base", "_seats", "_blinds", "_clock", "_ledger", "_table_snapshot", "_hand_snapshot"}),
+                 "_table_base", "_seats", "_blinds", "_clock", "_ledger", "_table_snapshot", "_table_journal",
+                 "_hand_snapshot"}),
     ("package", {"__init__"}),
     ("interfaces", {"_cli_base", "_cli_play", "cli", "__main__", "env", "openspiel", "server", "cfr"}),
 ]
@@ -252,11 +253,11 @@ def test_the_hand_and_its_snapshots_import_downward() -> None:
     assert not [group for group in _cycles() if {"hand", "snapshot"} <= set(group)]
 
 
-def test_the_readme_draws_every_module_in_its_layer() -> None:
-    """README's "Architecture: the layers" diagram names every module of :data:`LAYERS` on its
-    layer's lines (a new module without its place in the diagram fails here)."""
-    text = (PACKAGE.parent.parent / "README.md").read_text(encoding="utf-8")
-    diagram = text.split("## Architecture: the layers", 1)[1].split("```", 2)[1]
+def test_the_docs_draw_every_module_in_its_layer() -> None:
+    """The layer diagram of docs/architecture.md names every module of :data:`LAYERS` on its layer's
+    lines (a new module without its place in the diagram fails here)."""
+    text = (PACKAGE.parent.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    diagram = text.split("# Architecture", 1)[1].split("```", 2)[1]
     rows: dict[str, str] = {}
     current = ""
     for line in diagram.splitlines():
@@ -266,4 +267,4 @@ def test_the_readme_draws_every_module_in_its_layer() -> None:
         rows[current] = rows.get(current, "") + " " + line[13:]
     missing = [f"{module} ({layer})" for layer, members in LAYERS for module in sorted(members)
                if not re.search(rf"(?<![\w.]){re.escape(module)}(?![\w])", rows.get(layer, ""))]
-    assert not missing, f"README's layer diagram lacks: {', '.join(missing)}"
+    assert not missing, f"docs/architecture.md's layer diagram lacks: {', '.join(missing)}"

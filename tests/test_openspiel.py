@@ -374,16 +374,17 @@ def test_parameters_as_a_dict() -> None:
     assert load("buckets=0:,structure=fixed-limit").num_distinct_actions() == 36   # a trailing ':' works too
 
 
-def test_readme_example(capsys: pytest.CaptureFixture[str]) -> None:
-    """The README's OpenSpiel example (the code block that starts with ``# openspiel example``) runs."""
+def test_docs_example(capsys: pytest.CaptureFixture[str]) -> None:
+    """The documentation's OpenSpiel example (docs/research/openspiel.md, the code block that starts
+    with ``# openspiel example``) runs."""
     from pathlib import Path
-    readme = Path(__file__).resolve().parent.parent / "README.md"
-    if not readme.exists():
-        pytest.skip("README.md is not next to tests/ (tests run outside the repository)")
-    text = readme.read_text(encoding="utf-8")
+    page = Path(__file__).resolve().parent.parent / "docs" / "research" / "openspiel.md"
+    if not page.exists():
+        pytest.skip("docs/ is not next to tests/ (tests run outside the repository)")
+    text = page.read_text(encoding="utf-8")
     start = text.index("```python\n# openspiel example")
     code = text[start + len("```python\n"):text.index("```", start + 10)]
-    exec(compile(code, "README.md (openspiel example)", "exec"), {})
+    exec(compile(code, "docs/research/openspiel.md (openspiel example)", "exec"), {})
     returns, info = capsys.readouterr().out.splitlines()
     assert sum(eval(returns)) == 0 and info.startswith("seat 0 cards ")
 

@@ -492,15 +492,16 @@ def test_self_play_a_policy_bot_of_the_learner_as_its_opponent() -> None:
     assert model.num_timesteps >= 64
 
 
-def test_the_readme_policy_example(capsys: pytest.CaptureFixture[str]) -> None:
-    """The README's policy example (the code block that starts with ``# policy example``) runs."""
-    readme = Path(__file__).resolve().parent.parent / "README.md"
-    if not readme.exists():
-        pytest.skip("README.md is not next to tests/ (tests run outside the repository)")
-    text = readme.read_text(encoding="utf-8")
+def test_the_docs_policy_example(capsys: pytest.CaptureFixture[str]) -> None:
+    """The documentation's policy example (docs/research/environments.md, the code block that starts
+    with ``# policy example``) runs."""
+    page = Path(__file__).resolve().parent.parent / "docs" / "research" / "environments.md"
+    if not page.exists():
+        pytest.skip("docs/ is not next to tests/ (tests run outside the repository)")
+    text = page.read_text(encoding="utf-8")
     start = text.index("```python\n# policy example")
     code = text[start + len("```python\n"):text.index("```", start + 10)]
-    exec(compile(code, "README.md (policy example)", "exec"), {})
+    exec(compile(code, "docs/research/environments.md (policy example)", "exec"), {})
     out = capsys.readouterr().out
     assert out.startswith("calls0 ") and " bb/100 ± " in out
 

@@ -1,10 +1,11 @@
 """The ``pokerdraw32`` command: ``simulate``, ``eval``, ``odds``, ``play``, ``replay`` and ``rules``.
 
 Run ``pokerdraw32 --help`` or ``pokerdraw32 COMMAND --help``.  Every subcommand ends with one
-exit status of :data:`EXIT_CODES` (also in ``pokerdraw32 --help`` and README.md):
-0 success, 1 the input was refused (cards, hand histories, files; the message names the rule),
-2 usage error (the command line: argparse's own code, also for an option value out of range,
-checked before any output), 130 interrupted (Ctrl-C), 141 standard output closed or a broken pipe.
+exit status of :data:`EXIT_CODES` (also in ``pokerdraw32 --help`` and the documentation's
+"Command line" page): 0 success, 1 the input was refused (cards, hand histories, files; the
+message names the rule), 2 usage error (the command line: argparse's own code, also for an option
+value out of range, checked before any output), 130 interrupted (Ctrl-C), 141 standard output
+closed or a broken pipe.
 """
 
 from __future__ import annotations

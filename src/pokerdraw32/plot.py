@@ -25,9 +25,12 @@ class PlotUnavailable(PokerDraw32Error):
 
 
 def check_available(path: str | None = None) -> None:
-    """:raises PlotUnavailable: matplotlib cannot be imported (the message says how to install it),
+    """Check that a plot can be written, before any hand is played.
+
+    :raises PlotUnavailable: matplotlib cannot be imported (the message says how to install it),
         or ``path``'s extension names no format matplotlib writes (checked before any hand is
-        played: a plot that cannot be written must not cost a run)."""
+        played: a plot that cannot be written must not cost a run).
+    """
     try:
         import matplotlib  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
     except ImportError as e:

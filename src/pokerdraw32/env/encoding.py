@@ -1,6 +1,7 @@
 """The research encoding with numpy arrays: :class:`Encoding` wraps the engine's compiled (or pure)
 encoding functions, :mod:`pokerdraw32._encode`, whose module docstring is the full layout of the
-action space and of the observation (also in README.md, "Research interfaces").
+action space and of the observation (also in the documentation's "The environments" page,
+docs/research/environments.md).
 
 Each function takes a :class:`~pokerdraw32.hand.Hand` (the dealer's) or a
 :class:`~pokerdraw32.bots.SeatView` (what one seat may know, as a bot receives it): from a view the

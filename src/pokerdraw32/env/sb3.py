@@ -78,6 +78,7 @@ class MaskableDrawVecEnv(VecEnv):  # type: ignore[misc]  # stable_baselines3 is 
     :param seed: the seed of the first :meth:`reset` (None: drawn at random).
     :param render_mode: ``"ansi"`` (:meth:`render` returns every table as text) or None.
     :raises PokerDraw32ValueError: bad ``num_envs``, players, seat, stack, buckets or opponents.
+
     The other parameters are :class:`~pokerdraw32.env.DrawEnv`'s (``stack`` in big blinds).
 
     An action outside a table's mask raises :class:`~pokerdraw32.errors.IllegalActionError`

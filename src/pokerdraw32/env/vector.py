@@ -81,6 +81,7 @@ class DrawVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], np
         and renders nothing (as :class:`~pokerdraw32.env.DrawEnv`).
     :raises PokerDraw32ValueError: bad players, seat, stack, buckets, opponents (not a bot name:
         the message lists them; a bot that cannot be loaded), ``num_envs`` or ``autoreset_mode``.
+
     The other parameters are :class:`~pokerdraw32.env.DrawEnv`'s.
 
     >>> from pokerdraw32.env import DrawVectorEnv
