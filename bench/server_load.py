@@ -139,7 +139,7 @@ def _instructions(seed: int, load_support: Any) -> int:
     work is not counted."""
     import shutil
 
-    from server_room import VALGRIND, engine_instructions, valgrind_count
+    from server_room import VALGRIND, engine_instructions, report_instructions, valgrind_count
 
     if shutil.which("valgrind") is None:
         print("server_load: --instructions needs valgrind", file=sys.stderr)
@@ -154,11 +154,8 @@ def _instructions(seed: int, load_support: Any) -> int:
                 return 1
             counts.append((valgrind_count((Path(tmp) / "server0.log").read_text()), r.actions))
     (i0, a0), (i1, a1) = counts
-    server, engine = (i1 - i0) / (a1 - a0), engine_instructions(seed)
-    print(f"$ python {' '.join(shlex.quote(a) for a in sys.argv)}")
-    print(f"server, instructions per action (40 - 6 hands at 2 tables, {a1 - a0} actions)  {server:,.0f}")
-    print(f"engine, instructions per decision                                       {engine:,.0f}")
-    print(f"server / engine                                                         {server / engine:.1f}x")
+    report_instructions("server", f"40 - 6 hands at 2 tables, {a1 - a0} actions", (i1 - i0) / (a1 - a0),
+                        engine_instructions(seed))
     return 0
 
 

@@ -232,12 +232,22 @@ def _instructions(seed: int) -> int:
         print("server_room: --instructions needs valgrind", file=sys.stderr)
         return 2
     (r0, a0), (r1, a1) = count_instructions("--play-only", 20, seed), count_instructions("--play-only", 80, seed)
-    room, engine = (r1 - r0) / (a1 - a0), engine_instructions(seed)
-    print(f"$ python {' '.join(sys.argv)}")
-    print(f"room, instructions per action (80 - 20 hands, {a1 - a0} actions)     {room:,.0f}")
-    print(f"engine, instructions per decision (2000 - 200 hands)              {engine:,.0f}")
-    print(f"room / engine                                                     {room / engine:.1f}x")
+    report_instructions("room", f"80 - 20 hands, {a1 - a0} actions", (r1 - r0) / (a1 - a0),
+                        engine_instructions(seed))
     return 0
+
+
+def report_instructions(what: str, how: str, per_action: float, engine: float) -> None:
+    """Print the command, ``what``'s instructions per action (counted as ``how`` says), the
+    engine's per decision and their ratio (``--instructions`` of this script and of
+    ``server_load.py``)."""
+    rows = [(f"{what}, instructions per action ({how})", f"{per_action:,.0f}"),
+            ("engine, instructions per decision (2000 - 200 hands)", f"{engine:,.0f}"),
+            (f"{what} / engine", f"{per_action / engine:.1f}x")]
+    width = max(len(k) for k, _ in rows)
+    print(f"$ python {' '.join(sys.argv)}")
+    for k, v in rows:
+        print(f"{k:<{width}}  {v}")
 
 
 def main(argv: list[str] | None = None) -> int:
