@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_server_journal import CONFIG, SETTINGS, _step
 
 from pokerdraw32.server.protocol import Limits, dumps
@@ -100,7 +101,8 @@ def test_a_change_is_queued_for_each_connection_in_one_go(tmp_path: Path) -> Non
 
 
 def test_send_texts_queues_in_order_and_drops_a_client_that_does_not_read() -> None:
-    from pokerdraw32.server.app import Connection
+    pytest.importorskip("starlette", reason="the server's connections need the [server] extra (starlette)")
+    from pokerdraw32.server.connection import Connection
 
     async def run() -> None:
         conn = Connection(object(), Limits(send_queue=5))        # type: ignore[arg-type]

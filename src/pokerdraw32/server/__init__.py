@@ -9,7 +9,9 @@ postgresql://...``).  It imports the engine; the engine never imports it.
 * :mod:`.store`: the database (one transaction per accepted request, group commit);
 * :mod:`.config`: the server's timing and each table's settings (``--tables``), the default tables;
 * :mod:`.room`: one table: its players, log, clocks and bots;
-* :mod:`.app`: the Starlette application and the connections;
+* :mod:`.connection`: one client's WebSocket, its seat or watch, its outgoing frames;
+* :mod:`.cluster`: several server processes on one PostgreSQL database (leases, the relay);
+* :mod:`.app`: the Starlette application and the requests;
 * :mod:`.run`: the ``serve`` command under uvicorn.
 
 >>> from pokerdraw32.server.protocol import PROTOCOL_VERSION

@@ -39,7 +39,7 @@ from .protocol import PROTOCOL_VERSION, Limits, ProtocolError, action_of, dumps,
 from .room import Entry, Player, Room
 from .store import StaleTableError, StorageError, Store, TableRow, open_store
 
-__all__ = ["Connection", "GameServer", "create_app"]   # Connection: from .connection
+__all__ = ["GameServer", "create_app"]   # (Connection, imported here too, is documented in .connection)
 
 log = logging.getLogger("pokerdraw32.server")
 STATIC = Path(__file__).with_name("static")

@@ -18,6 +18,7 @@ from ..errors import MAX_CHIPS
 __all__ = ["PROTOCOL_VERSION", "Limits", "ProtocolError", "RateLimiter", "action_of", "dumps", "read_message"]
 
 PROTOCOL_VERSION = 1
+"""The protocol's version: every message carries it as ``"v"`` (PROTOCOL.md, Conventions)."""
 
 CLIENT_TYPES = frozenset({"tables", "join", "resume", "watch", "act", "showdown", "sit_out", "sit_in",
                           "add_chips", "leave", "ping"})
