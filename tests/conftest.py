@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
@@ -25,6 +26,13 @@ def env_flag(name: str) -> bool:
 
 REQUIRE_EXTENSIONS = env_flag("POKERDRAW32_REQUIRE_EXTENSIONS") or os.environ.get("CIBUILDWHEEL") == "1"
 NO_EXTENSIONS = env_flag("POKERDRAW32_NO_EXTENSIONS")
+
+# A shell starts a background job (`cmd &` without job control, as in `(.ci/run &)`) with SIGINT
+# ignored, and Python keeps it so: Ctrl-C would do nothing in this process and in the processes
+# it starts, and the tests of Ctrl-C (tests/test_simulate_measure.py) would fail for the way the
+# suite was launched.  They test what an interactive run gets: Python's own handler.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _rule_variety() -> list[Any]:
