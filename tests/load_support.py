@@ -265,7 +265,8 @@ def run_load(workdir: Path, *, tables: int = 20, seats: int = 5, hands: int = 20
     servers`` first), until ``hands`` hands in total have finished (or ``timeout`` seconds);
     then the clients leave, the servers stop (SIGTERM) and the database is checked: every
     table's ledger, every finished hand archived and replayed, the log numbered without a gap.
-    ``db`` defaults to a SQLite file in ``workdir``.
+    ``db`` defaults to a SQLite file in ``workdir``.  The servers allow 200 messages a second
+    per connection (``--rate``; unless ``extra`` sets it): the clients are bots, not people.
 
     The tables' maximum buy-in is ``buy_in`` (the clients' buy-in: deep stacks, and clients that
     go all in on ``all_in`` of their bets, so that few go broke: a re-buy between hands lands
@@ -284,6 +285,11 @@ def run_load(workdir: Path, *, tables: int = 20, seats: int = 5, hands: int = 20
         raise ValueError("a profile is of one server process")
     tables_file = write_tables(workdir / "tables.json",
                                tables_config(tables, seats, decision_time=60.0, max_buy_in=buy_in))
+    # the clients are bots that act the moment it is their turn: at 6 tables a seat may get more
+    # than the 20 messages a second a person's connection is allowed (--rate), and be refused
+    # rate_limited; the limit is not what a load run measures (tests/test_server_protocol.py tests it)
+    if "--rate" not in extra:
+        extra = ("--rate", "200", *extra)
     procs = [ServerProcess(db, tables_file, workdir / f"server{k}.log", hand_pause=hand_pause, bot_delay=0.01,
                            grace=600.0, extra=extra, profile=profile, wrap=wrap) for k in range(servers)]
     try:
