@@ -654,7 +654,10 @@ def memory_backed_db() -> Iterator[str]:
 def test_resume_far_behind_replays_everything_and_a_limit_says_from_where(tmp_path: Path) -> None:
     with memory_backed_db() as db, serving(tmp_path, hand_pause=0.0, db=db) as srv:
         a = Client(srv.url)
-        joined = a.join(name="ann", seat=0)
+        # wait: ann waits for the big blind instead of posting an entry bet (R10.2), so she is
+        # never dealt in before her sit_out: dealt in and gone, her turn would wait for her whole
+        # clock (the bots' hand stalls; how often depended on the timing of the join)
+        joined = a.join(name="ann", seat=0, wait=True)
         a.request({"type": "sit_out"})
         a.close()
         end = time.monotonic() + 180
