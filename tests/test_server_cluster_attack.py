@@ -72,6 +72,22 @@ def _players(url: str) -> dict[str, list[str]]:
     return {t: [p["name"] for p in st["players"]] for t, (_, st, _) in read_db(url).tables.items()}
 
 
+def _log_grows(url: str, table: str, entries: int, timeout: float = 60.0) -> None:
+    """Wait until ``table``'s stored log holds at least ``entries`` entries (a machine's speed
+    decides how long: a fixed wait made a log too long to replay, beyond ``max_replay``, on a fast
+    one)."""
+    import psycopg
+
+    end = time.monotonic() + timeout
+    with psycopg.connect(url, autocommit=True) as conn:
+        while True:
+            row = conn.execute("SELECT seq FROM pd32_tables WHERE id = %s", (table,)).fetchone()
+            if row is not None and row[0] >= entries:
+                return
+            assert time.monotonic() < end, f"table {table}: {row} entries after {timeout} s, not {entries}"
+            time.sleep(0.1)
+
+
 def _answer(msgs: list[dict[str, Any]]) -> tuple[Any, ...]:
     """The reply (last message) of :meth:`Raw.ask` as compared between processes."""
     m = msgs[-1]
@@ -358,10 +374,11 @@ def test_requests_sent_at_once_through_an_edge_are_answered_in_order(pg: Postgre
 
 def test_seat_requests_watchers_and_replays_through_an_edge(pg: Postgres, tmp_path: Path) -> None:
     """Through a process that does not own the table: ``sit_out``/``sit_in``/``showdown``/
-    ``add_chips``/``leave`` are applied once and answered as at the owner; a watcher and a
-    resume from ``last_seq`` 0 replay the whole log (thousands of entries, far more than one
-    notification holds) equal to the stored log as each may see it; a connection seated at its
-    own process's table resumes a seat at another's and stops receiving the first table; two
+    ``add_chips``/``leave`` are applied once and answered as at the owner; a watcher from
+    ``last_seq`` 0 replays the whole log, and a resume its last 4,000 entries (thousands of
+    entries, far more than one notification holds; not from 0, as the bots' log may outgrow
+    ``max_replay``), equal to the stored log as each may see it; a connection seated at its own
+    process's table resumes a seat at another's and stops receiving the first table; two
     connections resuming one seat through two processes: the first gets ``replaced``; a client
     that vanishes is sat out after the grace period (the owner heard its goodbye)."""
     with _spread_cluster(tmp_path, pg.url, n=3, bots={"0": "rule", "1": "rule"}, grace=2.0, hand_pause=0.0,
@@ -369,7 +386,7 @@ def test_seat_requests_watchers_and_replays_through_an_edge(pg: Postgres, tmp_pa
         b = owner["t0"]
         a = owner["t1"]
         c3 = next(s for s in servers if s not in (a, b))
-        time.sleep(3.0)                                      # the bots play: a long log to replay
+        _log_grows(pg.url, "t0", 2000)                      # the bots play: a long log to replay
 
         async def run() -> dict[str, Any]:
             out: dict[str, Any] = {}
@@ -403,11 +420,15 @@ def test_seat_requests_watchers_and_replays_through_an_edge(pg: Postgres, tmp_pa
                 got = await p.ask({"type": "add_chips", "id": 50, "chips": 1}, 50)
                 assert got[-1]["type"] == "error" and got[-1]["code"] in ("table_error", "illegal"), got
                 # the same seat resumed through C by another connection: p is replaced
+                # (from 4,000 entries back, not from 0: the bots' log may outgrow max_replay, 10,000)
+                seen = [m["seq"] for m in p.got if m["type"] in ("event", "state")]
+                start = max(0, max(seen, default=0) - 4000)
                 async with Raw(c3.ws_url) as q:
-                    got = await q.ask({"type": "resume", "id": 1, "table": "t0", "token": token, "last_seq": 0}, 1)
+                    got = await q.ask({"type": "resume", "id": 1, "table": "t0", "token": token, "last_seq": start},
+                                      1)
                     assert got[-1]["type"] == "resumed", got
                     out["resume"] = await q.until(lambda m: m["type"] == "state", 20)
-                    out["resume_seat"], out["joined"] = 3, joined
+                    out["resume_seat"], out["joined"], out["resume_from"] = 3, joined, start
                     await p.until(lambda m: m.get("code") == "replaced", 5)
                     got = await p.ask({"type": "sit_out", "id": 60}, 60)
                     assert got[-1].get("code") == "not_seated", got
@@ -435,10 +456,11 @@ def test_seat_requests_watchers_and_replays_through_an_edge(pg: Postgres, tmp_pa
         assert tracebacks(servers) == []
     dump = read_db(pg.url)
     stored = dump.events["t0"]
-    for key, seat in (("watch", None), ("resume", out["resume_seat"])):
+    for key, seat, start in (("watch", None, 0), ("resume", out["resume_seat"], out["resume_from"])):
         events = [m for m in out[key] if m["type"] == "event"]
         seqs = [m["seq"] for m in events]
-        assert seqs == list(range(1, len(seqs) + 1)), f"{key}: replayed {len(seqs)} entries with a gap or twice"
+        assert seqs == list(range(start + 1, start + len(seqs) + 1)), \
+            f"{key}: replayed {len(seqs)} entries with a gap or twice"
         assert len(seqs) > 500, f"{key}: only {len(seqs)} entries: not a long replay"
         for m in events:
             hand, e = stored[m["seq"]]

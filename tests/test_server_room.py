@@ -25,9 +25,11 @@ class _Conn:
         self.player = player
         self.room: Room | None = None
         self.batches: list[list[str]] = []
+        self.urgent: list[bool] = []
 
-    def send_texts(self, texts: list[str]) -> None:
+    def send_texts(self, texts: list[str], *, urgent: bool = True) -> None:
         self.batches.append(list(texts))
+        self.urgent.append(urgent)
 
 
 def test_state_texts_are_each_seat_s_whole_message(tmp_path: Path) -> None:
@@ -67,7 +69,7 @@ def test_state_texts_are_each_seat_s_whole_message(tmp_path: Path) -> None:
 
 def test_a_change_is_queued_for_each_connection_in_one_go(tmp_path: Path) -> None:
     """Each connection gets the change's entries as its seat may see them, then its state, in one
-    batch: its own cards in its deal, nobody else's."""
+    batch: its own cards in its deal, nobody else's; only the seat to act's is urgent."""
     async def play() -> None:
         store = open_store(str(tmp_path / "r.sqlite"))
         try:
@@ -83,7 +85,11 @@ def test_a_change_is_queued_for_each_connection_in_one_go(tmp_path: Path) -> Non
                 await room._apply(room._start_hand)
             hand = room.table.hand
             assert hand is not None
+            to_act = room.table.actor
+            assert to_act in conns
             for seat, c in [*conns.items(), (None, watcher)]:
+                # the seat to act gets its turn at once; the others' may wait (FRAME_HOLD)
+                assert c.urgent == [seat == to_act], (seat, to_act, c.urgent)
                 (batch,) = c.batches
                 messages = [json.loads(text) for text in batch]
                 assert [m["type"] for m in messages] == ["event"] * (len(batch) - 1) + ["state"]
@@ -117,4 +123,47 @@ def test_send_texts_queues_in_order_and_drops_a_client_that_does_not_read() -> N
         assert not conn.closed
         conn.send_texts(["{}"])                                  # a sixth live message waiting
         assert conn.closed and conn.kicked
+    asyncio.run(run())
+
+
+def test_a_seat_not_to_act_gets_one_frame_per_hold_and_its_turn_at_once() -> None:
+    """PROTOCOL.md, Frames: changes queued for a connection less than ``FRAME_HOLD`` seconds
+    after its last frame, none urgent, wait and go out together in one frame at the end of the
+    hold; an urgent one (its turn, an answer) takes what waits along at once; after a quiet
+    spell a change goes out at once."""
+    pytest.importorskip("starlette", reason="the server's connections need the [server] extra (starlette)")
+    from pokerdraw32.server.connection import FRAME_HOLD, Connection
+
+    class _WS:
+        def __init__(self) -> None:
+            self.frames: list[tuple[float, str]] = []
+
+        async def send_text(self, text: str) -> None:
+            self.frames.append((asyncio.get_running_loop().time(), text))
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        ws = _WS()
+        conn = Connection(ws, Limits())                          # type: ignore[arg-type]
+        conn.send_texts(['{"a":1}'], urgent=False)               # quiet so far: at once
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert [t for _, t in ws.frames] == ['{"a":1}']
+        first = ws.frames[0][0]
+        conn.send_texts(['{"b":2}'], urgent=False)               # within the hold: waits
+        conn.send_texts(['{"c":3}'], urgent=False)
+        await asyncio.sleep(FRAME_HOLD / 4)
+        assert len(ws.frames) == 1 and conn.hold is not None
+        await asyncio.sleep(FRAME_HOLD)
+        assert [t for _, t in ws.frames] == ['{"a":1}', '[{"b":2},{"c":3}]']
+        assert ws.frames[1][0] >= first + FRAME_HOLD - 1e-3
+        conn.send_texts(['{"d":4}'], urgent=False)               # waits ...
+        conn.send_texts(['{"e":5}'])                             # ... and goes with the urgent one at once
+        t0 = loop.time()
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert [t for _, t in ws.frames][2:] == ['[{"d":4},{"e":5}]'] and conn.hold is None
+        assert ws.frames[2][0] - t0 < FRAME_HOLD / 2
+        await asyncio.sleep(FRAME_HOLD * 2)
+        assert len(ws.frames) == 3                               # the hold's timer was cancelled: nothing more
     asyncio.run(run())

@@ -112,7 +112,7 @@ class RemoteConnection(Connection):
         self.requests: deque[dict[str, Any]] = deque()
         self.worker: asyncio.Task[None] | None = None
 
-    def _wake(self) -> None:
+    def _wake(self, urgent: bool = True) -> None:
         self.cluster._dirty[self] = None
         self.cluster._flush.set()
 

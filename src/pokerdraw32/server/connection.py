@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,12 +19,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ._loop import running_loop
 from .protocol import PROTOCOL_VERSION, Limits, RateLimiter, dumps
 
 if TYPE_CHECKING:
     from .room import Player, Room
 
-__all__ = ["FRAME_CHARS", "FRAME_MESSAGES", "Connection", "Outbox", "Remote"]
+__all__ = ["FRAME_CHARS", "FRAME_HOLD", "FRAME_MESSAGES", "Connection", "Outbox", "Remote"]
 
 log = logging.getLogger("pokerdraw32.server")
 
@@ -31,6 +33,12 @@ FRAME_MESSAGES = 256
 """Most messages in one outgoing WebSocket frame (PROTOCOL.md, Frames)."""
 FRAME_CHARS = 64 * 1024
 """Most characters of JSON in one outgoing frame, unless a single message is larger."""
+FRAME_HOLD = 0.02
+"""Seconds after its last frame during which a connection whose seat is not to act gets no
+other (PROTOCOL.md, Frames): changes published meanwhile wait and go out together in one frame
+at the end of that time, or at once with anything the connection must not wait for (the answer
+to its request, its turn to act).  At a person's pace every change still goes out at once; at a
+bot's pace the other seats and the onlookers get one frame per hold instead of one per change."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +71,9 @@ class Connection:
         # what is queued for the client: (JSON text, is a replayed entry)
         self.out: deque[tuple[str, bool]] = deque()
         self.listed = False                    # in its Outbox's list of connections to write
+        self.outbox: Outbox | None = None      # its event loop's Outbox, found at the first wake-up
+        self.last_frame = -math.inf            # when the last frame went out (the loop's clock)
+        self.hold: asyncio.TimerHandle | None = None   # what is queued waits for this (FRAME_HOLD)
         self.kicked = False                    # a client that does not read: close the connection
         self.replaying = 0           # replayed entries queued: they do not count against send_queue
         self.held: list[str] | None = None     # live messages held back while a replay is sent
@@ -109,10 +120,12 @@ class Connection:
         self.out.append((text, replay))
         self._wake()
 
-    def send_texts(self, texts: list[str]) -> None:
+    def send_texts(self, texts: list[str], *, urgent: bool = True) -> None:
         """Queue several messages already serialised, in order: as :meth:`send_text` of each
         (a client that does not read is disconnected once more than ``send_queue`` live
-        messages wait)."""
+        messages wait).  ``urgent=False``: they may wait until :data:`FRAME_HOLD` seconds have
+        passed since the connection's last frame (a change published to a seat that is not to
+        act; PROTOCOL.md, Frames); anything urgent queued meanwhile takes them along at once."""
         if self.closed:
             return
         if self.held is not None:
@@ -124,14 +137,33 @@ class Connection:
             self._wake()
             return
         self.out.extend([(text, False) for text in texts])
-        self._wake()
+        self._wake(urgent)
 
-    def _wake(self) -> None:
+    def _wake(self, urgent: bool = True) -> None:
         """Something is queued (or the connection must close): the loop's :class:`Outbox`
-        comes to it."""
-        if not self.listed and self.ws is not None:
-            self.listed = True
-            Outbox.of_loop().add(self)
+        comes to it, at once, or (``urgent=False``) once :data:`FRAME_HOLD` seconds have passed
+        since the connection's last frame."""
+        if self.listed or self.ws is None:
+            return
+        box = self.outbox
+        if box is None or box.task.done():
+            box = self.outbox = Outbox.of_loop()
+        if not urgent:
+            due = self.last_frame + FRAME_HOLD
+            if box.loop.time() < due:
+                if self.hold is None:
+                    self.hold = box.loop.call_at(due, self._held)
+                return
+        if self.hold is not None:
+            self.hold.cancel()
+            self.hold = None
+        self.listed = True
+        box.add(self)
+
+    def _held(self) -> None:
+        """The hold is over: what waited goes out."""
+        self.hold = None
+        self._wake()
 
     def _frame(self) -> str:
         """Take the next frame's messages off the queue: one message as itself, several as a
@@ -208,7 +240,7 @@ class Outbox:
     @classmethod
     def of_loop(cls) -> Outbox:
         """The running loop's outbox (made at the first use; a closed loop's are dropped)."""
-        loop = asyncio.get_running_loop()
+        loop = running_loop()
         box = cls._by_loop.get(loop)
         if box is None or box.task.done():
             for old in [x for x in cls._by_loop if x.is_closed()]:
@@ -238,5 +270,6 @@ class Outbox:
                 continue
             try:
                 await conn.flush()
+                conn.last_frame = self.loop.time()
             except Exception:       # pragma: no cover - a bug: one connection must not stop every other's frames
                 log.exception("writing to a client failed")

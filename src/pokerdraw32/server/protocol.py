@@ -113,6 +113,20 @@ def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value (RFC 8259)")
 
 
+_decoder = json.JSONDecoder(parse_constant=_not_json)   # built once: json.loads with an option builds one a call
+
+
+def _loads(data: str) -> Any:
+    """``data`` read as JSON (``json.loads(data, parse_constant=...)``, its decoder built once).
+
+    :raises ProtocolError: ``bad_json``.
+    """
+    try:
+        return _decoder.decode(data)
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError("bad_json", f"not JSON: {exc}") from None
+
+
 def read_message(data: str | bytes | None, limits: Limits) -> dict[str, Any]:
     """The client message in ``data`` (a text frame), checked: a JSON object with a known
     ``type`` and, if present, an ``id`` (a string of at most 64 characters or an integer),
@@ -125,10 +139,7 @@ def read_message(data: str | bytes | None, limits: Limits) -> dict[str, Any]:
         raise ProtocolError("bad_message", "messages are JSON objects in text frames, not binary frames")
     if len(data) > limits.max_message or len(data.encode("utf-8", "surrogatepass")) > limits.max_message:
         raise ProtocolError("too_large", f"a message is at most {limits.max_message} bytes")
-    try:
-        msg = json.loads(data, parse_constant=_not_json)
-    except (ValueError, RecursionError) as exc:
-        raise ProtocolError("bad_json", f"not JSON: {exc}") from None
+    msg = _loads(data)
     if not isinstance(msg, dict):
         raise ProtocolError("bad_message", f"a message is a JSON object, got {type(msg).__name__}")
     if data.count("[") + data.count("{") > MAX_DEPTH and _depth(msg) > MAX_DEPTH:

@@ -40,6 +40,7 @@ from ..actions import Action, Event, EventKind
 from ..bots import SeatView, make_bot
 from ..errors import PokerDraw32Error
 from ..table import Table
+from ._loop import running_loop
 from .config import ServerSettings, TableConfig
 from .protocol import ProtocolError, dumps
 from .store import Commit, StaleTableError, StorageError, Store
@@ -145,7 +146,7 @@ class Alarm:
         """Return once set (at once if it is), or after ``seconds`` (None: only once set)."""
         if self._set:
             return
-        loop = asyncio.get_running_loop()
+        loop = running_loop()
         self._due = due = loop.create_future()
         timer = None if seconds is None else loop.call_later(seconds, _ring, due)
         self.until = math.inf if seconds is None else time.monotonic() + seconds
@@ -541,9 +542,11 @@ class Room:
             viewers.append(player)
             queued.append(mine)
         states = self.states_for(list({id(p): p for p in viewers}.values()))
+        to_act = self.table.actor
         for conn, player, mine in zip(conns, viewers, queued, strict=True):
             mine.append(states[id(player)])
-            conn.send_texts(mine)
+            # a seat to act gets its turn at once; the others' frames may wait (FRAME_HOLD)
+            conn.send_texts(mine, urgent=player is not None and player.seat == to_act)
 
     def _entry_texts(self, entry: Entry, whole: dict[str, Any] | None = None) -> tuple[int, str, int | None, str]:
         """``(seq, the event message as everyone but the owner sees it, the owner's seat or None,

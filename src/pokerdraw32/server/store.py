@@ -56,6 +56,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: no lock file
     fcntl = None  # type: ignore[assignment]
 
+from ._loop import running_loop
 from .protocol import dumps
 
 __all__ = ["Commit", "StaleTableError", "StorageError", "Store", "TableRow", "open_store"]
@@ -175,7 +176,11 @@ class Store:
                 batch, self._queue = self._queue, []
             # a commit whose waiter was cancelled (a server stopping) is not written: nobody
             # was told about it
-            self._write_group([(c, fut) for c, fut in batch if fut.set_running_or_notify_cancel()])
+            group = [(c, fut) for c, fut in batch if fut.set_running_or_notify_cancel()]
+            try:
+                self._write_group(group)
+            finally:
+                _wake([fut for _, fut in group if fut.done()])
         with contextlib.suppress(Exception):
             self._conn.close()
 
@@ -314,7 +319,7 @@ class Store:
 
         :raises StorageError: it was not written (nothing of it is in the database).
         """
-        waiter = _Waiter(asyncio.get_running_loop())
+        waiter = _Waiter(running_loop())
         with self._lock:
             if self._closed:
                 raise StorageError("the store is closed")
@@ -437,15 +442,18 @@ class Store:
 class _Waiter:
     """A commit's waiter, the writer thread's side of the committing task's future: what a
     ``concurrent.futures.Future`` under ``asyncio.wrap_future`` did for it, without the lock,
-    the condition and the chained callbacks they make for every commit.  Its result is set in
-    the loop's thread (``call_soon_threadsafe``)."""
+    the condition and the chained callbacks they make for every commit.  The writer records the
+    outcome (:meth:`set_result`, :meth:`set_exception`), then :func:`_wake` hands a group's
+    outcomes to each loop at once: the futures are settled in the loop's thread by one
+    ``call_soon_threadsafe`` per group, one wake-up of the loop instead of one per commit."""
 
-    __slots__ = ("_loop", "_settled", "future")
+    __slots__ = ("_exc", "_loop", "_settled", "future")
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
         self.future: asyncio.Future[None] = loop.create_future()
         self._settled = False
+        self._exc: BaseException | None = None
 
     def set_running_or_notify_cancel(self) -> bool:
         """False when the committing task was cancelled (a server stopping): nobody would be told,
@@ -456,15 +464,27 @@ class _Waiter:
         return self._settled
 
     def set_result(self, result: None) -> None:
-        self._settle(None)
+        self._settled = True
 
     def set_exception(self, exc: BaseException) -> None:
-        self._settle(exc)
-
-    def _settle(self, exc: BaseException | None) -> None:
         self._settled = True
+        self._exc = exc
+
+
+def _wake(waiters: list[_Waiter]) -> None:
+    """Settle the futures of ``waiters`` (each settled by the writer) in their loops' threads:
+    one ``call_soon_threadsafe`` per loop, in the waiters' order."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], BaseException | None]]] = {}
+    for w in waiters:
+        by_loop.setdefault(w._loop, []).append((w.future, w._exc))
+    for loop, outcomes in by_loop.items():
         with contextlib.suppress(RuntimeError):           # the loop is closed: nobody waits
-            self._loop.call_soon_threadsafe(_settle, self.future, exc)
+            loop.call_soon_threadsafe(_settle_all, outcomes)
+
+
+def _settle_all(outcomes: list[tuple[asyncio.Future[None], BaseException | None]]) -> None:
+    for future, exc in outcomes:
+        _settle(future, exc)
 
 
 def _settle(future: asyncio.Future[None], exc: BaseException | None) -> None:
