@@ -47,6 +47,32 @@ def test_commits_are_all_or_nothing_and_a_locked_database_fails_every_waiter(tmp
         store.close()
 
 
+def test_commits_soon_after_a_group_wait_for_the_hold_and_go_together(tmp_path: Path) -> None:
+    """SYNC_HOLD: a commit after a quiet spell is written at once; commits that come less than
+    ``sync_hold`` after a group began wait for the rest of it and are written as one group (one
+    sync), each still all or nothing and all of them read back."""
+    store = open_store(str(tmp_path / "h.sqlite"))
+    try:
+        store.sync_hold = 5.0                     # long enough that no machine's slowness blurs it
+
+        async def run() -> None:
+            loop = asyncio.get_running_loop()
+            t0 = loop.time()
+            await store.commit(_commit("a", 0, new=True))
+            assert loop.time() - t0 < 2.5        # after a quiet spell: written at once, no hold
+            assert store.syncs == 1
+            t1 = loop.time()
+            await asyncio.gather(store.commit(_commit("a", 1)), store.commit(_commit("b", 0, new=True)),
+                                 store.commit(_commit("c", 0, new=True)))
+            assert loop.time() - t1 >= 4.9      # within the hold: waited for it ...
+            assert store.syncs == 2              # ... and went together: one group, one sync
+        asyncio.run(run())
+        assert {r.id: r.seq for r in store.load_tables()} == {"a": 1, "b": 0, "c": 0}
+        assert store.commits == 4
+    finally:
+        store.close()
+
+
 def test_one_server_per_database(tmp_path: Path) -> None:
     db = str(tmp_path / "s.sqlite")
     first = open_store(db)

@@ -19,7 +19,8 @@ The tables, the same in SQLite and PostgreSQL:
 
 A :class:`Commit` (a table's new log entries, its new state, and a finished hand's history) is
 written in one transaction.  Commits of different tables that arrive while one is being written
-are written together and made durable by one sync (group commit); each is still all or nothing
+are written together and made durable by one sync (group commit; a group begins at most every
+:data:`SYNC_HOLD` seconds, so that under load more commits share it); each is still all or nothing
 (if one fails, each is written again alone), and nobody is told about any of them before that
 sync.
 
@@ -43,9 +44,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -59,7 +62,16 @@ except ImportError:  # pragma: no cover - Windows: no lock file
 from ._loop import running_loop
 from .protocol import dumps
 
-__all__ = ["Commit", "StaleTableError", "StorageError", "Store", "TableRow", "open_store"]
+__all__ = ["SYNC_HOLD", "Commit", "StaleTableError", "StorageError", "Store", "TableRow", "open_store"]
+
+SYNC_HOLD = 0.002
+"""Seconds at least between the starts of two groups of commits: a commit that comes sooner
+after the last group began waits for the rest of that time and is written with those that come
+meanwhile, in one transaction and one sync (PostgreSQL's ``commit_delay`` does the same).  After
+a quiet spell a commit is written at once; under load, fewer and larger groups: ``python
+bench/server_load.py --hands 1500``, 5,600 syncs for 28,500 commits without the hold, 3,150 with
+it, and about 15% less server CPU per action (the writer's system calls, and its turns at the
+interpreter lock between the event loop's)."""
 
 SCHEMA_VERSION = 2
 """2: ``pd32_journal`` (a database of version 1, whose table rows hold the whole state, is
@@ -151,6 +163,8 @@ class Store:
         self._ready: Future[None] = Future()
         self.commits = 0          # transactions written
         self.syncs = 0            # durable commits (one per group)
+        self.sync_hold = SYNC_HOLD
+        """Seconds between the starts of two groups of commits at least (:data:`SYNC_HOLD`)."""
         self._thread.start()
         self._ready.result()
 
@@ -167,12 +181,19 @@ class Store:
             self._ready.set_exception(StorageError(f"cannot open the database {self.url}: {exc}"))
             return
         self._ready.set_result(None)
+        last = -math.inf                  # when the last group was taken (time.monotonic)
         while True:
             with self._lock:
                 while not self._queue and not self._closed:
                     self._lock.wait()
                 if not self._queue and self._closed:
                     break
+                closing = self._closed
+            wait = last + self.sync_hold - time.monotonic()
+            if wait > 0 and not closing:
+                time.sleep(wait)          # the commits that come meanwhile join this group
+            last = time.monotonic()
+            with self._lock:
                 batch, self._queue = self._queue, []
             # a commit whose waiter was cancelled (a server stopping) is not written: nobody
             # was told about it
