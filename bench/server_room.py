@@ -7,7 +7,7 @@
 A :class:`~pokerdraw32.server.room.Room` on a SQLite file in a temporary directory (the
 server's own store: WAL, ``synchronous=FULL``, its writer thread), run as the server runs it:
 its driver task (starting each hand at once), five players seated, each with a
-:class:`~pokerdraw32.server.app.Connection` and its sender task, whose WebSocket is a stub that
+:class:`~pokerdraw32.server.connection.Connection` and its sender task, whose WebSocket is a stub that
 counts the frames and wakes the player's client.  A client acts at its turn as the server
 handles an ``act`` (under the room's lock, then the ``ok``), as the load test's clients choose
 (check or call mostly, sometimes a minimum bet or raise, discard 0-3 cards), and buys in again
@@ -71,7 +71,7 @@ def _choose(legal: Any, rng: random.Random) -> Any:
 async def _play(db: str, hands: int, seed: int, profile: cProfile.Profile | None) -> dict[str, Any]:
     from server_support import tables_config
 
-    from pokerdraw32.server.app import Connection
+    from pokerdraw32.server.connection import Connection
     from pokerdraw32.server.config import ServerSettings, TableConfig
     from pokerdraw32.server.protocol import Limits, dumps
     from pokerdraw32.server.room import Room
@@ -130,12 +130,11 @@ async def _play(db: str, hands: int, seed: int, profile: cProfile.Profile | None
     cpu0, thread0 = time.process_time(), time.thread_time()
     if profile is not None:
         profile.enable()
-    senders = [asyncio.create_task(c.sender()) for c in conns]
     driver = asyncio.create_task(room.drive())
     clients = [asyncio.create_task(client(seat)) for seat in range(5)]
     await asyncio.wait(clients, return_when=asyncio.FIRST_COMPLETED)
     # stop without cutting a commit short (the room would then differ from its database): the
-    # clients and the driver finish what they do, then the senders go
+    # clients and the driver finish what they do
     done.set()
     for ws in sockets:
         ws.came.set()
@@ -143,9 +142,6 @@ async def _play(db: str, hands: int, seed: int, profile: cProfile.Profile | None
     room.closed = True
     room.wake.set()
     await driver
-    for task in senders:
-        task.cancel()
-    await asyncio.gather(*senders, return_exceptions=True)
     if profile is not None:
         profile.disable()
     cpu, thread = time.process_time() - cpu0, time.thread_time() - thread0
@@ -168,7 +164,7 @@ async def _play(db: str, hands: int, seed: int, profile: cProfile.Profile | None
 
 
 def _engine_only(hands: int, seed: int) -> int:
-    """The engine alone, as :func:`server_support.engine_cpu_per_decision` plays: ``hands``
+    """The engine alone, as :func:`load_support.engine_cpu_per_decision` plays: ``hands``
     hands at a load-test table (for ``--instructions``).  Returns the decisions."""
     from server_support import tables_config
 
@@ -266,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         print(_engine_only(args.engine_only, args.seed))
         return 0
     try:
-        from server_support import engine_cpu_per_decision
+        from load_support import engine_cpu_per_decision
     except BaseException as exc:   # pytest's skip: the [server] extra is missing
         print(f"server_room: {exc}", file=sys.stderr)
         return 2

@@ -48,9 +48,9 @@ def test_commits_are_all_or_nothing_and_a_locked_database_fails_every_waiter(tmp
 
 
 def test_commits_soon_after_a_group_wait_for_the_hold_and_go_together(tmp_path: Path) -> None:
-    """SYNC_HOLD: a commit after a quiet spell is written at once; commits that come less than
-    ``sync_hold`` after a group began wait for the rest of it and are written as one group (one
-    sync), each still all or nothing and all of them read back."""
+    """SYNC_HOLD: a commit after a quiet spell, and a lone committer's, is written at once;
+    commits that come less than ``sync_hold`` after a group of several began wait for the rest of
+    it and are written as one group (one sync), each still all or nothing, all read back."""
     store = open_store(str(tmp_path / "h.sqlite"))
     try:
         store.sync_hold = 5.0                     # long enough that no machine's slowness blurs it
@@ -59,16 +59,22 @@ def test_commits_soon_after_a_group_wait_for_the_hold_and_go_together(tmp_path: 
             loop = asyncio.get_running_loop()
             t0 = loop.time()
             await store.commit(_commit("a", 0, new=True))
-            assert loop.time() - t0 < 2.5        # after a quiet spell: written at once, no hold
-            assert store.syncs == 1
+            await store.commit(_commit("a", 1))
+            assert loop.time() - t0 < 2.5        # quiet, then one committer: never held
+            assert store.syncs == 2
+            with store._lock:                    # the writer waits: both are queued, one group
+                both = [asyncio.create_task(store.commit(_commit(t, 0, new=True))) for t in "bc"]
+                await asyncio.sleep(0)
+            await asyncio.gather(*both)
+            assert loop.time() - t0 < 2.5 and store.syncs == 3
             t1 = loop.time()
-            await asyncio.gather(store.commit(_commit("a", 1)), store.commit(_commit("b", 0, new=True)),
-                                 store.commit(_commit("c", 0, new=True)))
-            assert loop.time() - t1 >= 4.9      # within the hold: waited for it ...
-            assert store.syncs == 2              # ... and went together: one group, one sync
+            await asyncio.gather(store.commit(_commit("b", 1)), store.commit(_commit("c", 1)),
+                                 store.commit(_commit("a", 2)))
+            assert loop.time() - t1 >= 4.9      # after a group of two, within the hold: waited ...
+            assert store.syncs == 4              # ... and went together: one group, one sync
         asyncio.run(run())
-        assert {r.id: r.seq for r in store.load_tables()} == {"a": 1, "b": 0, "c": 0}
-        assert store.commits == 4
+        assert {r.id: r.seq for r in store.load_tables()} == {"a": 2, "b": 1, "c": 1}
+        assert store.commits == 7
     finally:
         store.close()
 

@@ -65,10 +65,12 @@ from .protocol import dumps
 __all__ = ["SYNC_HOLD", "Commit", "StaleTableError", "StorageError", "Store", "TableRow", "open_store"]
 
 SYNC_HOLD = 0.002
-"""Seconds at least between the starts of two groups of commits: a commit that comes sooner
-after the last group began waits for the rest of that time and is written with those that come
-meanwhile, in one transaction and one sync (PostgreSQL's ``commit_delay`` does the same).  After
-a quiet spell a commit is written at once; under load, fewer and larger groups: ``python
+"""Seconds at least between the starts of two groups of commits while several commit at once: a
+commit that comes sooner after the last group began, when that group held more than one commit,
+waits for the rest of that time and is written with those that come meanwhile, in one
+transaction and one sync (PostgreSQL's ``commit_delay`` does the same, when others commit too).
+A lone committer (one busy table) is never held, and after a quiet spell a commit is written at
+once; under load, fewer and larger groups: ``python
 bench/server_load.py --hands 1500``, 5,600 syncs for 28,500 commits without the hold, 3,150 with
 it, and about 15% less server CPU per action (the writer's system calls, and its turns at the
 interpreter lock between the event loop's)."""
@@ -182,6 +184,7 @@ class Store:
             return
         self._ready.set_result(None)
         last = -math.inf                  # when the last group was taken (time.monotonic)
+        alone = True                      # it held one commit (nobody else was committing)
         while True:
             with self._lock:
                 while not self._queue and not self._closed:
@@ -190,7 +193,7 @@ class Store:
                     break
                 closing = self._closed
             wait = last + self.sync_hold - time.monotonic()
-            if wait > 0 and not closing:
+            if wait > 0 and not closing and not alone:
                 time.sleep(wait)          # the commits that come meanwhile join this group
             last = time.monotonic()
             with self._lock:
@@ -198,6 +201,7 @@ class Store:
             # a commit whose waiter was cancelled (a server stopping) is not written: nobody
             # was told about it
             group = [(c, fut) for c, fut in batch if fut.set_running_or_notify_cancel()]
+            alone = len(batch) == 1
             try:
                 self._write_group(group)
             finally:
