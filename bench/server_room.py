@@ -71,8 +71,8 @@ def _choose(legal: Any, rng: random.Random) -> Any:
 async def _play(db: str, hands: int, seed: int, profile: cProfile.Profile | None) -> dict[str, Any]:
     from server_support import tables_config
 
-    from pokerdraw32.server.connection import Connection
     from pokerdraw32.server.config import ServerSettings, TableConfig
+    from pokerdraw32.server.connection import Connection
     from pokerdraw32.server.protocol import Limits, dumps
     from pokerdraw32.server.room import Room
     from pokerdraw32.server.store import open_store
