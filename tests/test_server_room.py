@@ -166,4 +166,10 @@ def test_a_seat_not_to_act_gets_one_frame_per_hold_and_its_turn_at_once() -> Non
         assert ws.frames[2][0] - t0 < FRAME_HOLD / 2
         await asyncio.sleep(FRAME_HOLD * 2)
         assert len(ws.frames) == 3                               # the hold's timer was cancelled: nothing more
+        sent = conn.last_frame
+        conn.outbox.add(conn)                                    # listed with nothing to send: no frame ...
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert len(ws.frames) == 3 and conn.last_frame == sent   # ... so the hold still counts from the last
+        assert conn.outbox is not None
     asyncio.run(run())

@@ -149,3 +149,24 @@ def test_dumps_reads_back_the_same_with_or_without_orjson(monkeypatch: pytest.Mo
     monkeypatch.setattr(protocol, "_orjson", None)
     assert [json.loads(protocol.dumps(x)) for x in samples] == expected
     assert protocol.dumps({"a": [1, 2]}) == '{"a":[1,2]}'
+
+
+def test_read_message_refuses_bad_json_in_json_loads_words() -> None:
+    """``read_message`` reads with a decoder built once: a text that is not JSON is ``bad_json``
+    with ``json.loads``'s own words (a byte order mark included, which ``json.loads`` checks
+    before decoding), and NaN and Infinity are refused by name."""
+    import json
+
+    from pokerdraw32.server.protocol import Limits, ProtocolError, read_message
+
+    for text in ['\ufeff{"type":"ping"}', '{"type":', "[1", '{"type":"ping"} x', "", "{'type': 'ping'}"]:
+        with pytest.raises(ValueError) as expected:
+            json.loads(text)
+        with pytest.raises(ProtocolError) as got:
+            read_message(text, Limits())
+        assert (got.value.code, got.value.message) == ("bad_json", f"not JSON: {expected.value}"), text
+    for text, name in (('{"type":"ping","x":NaN}', "NaN"), ('{"type":"ping","x":-Infinity}', "-Infinity")):
+        with pytest.raises(ProtocolError, match=f"{name} is not a JSON value") as got:
+            read_message(text, Limits())
+        assert got.value.code == "bad_json"
+    assert read_message('{"type":"ping","id":7}', Limits()) == {"type": "ping", "id": 7}

@@ -9,6 +9,7 @@ bench/server_load.py``.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 
 __all__ = ["running_loop"]
@@ -16,11 +17,22 @@ __all__ = ["running_loop"]
 _local = threading.local()
 
 
+def _forget() -> None:
+    _local.__dict__.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget)
+
+
 def running_loop() -> asyncio.AbstractEventLoop:
     """The event loop running in this thread, as :func:`asyncio.get_running_loop` (the same
     loop): the one found last in this thread while it still runs, else asked for again.  A
     thread runs one loop at a time, and its code runs inside it while it runs, so a cached loop
-    that is running is the running one.
+    that is running is the running one, provided a loop runs in one thread in its life (as
+    :func:`asyncio.run` and uvicorn run theirs; a loop run in this thread, then in another while
+    this one runs a second loop, would be returned wrongly here).  A forked child forgets the
+    parent's loop.
 
     :raises RuntimeError: no event loop runs in this thread.
     """

@@ -148,6 +148,9 @@ class Connection:
         box = self.outbox
         if box is None or box.task.done():
             box = self.outbox = Outbox.of_loop()
+            if self.hold is not None:          # armed in a loop that is gone
+                self.hold.cancel()
+                self.hold = None
         if not urgent:
             due = self.last_frame + FRAME_HOLD
             if box.loop.time() < due:
@@ -269,7 +272,9 @@ class Outbox:
                 conn.out.clear()
                 continue
             try:
+                frames = conn.frames
                 await conn.flush()
-                conn.last_frame = self.loop.time()
+                if conn.frames != frames:        # a frame went out: the hold counts from it
+                    conn.last_frame = self.loop.time()
             except Exception:       # pragma: no cover - a bug: one connection must not stop every other's frames
                 log.exception("writing to a client failed")

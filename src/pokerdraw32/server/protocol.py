@@ -127,6 +127,8 @@ def _loads(data: str) -> Any:
     :raises ProtocolError: ``bad_json``.
     """
     try:
+        if data.startswith("\ufeff"):                # as json.loads, which checks it before decoding
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", data, 0)
         return _decoder.decode(data)
     except (ValueError, RecursionError) as exc:
         raise ProtocolError("bad_json", f"not JSON: {exc}") from None
