@@ -10,6 +10,7 @@ server process owns (:attr:`Connection.remote`), and the owner keeps a
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import math
 from collections import deque
@@ -33,6 +34,9 @@ FRAME_MESSAGES = 256
 """Most messages in one outgoing WebSocket frame (PROTOCOL.md, Frames)."""
 FRAME_CHARS = 64 * 1024
 """Most characters of JSON in one outgoing frame, unless a single message is larger."""
+_LIVE = itertools.repeat(False)
+"""``(text, False)`` pairs with ``zip``: live messages, not replayed."""
+
 FRAME_HOLD = 0.02
 """Seconds after its last frame during which a connection whose seat is not to act gets no
 other (PROTOCOL.md, Frames): changes published meanwhile wait and go out together in one frame
@@ -136,7 +140,7 @@ class Connection:
             log.warning("a client does not read its messages: disconnected")
             self._wake()
             return
-        self.out.extend([(text, False) for text in texts])
+        self.out.extend(zip(texts, _LIVE, strict=False))
         self._wake(urgent)
 
     def _wake(self, urgent: bool = True) -> None:

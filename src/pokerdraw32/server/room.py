@@ -525,13 +525,16 @@ class Room:
             return
         texts = [self._entry_texts(entry, None if stored is None else stored[i]) for i, entry in enumerate(numbered)]
         everyone = [public for _, public, _, _ in texts]
+        owners = {owner for _, _, owner, _ in texts if owner is not None}     # seats that see more
         viewers: list[Player | None] = []
         queued: list[list[str]] = []
         for conn in conns:
             player = conn.player
-            seat, joined = (player.seat, player.joined_seq) if player is not None else (-1, 0)
-            mine = [own if owner == seat and seq > joined else public for seq, public, owner, own in texts] \
-                if player is not None else list(everyone)
+            if player is not None and player.seat in owners:
+                seat, joined = player.seat, player.joined_seq
+                mine = [own if owner == seat and seq > joined else public for seq, public, owner, own in texts]
+            else:
+                mine = list(everyone)
             if id(conn) in gone:
                 p, paid = gone[id(conn)]
                 conn.player = None
