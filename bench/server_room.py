@@ -7,8 +7,8 @@
 A :class:`~pokerdraw32.server.room.Room` on a SQLite file in a temporary directory (the
 server's own store: WAL, ``synchronous=FULL``, its writer thread), run as the server runs it:
 its driver task (starting each hand at once), five players seated, each with a
-:class:`~pokerdraw32.server.connection.Connection` and its sender task, whose WebSocket is a stub that
-counts the frames and wakes the player's client.  A client acts at its turn as the server
+:class:`~pokerdraw32.server.connection.Connection` (written by the loop's ``Outbox``), whose
+WebSocket is a stub that counts the frames and wakes the player's client.  A client acts at its turn as the server
 handles an ``act`` (under the room's lock, then the ``ok``), as the load test's clients choose
 (check or call mostly, sometimes a minimum bet or raise, discard 0-3 cards), and buys in again
 when busted.  So: the server's path of an action from :meth:`Room.act` on (the engine,

@@ -34,15 +34,14 @@ FRAME_MESSAGES = 256
 """Most messages in one outgoing WebSocket frame (PROTOCOL.md, Frames)."""
 FRAME_CHARS = 64 * 1024
 """Most characters of JSON in one outgoing frame, unless a single message is larger."""
-_LIVE = itertools.repeat(False)
-"""``(text, False)`` pairs with ``zip``: live messages, not replayed."""
-
 FRAME_HOLD = 0.02
 """Seconds after its last frame during which a connection whose seat is not to act gets no
 other (PROTOCOL.md, Frames): changes published meanwhile wait and go out together in one frame
 at the end of that time, or at once with anything the connection must not wait for (the answer
 to its request, its turn to act).  At a person's pace every change still goes out at once; at a
 bot's pace the other seats and the onlookers get one frame per hold instead of one per change."""
+_LIVE = itertools.repeat(False)
+"""``(text, False)`` pairs with ``zip``: live messages, not replayed."""
 
 
 @dataclass(frozen=True)
@@ -152,20 +151,21 @@ class Connection:
         box = self.outbox
         if box is None or box.task.done():
             box = self.outbox = Outbox.of_loop()
-            if self.hold is not None:          # armed in a loop that is gone
-                self.hold.cancel()
-                self.hold = None
+            self._cancel_hold()                # armed in a loop that is gone, if any
         if not urgent:
             due = self.last_frame + FRAME_HOLD
             if box.loop.time() < due:
                 if self.hold is None:
                     self.hold = box.loop.call_at(due, self._held)
                 return
+        self._cancel_hold()
+        self.listed = True
+        box.add(self)
+
+    def _cancel_hold(self) -> None:
         if self.hold is not None:
             self.hold.cancel()
             self.hold = None
-        self.listed = True
-        box.add(self)
 
     def _held(self) -> None:
         """The hold is over: what waited goes out."""

@@ -33,7 +33,6 @@ except ImportError:  # pragma: no cover - depends on the install
     _orjson = None
 
 _encode = json.JSONEncoder(separators=(",", ":")).encode
-_orjson_dumps: Any = None if _orjson is None else _orjson.dumps
 
 
 def dumps(data: Any) -> str:
@@ -45,11 +44,11 @@ def dumps(data: Any) -> str:
     bits) goes through ``json``."""
     if _orjson is not None:
         try:
-            text: str = _orjson_dumps(data).decode()
+            text: str = _orjson.dumps(data).decode()
             return text
         except TypeError:
             try:            # a dict with keys that are not str (half as fast: only when needed)
-                text = _orjson_dumps(data, option=_orjson.OPT_NON_STR_KEYS).decode()
+                text = _orjson.dumps(data, option=_orjson.OPT_NON_STR_KEYS).decode()
                 return text
             except TypeError:
                 pass

@@ -73,8 +73,8 @@ commit that comes sooner after the last group began, when that group held more t
 waits for the rest of that time and is written with those that come meanwhile, in one
 transaction and one sync (PostgreSQL's ``commit_delay`` does the same, when others commit too).
 A lone committer (one busy table) is not held (its first commit after a group of several may
-wait once), and after a quiet spell a commit is written at once; under load, fewer and larger groups: ``python
-bench/server_load.py --hands 1500``, 5,600 syncs for 28,500 commits without the hold, 3,150 with
+wait once), and after a quiet spell a commit is written at once; under load, fewer and larger
+groups: ``python bench/server_load.py --hands 1500``, 5,600 syncs for 28,500 commits without the hold, 3,150 with
 it, and about 15% less server CPU per action (the writer's system calls, and its turns at the
 interpreter lock between the event loop's)."""
 
