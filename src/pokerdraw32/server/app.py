@@ -17,7 +17,7 @@ import io
 import itertools
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,6 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import __version__
 from ..errors import IllegalActionError, PokerDraw32Error
@@ -34,7 +33,7 @@ from ..history import HandHistory, HistoryWriter
 from ..table import Table
 from .cluster import Cluster, moved
 from .config import DEFAULT_TABLES, ServerSettings, TableConfig
-from .connection import Connection
+from .connection import AsgiSocket, Connection
 from .protocol import PROTOCOL_VERSION, Limits, ProtocolError, action_of, dumps, field, read_message
 from .room import Entry, Player, Room
 from .store import StaleTableError, StorageError, Store, TableRow, open_store
@@ -230,9 +229,16 @@ class GameServer:
         return self.rooms[table_id]
 
     # ------------------------------------------------------------------ one client
-    async def serve(self, ws: WebSocket) -> None:
-        await ws.accept()
-        conn = Connection(ws, self.limits, next(self._cids))
+    async def serve(self, scope: MutableMapping[str, Any], receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
+                    send: Callable[[MutableMapping[str, Any]], Awaitable[None]]) -> None:
+        """The ASGI application of ``/ws``: one client's WebSocket, its requests answered in
+        order until it closes.  It speaks ASGI's WebSocket messages itself: each request is one
+        ``receive``, each frame out one ``send`` (:class:`~pokerdraw32.server.connection.AsgiSocket`)."""
+        if (await receive())["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        conn = Connection(AsgiSocket(send), self.limits, next(self._cids))
+        client_closed = False
         self.conns[conn.cid] = conn
         if self.cluster is not None:
             conn.let_go = self.cluster.let_go
@@ -244,8 +250,9 @@ class GameServer:
             conn.send({"type": "welcome", "server": f"pokerdraw32 {__version__}", "limits": self.limits.to_dict(),
                        "tables": tables})
             while not conn.closed:
-                message = await ws.receive()
+                message = await receive()
                 if message["type"] == "websocket.disconnect":
+                    client_closed = True
                     break
                 rid = None
                 try:
@@ -263,13 +270,13 @@ class GameServer:
                     with contextlib.suppress(asyncio.TimeoutError):
                         await asyncio.wait_for(conn.settled.wait(), 3 * self.cluster.lease + 3.0)
                 await self.dispatch(conn, msg)
-        except (WebSocketDisconnect, RuntimeError, OSError):
+        except (RuntimeError, OSError):
             pass
         finally:
             await self.gone(conn)
-            if ws.application_state != WebSocketState.DISCONNECTED:
+            if not client_closed:
                 with contextlib.suppress(Exception):
-                    await ws.close()
+                    await send({"type": "websocket.close", "code": 1000, "reason": ""})
 
     async def gone(self, conn: Connection) -> None:
         """``conn``'s WebSocket closed: it is forgotten, and lets go of its seat or watch (here
@@ -619,6 +626,19 @@ def _error(code: str, message: str, rid: Any = None) -> dict[str, Any]:
     return _reply("error", rid, code=code, message=message)
 
 
+class _AsgiEndpoint:
+    """A route's endpoint that Starlette calls as an ASGI application (an object, not a function:
+    Starlette wraps a function in its WebSocket class)."""
+
+    __slots__ = ("app",)
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+
+    def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> Awaitable[None]:
+        return self.app(scope, receive, send)
+
+
 def create_app(server: GameServer) -> Starlette:
     """The Starlette application serving ``server`` (started and stopped with the app).
 
@@ -652,7 +672,7 @@ def create_app(server: GameServer) -> Starlette:
         Route("/api/tables/{id}/hands.phhs", server.hands_phhs),
         Route("/api/cluster", server.cluster_json),
         Route("/healthz", server.healthz),
-        WebSocketRoute("/ws", server.serve),
+        WebSocketRoute("/ws", _AsgiEndpoint(server.serve)),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

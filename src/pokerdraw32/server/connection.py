@@ -14,11 +14,9 @@ import itertools
 import logging
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
-
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ._loop import running_loop
 from .protocol import PROTOCOL_VERSION, Limits, RateLimiter, dumps
@@ -26,7 +24,7 @@ from .protocol import PROTOCOL_VERSION, Limits, RateLimiter, dumps
 if TYPE_CHECKING:
     from .room import Player, Room
 
-__all__ = ["FRAME_CHARS", "FRAME_HOLD", "FRAME_MESSAGES", "Connection", "Outbox", "Remote"]
+__all__ = ["FRAME_CHARS", "FRAME_HOLD", "FRAME_MESSAGES", "AsgiSocket", "Connection", "Outbox", "Remote", "Socket"]
 
 log = logging.getLogger("pokerdraw32.server")
 
@@ -42,6 +40,37 @@ to its request, its turn to act).  At a person's pace every change still goes ou
 bot's pace the other seats and the onlookers get one frame per hold instead of one per change."""
 _LIVE = itertools.repeat(False)
 """``(text, False)`` pairs with ``zip``: live messages, not replayed."""
+
+
+class Socket(Protocol):
+    """What a :class:`Connection` writes to: a WebSocket's sending side."""
+
+    def send_text(self, text: str) -> Awaitable[None]:
+        """Send ``text`` as one text frame."""
+
+    def close(self, code: int = 1000, reason: str = "") -> Awaitable[None]:
+        """Close the WebSocket with ``code`` and ``reason``."""
+
+
+class AsgiSocket:
+    """A WebSocket's sending side over the ASGI ``send`` callable of its connection (the ASGI
+    WebSocket messages ``websocket.send`` and ``websocket.close``).
+
+    The server answers the ASGI messages itself rather than through a framework's WebSocket
+    object: a frame costs one call of the ASGI server's ``send``.  Sending to a client that has
+    gone raises the ASGI server's error (uvicorn: an ``OSError``), or ``RuntimeError`` after
+    the close."""
+
+    __slots__ = ("_send",)
+
+    def __init__(self, send: Callable[[MutableMapping[str, Any]], Awaitable[None]]) -> None:
+        self._send = send
+
+    def send_text(self, text: str) -> Awaitable[None]:
+        return self._send({"type": "websocket.send", "text": text})
+
+    def close(self, code: int = 1000, reason: str = "") -> Awaitable[None]:
+        return self._send({"type": "websocket.close", "code": code, "reason": reason})
 
 
 @dataclass(frozen=True)
@@ -67,7 +96,7 @@ class Connection:
     :data:`FRAME_MESSAGES` messages and, unless one message alone is larger,
     :data:`FRAME_CHARS` characters (a long replay goes out in several)."""
 
-    def __init__(self, ws: WebSocket | None, limits: Limits, cid: int = 0) -> None:
+    def __init__(self, ws: Socket | None, limits: Limits, cid: int = 0) -> None:
         self.ws = ws
         self.cid = cid                         # the connection's number in its server process
         self.limits = limits
@@ -200,7 +229,7 @@ class Connection:
             if self.kicked:
                 self.out.clear()
                 await self.ws.close(code=1013, reason="not reading: resume with your token")
-        except (WebSocketDisconnect, RuntimeError, OSError):
+        except (RuntimeError, OSError):
             self.out.clear()             # gone: its serve loop finds out and forgets it
             self.replaying = 0
 

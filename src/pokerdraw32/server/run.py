@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import logging
 import os
@@ -83,5 +84,11 @@ def serve(args: argparse.Namespace) -> int:
                             ws_max_size=limits.max_frame, ws_per_message_deflate=args.compression,
                             ws_ping_interval=20.0, ws_ping_timeout=20.0,
                             lifespan="on", timeout_graceful_shutdown=5)
+    config.load()              # uvicorn imports its protocol modules now, not in run()
+    # what exists now (the imported modules, their functions and classes: most of the objects
+    # the process will hold) lives as long as the process: frozen, the collector's full passes
+    # no longer walk it (https://docs.python.org/3/library/gc.html#gc.freeze)
+    gc.collect()
+    gc.freeze()
     uvicorn.Server(config).run()
     return 0 if server.ready else 1
