@@ -491,15 +491,20 @@ class Room:
         public, own = self.table.view_parts([None if p is None else p.seat for p in players])
         del public["deadline"]                 # in the server's monotonic clock: given as "clock"
         hand = public.pop("hand")
-        view = dumps(public)[:-1] + ',"hand":'           # '{"seats":...,"to_act":N,"hand":'
-        everyone = dumps(hand)                           # "null" or '{"phase":...,"pots":[...]}'
+        # '{"type":"state",...,"you":' + seat + ',"view":{"seats":...,"hand":' + hand + '},"clock":...}'
         start = f'{{"type":"state","v":1,"table":{dumps(self.id)},"seq":{self.seq},"you":'
+        view = f',"view":{dumps(public)[:-1]},"hand":'
+        everyone = dumps(hand)                           # "null" or '{"phase":...,"pots":[...]}'
+        opened = everyone[:-1]                           # a seat's own part goes before its "}"
         end = f'}},"clock":{dumps(self.clock())}}}'      # the view's end, then the clock's
         out = {}
         for player, mine in zip(players, own, strict=True):
-            text = everyone if mine is None else everyone[:-1] + "," + dumps(mine)[1:]
-            out[id(player)] = (start + ("null" if player is None else str(player.seat)) + ',"view":' + view + text
-                               + end)
+            if player is None:
+                out[id(player)] = f"{start}null{view}{everyone}{end}"
+            elif mine is None:
+                out[id(player)] = f"{start}{player.seat}{view}{everyone}{end}"
+            else:
+                out[id(player)] = f"{start}{player.seat}{view}{opened},{dumps(mine)[1:]}{end}"
         return out
 
     def clock(self) -> dict[str, Any] | None:
@@ -520,7 +525,9 @@ class Room:
         per seat (onlookers share one).  Players paid out see their hand's end as players, then
         get ``left`` and go on watching the table as onlookers."""
         gone = {id(p.conn): (p, paid) for p, paid in departed if p.conn is not None and p.conn.player is p}
-        conns = self.connections() + [p.conn for p, _ in gone.values() if p.conn is not None]
+        conns = self.connections()
+        if gone:
+            conns += [p.conn for p, _ in gone.values() if p.conn is not None]
         if not conns:
             return
         texts = [self._entry_texts(entry, None if stored is None else stored[i]) for i, entry in enumerate(numbered)]
@@ -534,11 +541,11 @@ class Room:
                 seat, joined = player.seat, player.joined_seq
                 mine = [own if owner == seat and seq > joined else public for seq, public, owner, own in texts]
             else:
-                mine = list(everyone)
-            if id(conn) in gone:
+                mine = everyone
+            if gone and id(conn) in gone:
                 p, paid = gone[id(conn)]
                 conn.player = None
-                mine.append(dumps({"type": "left", "v": 1, "table": self.id, "seat": p.seat, "chips": paid}))
+                mine = [*mine, dumps({"type": "left", "v": 1, "table": self.id, "seat": p.seat, "chips": paid})]
                 self.watchers.add(conn)
                 conn.room = self
                 player = None
@@ -547,9 +554,8 @@ class Room:
         states = self.states_for(list({id(p): p for p in viewers}.values()))
         to_act = self.table.actor
         for conn, player, mine in zip(conns, viewers, queued, strict=True):
-            mine.append(states[id(player)])
             # a seat to act gets its turn at once; the others' frames may wait (FRAME_HOLD)
-            conn.send_texts(mine, urgent=player is not None and player.seat == to_act)
+            conn.send_texts([*mine, states[id(player)]], urgent=player is not None and player.seat == to_act)
 
     def _entry_texts(self, entry: Entry, whole: dict[str, Any] | None = None) -> tuple[int, str, int | None, str]:
         """``(seq, the event message as everyone but the owner sees it, the owner's seat or None,
