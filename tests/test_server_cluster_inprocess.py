@@ -9,7 +9,8 @@ processes alone (:class:`cluster_support.FakeHost`).  Each case is one the real 
   a misleading ``not_seated``); a table that cannot be read again is let go (its lease too);
 * a goodbye that overtakes a resume, a process relaying a request to itself, an old owner
   keeping a moved or replaced client, pieces of a lost notification glued to the next message,
-  an edge bound to a client its owner let go, a ``join`` refused by a lost lease (``unavailable``).
+  an edge bound to a client its owner let go, an edge taken for dead while it lived, a ``join``
+  refused by a lost lease (``unavailable``).
 """
 
 from __future__ import annotations
@@ -270,6 +271,44 @@ def test_an_edge_unbinds_a_client_its_owner_said_moved_to() -> None:
         assert [json.loads(t)["type"] for t, _ in conn.out] == ["joined", "state", "error"]
         assert conn.remote is None, f"the edge still binds the client to {conn.remote}, which its owner let go"
         assert conn.moved
+    asyncio.run(run())
+
+
+def test_an_owner_that_takes_an_edge_for_dead_tells_it_its_clients_moved() -> None:
+    """A process whose heartbeat lapsed in a database outage longer than the lease lives on; the
+    owner of the tables its clients sit at took it for dead and dropped their relayed
+    connections without a word: the clients stayed bound to a relay that sent them nothing
+    more, and waited for ever while their tables played on (``test_postgres_restart_under_load``,
+    ``PD32_CLUSTER_SEED=2442153917``, one run in two).  The owner now tells the edge as it does
+    for a lost notification: ``moved``, then unbound; the edge passes the ``moved`` on and the
+    client resumes."""
+    from pokerdraw32.server.cluster import Cluster, RemoteConnection
+
+    class Room:
+        id = "t0"
+
+        def __init__(self) -> None:
+            self.lock = asyncio.Lock()
+            self.watchers: set[Any] = set()
+
+    async def run() -> None:
+        owner = Cluster(FakeHost(), "postgresql://unused")  # type: ignore[arg-type]
+        edge = Cluster(FakeHost(), "postgresql://unused")  # type: ignore[arg-type]
+        conn = FakeConn(Remote("t0", owner.id, 2))          # seated through the edge at the owner's t0
+        edge.host.conns[7] = conn
+        edge.live.add(owner.id)
+        rconn = RemoteConnection(owner, edge.id, 7)
+        rconn.room = Room()  # type: ignore[assignment]
+        owner.remotes[(edge.id, 7)] = rconn
+        owner.live.discard(edge.id)                          # its heartbeat lapsed
+        owner._moved_away()
+        assert owner.remotes == {}
+        for channel, payload, _ in owner._payloads():
+            edge._received(channel, payload)
+        assert [json.loads(t)["code"] for t, _ in conn.got] == ["moved"], conn.got
+        assert conn.remote is None
+        await asyncio.sleep(0)                               # the relayed connection's detach
+        assert rconn.room is None and rconn.closed
     asyncio.run(run())
 
 

@@ -335,7 +335,12 @@ class Cluster:
 
     def _moved_away(self) -> None:
         """Clients of this process bound to a table whose owner died or changed: ``moved``;
-        remote clients of processes that died: gone."""
+        remote clients of processes that died: gone, and their process is told as :meth:`_lost`
+        tells it (``moved``, then unbound).  A process whose heartbeat lapsed may live on (a
+        database outage longer than the lease): told nothing, its clients stayed bound to a
+        relay that no longer sent them anything, and waited for ever (seen in
+        ``test_postgres_restart_under_load``: clients stuck while their tables played on).  To a
+        process that did die, the notification goes nowhere."""
         for conn in list(self.host.conns.values()):
             for r in (conn.remote, conn.pending):
                 if r is None:
@@ -348,7 +353,12 @@ class Cluster:
                     break
         for key, rconn in list(self.remotes.items()):
             if rconn.edge not in self.live:
+                table = None if rconn.room is None else rconn.room.id
                 self._bye(key)
+                if table is not None:
+                    self._post(rconn.edge, rconn.cid, "m",
+                               dumps(moved(table, "the server process you are connected to was taken for dead")))
+                self._post(rconn.edge, rconn.cid, "b", json.dumps([None, None]))
 
     def _overdue(self) -> None:
         """Requests another process has not answered for long (lost with its notification
