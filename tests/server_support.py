@@ -776,12 +776,12 @@ def check_table_ledger(state: dict[str, Any]) -> tuple[int, int, int]:
 def check_archive(dump: DbDump, table_id: str) -> int:
     """Every finished hand of the table's log (a ``hand_end`` entry) is archived in
     ``pd32_hands``, nothing else is, and each archived hand replays
-    (``HandHistory.loads(text).replay()``) to the stacks of its ``hand_end`` entry.  Returns
+    (``archived_history(text).replay()``) to the stacks of its ``hand_end`` entry.  Returns
     the number of hands.
 
     :raises AssertionError: naming the hand.
     """
-    from pokerdraw32.history import HandHistory
+    from pokerdraw32.server.store import archived_history
 
     ends = {hand: e["stacks"] for hand, e in dump.events[table_id].values() if e.get("kind") == "hand_end"}
     archived = dump.hands[table_id]
@@ -790,7 +790,7 @@ def check_archive(dump: DbDump, table_id: str) -> int:
         f"archived {sorted(set(archived) - set(ends))} did not end in the log")
     assert sorted(ends) == list(range(1, len(ends) + 1)), f"table {table_id}: hands {sorted(ends)} have gaps"
     for hand, text in sorted(archived.items()):
-        replayed = HandHistory.loads(text, source=f"{table_id} hand {hand}").replay()
+        replayed = archived_history(text, f"{table_id} hand {hand}").replay()
         assert list(replayed.result.stacks) == list(ends[hand]), (
             f"table {table_id} hand {hand}: replayed stacks {list(replayed.result.stacks)} != hand_end "
             f"{ends[hand]}")

@@ -17,9 +17,10 @@ import pytest
 
 from pokerdraw32 import ActionKind
 from pokerdraw32.actions import Action
+from pokerdraw32.history import HistoryError
 from pokerdraw32.server.config import ServerSettings, TableConfig
 from pokerdraw32.server.room import Room, stored_table
-from pokerdraw32.server.store import SCHEMA_VERSION, StorageError, open_store
+from pokerdraw32.server.store import SCHEMA_VERSION, StorageError, archived_history, open_store
 
 CONFIG = TableConfig.from_dict({"id": "t1", "title": "t1", "seats": 4, "rules": {"preset": "classic"},
                                 "bots": {"3": "random"}, "decision_time": 60.0, "raise_time": 0.001, "seed": 7})
@@ -228,9 +229,60 @@ def test_a_database_of_an_unknown_schema_is_refused(tmp_path: Path) -> None:
     conn.execute("UPDATE pd32_meta SET value = '9' WHERE key = 'schema'")
     conn.commit()
     conn.close()
-    with pytest.raises(StorageError, match="the database has schema version 9; this server reads 2 "
-                                           r"\(and migrates version 1\)"):
+    with pytest.raises(StorageError, match="the database has schema version 9; this server reads 3 "
+                                           r"\(and migrates versions 1 and 2\)"):
         open_store(str(db))
+
+
+def test_a_schema_2_database_keeps_its_phh_text_archive_and_adds_json_rows(tmp_path: Path) -> None:
+    """Version 2 archived each hand as its PHH text (TOML), version 3 as its PHH fields in JSON:
+    a migrated database holds both, and :meth:`Store.hands` reads both to the same histories."""
+    db = tmp_path / "v2.sqlite"
+
+    async def play(until: int) -> list[Any]:
+        store = open_store(str(db))
+        try:
+            rows = store.load_tables()
+            room = Room.restore(CONFIG, rows[0].state, rows[0].seq, store, SETTINGS) if rows else \
+                await Room.create(CONFIG, store, SETTINGS)
+            if not rows:
+                for seat in range(3):
+                    await room.join(f"p{seat}", seat, None, False)
+            rng = random.Random(until)
+            while room.table.hand_count <= until:
+                await _step(room, rng)
+            return [h for _, h in store.hands(room.id)]
+        finally:
+            store.close()
+    first = asyncio.run(play(3))
+    assert len(first) == 3
+    stored = _rows(db, "SELECT hand, phh FROM pd32_hands ORDER BY hand")
+    assert [h for h, _ in stored] == [1, 2, 3] and all(text.startswith("{") for _, text in stored)
+    assert [archived_history(text) for _, text in stored] == first
+    conn = sqlite3.connect(db)                       # as version 2 left it: the PHH text
+    for hand, text in stored:
+        conn.execute("UPDATE pd32_hands SET phh = ? WHERE hand = ?", (archived_history(text).dumps(), hand))
+    conn.execute("UPDATE pd32_meta SET value = '2' WHERE key = 'schema'")
+    conn.commit()
+    conn.close()
+    assert all(text.startswith("variant = ") for _, text in _rows(db, "SELECT hand, phh FROM pd32_hands"))
+    again = asyncio.run(play(5))                      # migrated; two more hands archived as JSON
+    assert _rows(db, "SELECT value FROM pd32_meta WHERE key = 'schema'") == [(str(SCHEMA_VERSION),)]
+    assert again[:3] == first and len(again) == 5 and [h.hand for h in again] == [1, 2, 3, 4, 5]
+    assert [text[:1] for _, text in _rows(db, "SELECT hand, phh FROM pd32_hands ORDER BY hand")] == \
+        ["v", "v", "v", "{", "{"]
+    for h in again:
+        assert h.replay().is_complete
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("{not json", r"t1 hand 4: not a JSON object of PHH fields \(Expecting property name"),
+    ('{"variant": "32D"}', r"t1 hand 4.*"),
+    ("variant = 3", r"t1 hand 4.*"),
+])
+def test_an_archived_hand_that_is_not_a_history_is_refused_naming_it(text: str, message: str) -> None:
+    with pytest.raises(HistoryError, match=message):
+        archived_history(text, "t1 hand 4")
 
 
 def test_a_journal_that_does_not_replay_is_refused_naming_the_table(tmp_path: Path) -> None:

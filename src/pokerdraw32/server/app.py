@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import __version__
 from ..errors import IllegalActionError, PokerDraw32Error
-from ..history import HandHistory, HistoryWriter
+from ..history import HistoryWriter
 from ..table import Table
 from .cluster import Cluster, moved
 from .config import DEFAULT_TABLES, ServerSettings, TableConfig
@@ -560,8 +560,8 @@ class GameServer:
         def build() -> str:                   # off the event loop: thousands of hands take seconds
             out = io.StringIO()
             writer = HistoryWriter(out)
-            for _, text in store.hands(table_id):
-                writer.write(HandHistory.loads(text))
+            for _, history in store.hands(table_id):
+                writer.write(history)
             return out.getvalue()
         try:
             text = await asyncio.to_thread(build)

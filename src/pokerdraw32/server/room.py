@@ -374,7 +374,8 @@ class Room:
         stored = [self._stored(e) for _, _, e in numbered]       # also the events of the messages
         try:
             if finished:
-                hands.append((self.table.hand_count, self.table.last_history().dumps()))
+                # its PHH fields as JSON: the TOML text is written when the hands are asked for
+                hands.append((self.table.hand_count, dumps(self.table.last_history().to_document())))
             state, journal, base = self._journal()
             await self.store.commit(Commit(self.id, self.seq, state,
                                            [(s, h, d) for (s, h, _), d in zip(numbered, stored, strict=True)],

@@ -15,7 +15,10 @@ The tables, the same in SQLite and PostgreSQL:
   result of each hand, cash-outs: :attr:`Table.ledger`), a row per line, so that a commit writes
   only the new lines (a base holds the rest of ``Table.snapshot()``, whose size does not grow
   with the hands played);
-* ``pd32_hands(table_id, hand, phh)``: each finished hand as PHH (:mod:`pokerdraw32.history`).
+* ``pd32_hands(table_id, hand, phh)``: each finished hand's PHH fields as a JSON object
+  (:meth:`HandHistory.to_document <pokerdraw32.history.HandHistory.to_document>`; a database
+  of schema version 2 or 1 holds the PHH text, TOML, and both are read: :func:`archived_history`).
+  The PHH text is written when a table's hands are asked for, not while the table plays.
 
 A :class:`Commit` (a table's new log entries, its new state, and a finished hand's history) is
 written in one transaction.  Commits of different tables that arrive while one is being written
@@ -47,6 +50,7 @@ import json
 import logging
 import math
 import os
+import queue
 import sqlite3
 import threading
 import time
@@ -60,12 +64,14 @@ try:
 except ImportError:  # pragma: no cover - Windows: no lock file
     fcntl = None  # type: ignore[assignment]
 
+from ..history import HandHistory, HistoryError
 from ._loop import running_loop
 from .protocol import dumps
 
 log = logging.getLogger("pokerdraw32.server")
 
-__all__ = ["SYNC_HOLD", "Commit", "StaleTableError", "StorageError", "Store", "TableRow", "open_store"]
+__all__ = ["SYNC_HOLD", "Commit", "StaleTableError", "StorageError", "Store", "TableRow", "archived_history",
+           "open_store"]
 
 SYNC_HOLD = 0.002
 """Seconds at least between the starts of two groups of commits while several commit at once: a
@@ -78,9 +84,11 @@ groups: ``python bench/server_load.py --hands 1500``, 5,600 syncs for 28,500 com
 it, and about 15% less server CPU per action (the writer's system calls, and its turns at the
 interpreter lock between the event loop's)."""
 
-SCHEMA_VERSION = 2
-"""2: ``pd32_journal`` (a database of version 1, whose table rows hold the whole state, is
-migrated when opened: the table gets it and each table's first commit writes its first base)."""
+SCHEMA_VERSION = 3
+"""3: ``pd32_hands`` rows are JSON objects of PHH fields (version 2 wrote the PHH text, still
+read).  2: ``pd32_journal``.  A database of an older version is migrated when opened: version 1,
+whose table rows hold the whole state, gets ``pd32_journal`` and each table's first commit writes
+its first base; the hands archived before stay as they are."""
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS pd32_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS pd32_tables (id TEXT PRIMARY KEY, config TEXT NOT NULL, state TEXT NOT NULL, "
@@ -94,6 +102,23 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS pd32_journal (table_id TEXT NOT NULL, line BIGINT NOT NULL, entry TEXT NOT NULL, "
     "PRIMARY KEY (table_id, line))",
 )
+
+
+def archived_history(text: str, source: str | None = None) -> HandHistory:
+    """The history of a ``pd32_hands`` row's ``text``: a JSON object of PHH fields (schema
+    version 3), or the PHH text (TOML) that versions 1 and 2 wrote; ``source`` names it in errors.
+
+    :raises HistoryError: the text is neither, or a field is bad (as :meth:`HandHistory.loads`).
+    """
+    if text.startswith("{"):            # a TOML document never starts with "{"
+        try:
+            doc = json.loads(text)
+        except ValueError as exc:
+            raise HistoryError(f"{source or 'an archived hand'}: not a JSON object of PHH fields ({exc})") from None
+        hh = HandHistory.from_document(doc, source=source)
+    else:
+        hh = HandHistory.loads(text, source=source)
+    return hh
 
 
 class StorageError(RuntimeError):
@@ -120,9 +145,10 @@ class TableRow:
 @dataclass
 class Commit:
     """One transaction: the table's new log entries ``(seq, hand, event)``, its new ``state``
-    (JSON-serialisable), its new ledger lines ``(line, entry)``, the PHH text of hands that
-    finished ``(hand, phh)``, and its new journal rows ``(line, entry)``; with ``journal_from``,
-    the journal rows before that line are deleted (a new base makes them useless).
+    (JSON-serialisable), its new ledger lines ``(line, entry)``, the hands that finished
+    ``(hand, PHH fields as a JSON object)`` (:func:`archived_history` reads them), and its new
+    journal rows ``(line, entry)``; with ``journal_from``, the journal rows before that line are
+    deleted (a new base makes them useless).
 
     ``config`` is written only when the table is created (``new=True``).  ``fence`` is the
     ``(server id, epoch)`` of the writer's lease on the table in a cluster (PostgreSQL,
@@ -156,8 +182,10 @@ class Store:
         self.url = url
         self._connect = connect
         self._conn: Any = None
-        self._lock = threading.Condition()
-        self._queue: list[tuple[Commit, _Waiter]] = []
+        # the commits for the writer, then None once closed (a C queue and a C lock: a commit
+        # costs no Python-level condition variable)
+        self._queue: queue.SimpleQueue[tuple[Commit, _Waiter] | None] = queue.SimpleQueue()
+        self._lock = threading.RLock()    # no commit is queued after the None; held, the writer takes no more
         self._closed = False
         # reads (restores, resumes, archives) run on a thread and a connection of their own, so a
         # long read never holds up the commits of every table
@@ -188,19 +216,25 @@ class Store:
         self._ready.set_result(None)
         last = -math.inf                  # when the last group was taken (time.monotonic)
         alone = True                      # it held one commit (nobody else was committing)
-        while True:
-            with self._lock:
-                while not self._queue and not self._closed:
-                    self._lock.wait()
-                if not self._queue and self._closed:
-                    break
-                closing = self._closed
+        waiting = self._queue
+        closing = False
+        while not closing:
+            first = waiting.get()
+            closing = first is None
             wait = last + self.sync_hold - time.monotonic()
             if wait > 0 and not closing and not alone:
                 time.sleep(wait)          # the commits that come meanwhile join this group
             last = time.monotonic()
+            batch = [] if first is None else [first]
             with self._lock:
-                batch, self._queue = self._queue, []
+                while not closing and not waiting.empty():
+                    item = waiting.get()
+                    if item is None:
+                        closing = True    # written with this group, then the writer stops
+                    else:
+                        batch.append(item)
+            if not batch:
+                break
             # a commit whose waiter was cancelled (a server stopping) is not written: nobody
             # was told about it
             group = [(c, fut) for c, fut in batch if fut.set_running_or_notify_cancel()]
@@ -299,12 +333,12 @@ class Store:
         if row is None:
             self._conn.execute(self._sql("INSERT INTO pd32_meta (key, value) VALUES (?, ?)"),
                                ("schema", str(SCHEMA_VERSION)))
-        elif row[0] == "1":        # version 1 lacks pd32_journal only (created above)
+        elif row[0] in ("1", "2"):  # version 1 lacks pd32_journal (created above); their hands are read as they are
             self._conn.execute(self._sql("UPDATE pd32_meta SET value = ? WHERE key = ?"),
                                (str(SCHEMA_VERSION), "schema"))
         elif row[0] != str(SCHEMA_VERSION):
             raise StorageError(f"the database has schema version {row[0]}; this server reads {SCHEMA_VERSION} "
-                               f"(and migrates version 1)")
+                               f"(and migrates versions 1 and 2)")
         self._conn.commit()
 
     def _write(self, c: Commit) -> None:
@@ -356,8 +390,7 @@ class Store:
         with self._lock:
             if self._closed:
                 raise StorageError("the store is closed")
-            self._queue.append((commit, waiter))
-            self._lock.notify()
+            self._queue.put((commit, waiter))
         await waiter.future
 
     def load_tables(self) -> list[TableRow]:
@@ -418,14 +451,19 @@ class Store:
         out: list[tuple[int, int, dict[str, Any]]] = await asyncio.wrap_future(self._read(read))
         return out
 
-    def hands(self, table_id: str) -> list[tuple[int, str]]:
-        """The table's archived hands ``(hand number, PHH text)`` in order (blocking)."""
+    def hands(self, table_id: str) -> list[tuple[int, HandHistory]]:
+        """The table's archived hands ``(hand number, history)`` in order (blocking: the rows are
+        read in the store's reading thread, the histories made in the calling one).
+
+        :raises StorageError: the database cannot be read.
+        :raises HistoryError: a stored hand is not a valid history (:func:`archived_history`).
+        """
         def read(conn: Any) -> list[tuple[int, str]]:
             rows = conn.execute(self._sql("SELECT hand, phh FROM pd32_hands WHERE table_id = ? ORDER BY hand"),
                                 (table_id,)).fetchall()
             return [(int(r[0]), r[1]) for r in rows]
-        out: list[tuple[int, str]] = self._read(read).result()
-        return out
+        rows: list[tuple[int, str]] = self._read(read).result()
+        return [(hand, archived_history(text, f"{table_id} hand {hand}")) for hand, text in rows]
 
     def _read(self, fn: Callable[[Any], Any]) -> Future[Any]:
         """Run ``fn(connection)`` on the read thread (it sees every commit made so far)."""
@@ -459,8 +497,9 @@ class Store:
     def close(self) -> None:
         """Write what is queued, then close the connections."""
         with self._lock:
-            self._closed = True
-            self._lock.notify()
+            if not self._closed:
+                self._closed = True
+                self._queue.put(None)
         self._thread.join()
 
         def close_reader() -> None:
