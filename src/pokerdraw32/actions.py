@@ -281,8 +281,8 @@ class LegalActions:
         """JSON-friendly form."""
         return {
             "seat": self.seat,
-            "phase": self.phase.value,
-            "kinds": sorted(k.value for k in self.kinds),
+            "phase": self.phase._value_,                       # .value, without the enum property
+            "kinds": sorted([k._value_ for k in self.kinds]),
             "call_amount": self.call_amount,
             "min_to": self.min_to,
             "max_to": self.max_to,

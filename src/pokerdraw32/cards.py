@@ -307,6 +307,10 @@ def format_cards(cards: Iterable[int]) -> str:
     :raises InvalidCardError: for a value that is not a card.
     :raises PokerDraw32TypeError: ``cards`` is not iterable.
     """
+    if type(cards) is tuple:                # the engine's own cards (an action's, an event's): no check to make
+        names = [_NAMES[c] for c in cards if type(c) is Card]
+        if len(names) == len(cards):
+            return " ".join(names)
     if not isinstance(cards, Iterable):
         raise PokerDraw32TypeError(f"cards must be an iterable of cards or codes 0..31, not {type(cards).__name__}")
     return " ".join(str(Card(c)) for c in cards)

@@ -150,7 +150,7 @@ class Hand(HandState):
         r = self.result
         stacks, folded = self.stacks, self.folded           # new lists each time: read once
         return {
-            "phase": self.phase.value,
+            "phase": self.phase._value_,                       # .value, without the enum property
             "button": self.button,
             "blinds": list(self.blind_seats),
             "stacks": stacks,

@@ -87,6 +87,11 @@ _PLAYER = re.compile(r"p([1-9][0-9]?)")      # at most 5 players (R3.1): never a
 _AMOUNT = re.compile(r"[0-9]{1,16}")
 _SIMPLE = {"f": ActionKind.FOLD, "sp": ActionKind.SPLIT, "nsp": ActionKind.DECLINE, "to": ActionKind.TIMEOUT}
 _CONSEQUENCES = frozenset({EventKind.DISCARD, EventKind.CHECK, EventKind.FOLD, EventKind.DECLINE})
+_PHH_WORDS = {EventKind.DEAL_HOLE: "dh", EventKind.DEAL_DRAW: "dh", EventKind.FOLD: "f", EventKind.CHECK: "cc",
+              EventKind.CALL: "cc", EventKind.BET: "cbr", EventKind.RAISE: "cbr", EventKind.SPLIT: "sp",
+              EventKind.DECLINE: "nsp", EventKind.TIMEOUT: "to", EventKind.RAISE_WITHDRAWN: "wr",
+              EventKind.DISCARD: "sd", EventKind.SHOW: "sm", EventKind.MUCK: "muck"}
+"""The events a history writes, by the PHH word of their action (``muck``: written ``sm`` without cards)."""
 _WRITTEN = frozenset({"variant", "antes", "blinds_or_straddles", "min_bet", "small_bet", "big_bet", "bring_in",
                       "starting_stacks", "actions", "hand", "table", "seats", "players", "finishing_stacks",
                       "_preset", "_posts", "_options"})
@@ -200,38 +205,33 @@ class HandHistory:
         extras = hand.posted_extras                  # R10.2, R10.3: chips actually posted
         posts = [list(extras.get(seat, (0, 0))) for seat in order]
         timed_out: int | None = None
+        words = _PHH_WORDS
         for ev in hand.events:
             k = ev.kind
-            if k is EventKind.POST_BLIND:
+            word = words.get(k)
+            if word is None:                     # a post, or an event PHH has no action for
                 continue
             if timed_out is not None and k in _CONSEQUENCES:
                 assert ev.seat == timed_out
                 timed_out = None                 # the engine derives it from "pN to"
                 continue
             p = f"p{pos[ev.seat]}" if ev.seat is not None else ""
-            if k is EventKind.DEAL_HOLE or k is EventKind.DEAL_DRAW:
+            if word == "dh":
                 actions.append(f"d dh {p} {format_cards_word(ev.cards)}")
-            elif k is EventKind.FOLD:
-                actions.append(f"{p} f")
-            elif k is EventKind.CHECK or k is EventKind.CALL:
-                actions.append(f"{p} cc")
-            elif k is EventKind.BET or k is EventKind.RAISE:
+            elif word == "cbr":
                 actions.append(f"{p} cbr {ev.amount}")
-            elif k is EventKind.SPLIT:
-                actions.append(f"{p} sp")
-            elif k is EventKind.DECLINE:
-                actions.append(f"{p} nsp")
-            elif k is EventKind.TIMEOUT:
-                actions.append(f"{p} to")
-                timed_out = ev.seat
-            elif k is EventKind.RAISE_WITHDRAWN:
+            elif word == "wr":
                 actions.append(f"d wr {p}")
-            elif k is EventKind.DISCARD:
+            elif word == "sd":                   # a discard (a stand pat: no card)
                 actions.append(f"{p} sd {format_cards_word(ev.cards)}" if ev.cards else f"{p} sd")
-            elif k is EventKind.SHOW:
+            elif word == "sm":                   # a show
                 actions.append(f"{p} sm {format_cards_word(ev.cards)}")
-            elif k is EventKind.MUCK:
+            elif word == "muck":                 # shows nothing
                 actions.append(f"{p} sm")
+            else:
+                actions.append(f"{p} {word}")
+                if word == "to":
+                    timed_out = ev.seat
         finishing = None
         if hand.result is not None:
             finishing = tuple(hand.result.stacks[s] for s in order)

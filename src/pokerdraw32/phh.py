@@ -38,7 +38,7 @@ from typing import Any
 
 import tomli_w
 
-from .cards import Card, parse_card
+from .cards import Card, format_cards, parse_card
 from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError, RulesError, shown
 from .rules import PRESETS, Rules, SecondRoundFirst, Structure
 
@@ -219,8 +219,11 @@ def _short(value: object) -> str:
 # ---------------------------------------------------------------------------------------- cards
 
 def format_cards_word(cards: Iterable[Card]) -> str:
-    """Cards as one PHH word, ``"AhTd7s"``."""
-    return "".join(map(str, cards))
+    """Cards as one PHH word, ``"AhTd7s"``.
+
+    :raises InvalidCardError: a value that is not a card (as :func:`~pokerdraw32.cards.format_cards`).
+    """
+    return format_cards(cards).replace(" ", "")
 
 
 def parse_cards_word(word: str) -> tuple[Card, ...]:

@@ -344,21 +344,27 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
         }
         if h is None:
             return public, [None for _ in seats]
-        table_seat = self.hand_seats.__getitem__
+        hs = self.hand_seats                    # hand seat -> table seat
         v = h.public_view()
         dealt = self._dealt
+        names = [p.name for p in dealt] + [None] * (h.n - len(dealt))
         stacks, bets, folded, all_in, discarded = v["stacks"], v["bets"], v["folded"], v["all_in"], v["discarded"]
+        pots = []
+        for pot in v["pots"]:                   # their own keys, in their order, in table seats
+            pot = dict(pot)
+            pot["eligible"] = [hs[x] for x in pot["eligible"]]
+            if "winners" in pot:
+                pot["winners"] = [hs[x] for x in pot["winners"]]
+            pots.append(pot)
+        to_act = v["to_act"]
         public["hand"] = {
             "phase": v["phase"], "pot": v["pot"], "parole_open": v["parole_open"], "stub_count": v["stub_count"],
-            "serial": v["serial"], "button": table_seat(v["button"]), "blinds": [table_seat(x) for x in v["blinds"]],
-            "to_act": None if v["to_act"] is None else table_seat(v["to_act"]),
-            "players": [{"seat": table_seat(i), "name": dealt[i].name if i < len(dealt) else None,
-                         "stack": stacks[i], "bet": bets[i], "folded": folded[i],
+            "serial": v["serial"], "button": hs[v["button"]], "blinds": [hs[x] for x in v["blinds"]],
+            "to_act": None if to_act is None else hs[to_act],
+            "players": [{"seat": hs[i], "name": names[i], "stack": stacks[i], "bet": bets[i], "folded": folded[i],
                          "all_in": all_in[i], "discarded": discarded[i]} for i in range(h.n)],
-            "shown": [{"seat": table_seat(x["seat"]), "cards": x["cards"]} for x in v["shown"]],
-            "pots": [{**pot, "eligible": [table_seat(x) for x in pot["eligible"]],
-                      **({"winners": [table_seat(x) for x in pot["winners"]]} if "winners" in pot else {})}
-                     for pot in v["pots"]],
+            "shown": [{"seat": hs[x["seat"]], "cards": x["cards"]} for x in v["shown"]],
+            "pots": pots,
         }
         own: list[dict[str, Any] | None] = []
         legal = hole = choices = None
@@ -374,10 +380,14 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
                 legal = h.legal_actions()
             assert choices is not None
             choice = choices[mine]
+            if legal is None or legal.seat != mine:
+                yours = None
+            else:
+                yours = legal.to_dict()
+                yours["seat"] = hs[legal.seat]      # its first key: in its place
             own.append({"cards": [_CARD_NAMES[c] for c in hole[mine]],
                         "showdown_choice": None if choice is None else "show" if choice else "muck",
-                        "legal": None if legal is None or legal.seat != mine else
-                        {**legal.to_dict(), "seat": table_seat(legal.seat)}})
+                        "legal": yours})
         return public, own
 
     def events_for(self, seat: int | None = None, start: int = 0) -> list[Event]:
