@@ -312,6 +312,43 @@ def test_an_owner_that_takes_an_edge_for_dead_tells_it_its_clients_moved() -> No
     asyncio.run(run())
 
 
+def test_what_an_owner_queued_for_a_client_goes_before_its_moved() -> None:
+    """The owner answered a client's ``resume`` (queued on the relayed connection, not yet sent)
+    and then took the client's process for dead: its ``moved`` went out first and the answer
+    after it, so the edge bound the client again by that late ``resumed``, to a relay the owner
+    had dropped (found in review).  The queued lines now go first: the client gets ``resumed``,
+    then ``moved``, and is left unbound, to resume."""
+    from pokerdraw32.server.cluster import Cluster, RemoteConnection
+
+    class Room:
+        id = "t0"
+
+        def __init__(self) -> None:
+            self.lock = asyncio.Lock()
+            self.watchers: set[Any] = set()
+
+    async def run() -> None:
+        owner = Cluster(FakeHost(), "postgresql://unused")  # type: ignore[arg-type]
+        edge = Cluster(FakeHost(), "postgresql://unused")  # type: ignore[arg-type]
+        edge.live.add(owner.id)
+        conn = Connection(FakeWebSocket(), Limits(), 7)  # type: ignore[arg-type]
+        edge.host.conns[7] = conn
+        edge.forward(conn, owner.id, {"type": "resume", "id": 5, "table": "t0", "token": "tok"})
+        edge._lines.clear()
+        rconn = RemoteConnection(owner, edge.id, 7)
+        rconn.room = Room()  # type: ignore[assignment]
+        owner.remotes[(edge.id, 7)] = rconn
+        rconn.send({"type": "resumed", "v": 1, "id": 5, "table": "t0", "seat": 2, "seq": 9})
+        owner.live.discard(edge.id)                          # in the same turn: its heartbeat lapsed
+        owner._moved_away()
+        for channel, payload, _ in owner._payloads():
+            edge._received(channel, payload)
+        got = [json.loads(t) for t, _ in conn.out]
+        assert [(m["type"], m.get("code")) for m in got] == [("resumed", None), ("error", "moved")], got
+        assert conn.remote is None and conn.pending is None, f"the client is left bound to {conn.remote}"
+    asyncio.run(run())
+
+
 def test_a_join_refused_by_a_lost_lease_is_answered_unavailable(pg: Postgres) -> None:
     """A process slow to renew a lease (a loaded machine: ``--lease`` 1.5 s) finds at its next
     commit that another process took the table: the write is refused (fenced), nothing applied.

@@ -221,9 +221,12 @@ def _short(value: object) -> str:
 def format_cards_word(cards: Iterable[Card]) -> str:
     """Cards as one PHH word, ``"AhTd7s"``.
 
-    :raises InvalidCardError: a value that is not a card (as :func:`~pokerdraw32.cards.format_cards`).
+    :raises InvalidCardError: ``cards`` is a tuple holding a value that is not a card (as
+        :func:`~pokerdraw32.cards.format_cards`).
     """
-    return format_cards(cards).replace(" ", "")
+    if type(cards) is tuple:            # the engine's own (an event's): format_cards joins them from a table
+        return format_cards(cards).replace(" ", "")
+    return "".join(map(str, cards))
 
 
 def parse_cards_word(word: str) -> tuple[Card, ...]:

@@ -351,6 +351,8 @@ class Cluster:
                     conn.send(moved(r.table, "its server process stopped" if r.owner not in self.live else
                                     "failover"))
                     break
+        if any(rconn.edge not in self.live for rconn in self.remotes.values()):
+            self._drain()       # what they queued goes before the moved (a late "resumed" would bind again)
         for key, rconn in list(self.remotes.items()):
             if rconn.edge not in self.live:
                 table = None if rconn.room is None else rconn.room.id
@@ -520,6 +522,7 @@ class Cluster:
         here; a remote client of this process's table is let go and told ``moved`` (when the
         database is back); a client's goodbye is sent again."""
         why = "a message between server processes was lost"
+        self._drain()           # what was queued since goes before the moved lines below, not after them
         for to, cid in dict.fromkeys((to, cid) for to, cid, _ in keys):
             self._post(to, cid, "z", "")      # pieces of a long line it may have got: dropped
         for to, cid, flag in dict.fromkeys(keys):

@@ -107,6 +107,9 @@ _SCHEMA = (
 def archived_history(text: str, source: str | None = None) -> HandHistory:
     """The history of a ``pd32_hands`` row's ``text``: a JSON object of PHH fields (schema
     version 3), or the PHH text (TOML) that versions 1 and 2 wrote; ``source`` names it in errors.
+    For the histories the server archives (:meth:`Table.last_history
+    <pokerdraw32.table.Table.last_history>`): JSON has no TOML date or time, so a history with an
+    extra field of such a type would not read back from JSON.
 
     :raises HistoryError: the text is neither, or a field is bad (as :meth:`HandHistory.loads`).
     """
