@@ -245,6 +245,35 @@ def test_pieces_of_a_lost_notification_are_not_glued_to_the_next_message() -> No
     asyncio.run(run())
 
 
+def test_a_relayed_connections_queued_lines_go_between_the_drop_and_the_moved() -> None:
+    """When the statement carrying a relayed client's pieces fails, what its relayed connection
+    queued since must reach the edge after the ``z`` (not glued to the dropped pieces) and
+    before the ``moved`` (a late answer would bind the client again)."""
+    from pokerdraw32.server.cluster import Cluster
+
+    async def run() -> None:
+        owner = Cluster(FakeHost(), "postgresql://unused")  # type: ignore[arg-type]
+        edge = Cluster(FakeHost(), "postgresql://unused")  # type: ignore[arg-type]
+        conn = FakeConn(Remote("t0", owner.id, None))      # bound at the owner's table
+        conn.moved = False
+        edge.host.conns[7] = conn
+        rconn = _relayed(owner, edge.id, 7)
+        rconn.told = ("t0", None)                            # the edge knows the binding
+        owner._post(edge.id, 7, "m", json.dumps({"type": "event", "v": 1, "pad": "x" * 12_000}))
+        payloads = owner._payloads()
+        channel, payload, _ = payloads[0]
+        edge._received(channel, payload)                     # the first pieces went out; the rest failed
+        short = {"type": "event", "v": 1, "table": "t0", "seq": 9}
+        rconn.send(dict(short))                              # queued meanwhile
+        owner._lost(payloads[1][2])
+        for channel, payload, _ in owner._payloads():
+            edge._received(channel, payload)
+        got = [json.loads(t) for t, _ in conn.got]
+        assert [m.get("seq", m.get("code")) for m in got] == [9, "moved"], [t[:60] for t, _ in conn.got]
+        assert conn.remote is None
+    asyncio.run(run())
+
+
 def test_an_edge_unbinds_a_client_its_owner_said_moved_to() -> None:
     """An owner that binds a client (its ``joined``) and lets go of it (``moved``: the table
     spread to another process) before its relay is flushed sends both in one go, and no
@@ -274,6 +303,26 @@ def test_an_edge_unbinds_a_client_its_owner_said_moved_to() -> None:
     asyncio.run(run())
 
 
+class _TableRoom:
+    """What a relayed connection needs of its room, for testing the relay alone: table t0."""
+
+    id = "t0"
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.watchers: set[Any] = set()
+
+
+def _relayed(owner: Any, edge: str, cid: int) -> Any:
+    """The owner's relayed connection of client ``cid`` of process ``edge``, bound at its t0."""
+    from pokerdraw32.server.cluster import RemoteConnection
+
+    rconn = RemoteConnection(owner, edge, cid)
+    rconn.room = _TableRoom()  # type: ignore[assignment]
+    owner.remotes[(edge, cid)] = rconn
+    return rconn
+
+
 def test_an_owner_that_takes_an_edge_for_dead_tells_it_its_clients_moved() -> None:
     """A process whose heartbeat lapsed in a database outage longer than the lease lives on; the
     owner of the tables its clients sit at took it for dead and dropped their relayed
@@ -282,14 +331,7 @@ def test_an_owner_that_takes_an_edge_for_dead_tells_it_its_clients_moved() -> No
     ``PD32_CLUSTER_SEED=2442153917``, one run in two).  The owner now tells the edge as it does
     for a lost notification: ``moved``, then unbound; the edge passes the ``moved`` on and the
     client resumes."""
-    from pokerdraw32.server.cluster import Cluster, RemoteConnection
-
-    class Room:
-        id = "t0"
-
-        def __init__(self) -> None:
-            self.lock = asyncio.Lock()
-            self.watchers: set[Any] = set()
+    from pokerdraw32.server.cluster import Cluster
 
     async def run() -> None:
         owner = Cluster(FakeHost(), "postgresql://unused")  # type: ignore[arg-type]
@@ -297,9 +339,7 @@ def test_an_owner_that_takes_an_edge_for_dead_tells_it_its_clients_moved() -> No
         conn = FakeConn(Remote("t0", owner.id, 2))          # seated through the edge at the owner's t0
         edge.host.conns[7] = conn
         edge.live.add(owner.id)
-        rconn = RemoteConnection(owner, edge.id, 7)
-        rconn.room = Room()  # type: ignore[assignment]
-        owner.remotes[(edge.id, 7)] = rconn
+        rconn = _relayed(owner, edge.id, 7)
         owner.live.discard(edge.id)                          # its heartbeat lapsed
         owner._moved_away()
         assert owner.remotes == {}
@@ -318,14 +358,7 @@ def test_what_an_owner_queued_for_a_client_goes_before_its_moved() -> None:
     after it, so the edge bound the client again by that late ``resumed``, to a relay the owner
     had dropped (found in review).  The queued lines now go first: the client gets ``resumed``,
     then ``moved``, and is left unbound, to resume."""
-    from pokerdraw32.server.cluster import Cluster, RemoteConnection
-
-    class Room:
-        id = "t0"
-
-        def __init__(self) -> None:
-            self.lock = asyncio.Lock()
-            self.watchers: set[Any] = set()
+    from pokerdraw32.server.cluster import Cluster
 
     async def run() -> None:
         owner = Cluster(FakeHost(), "postgresql://unused")  # type: ignore[arg-type]
@@ -335,9 +368,7 @@ def test_what_an_owner_queued_for_a_client_goes_before_its_moved() -> None:
         edge.host.conns[7] = conn
         edge.forward(conn, owner.id, {"type": "resume", "id": 5, "table": "t0", "token": "tok"})
         edge._lines.clear()
-        rconn = RemoteConnection(owner, edge.id, 7)
-        rconn.room = Room()  # type: ignore[assignment]
-        owner.remotes[(edge.id, 7)] = rconn
+        rconn = _relayed(owner, edge.id, 7)
         rconn.send({"type": "resumed", "v": 1, "id": 5, "table": "t0", "seat": 2, "seq": 9})
         owner.live.discard(edge.id)                          # in the same turn: its heartbeat lapsed
         owner._moved_away()

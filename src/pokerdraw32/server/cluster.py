@@ -336,7 +336,7 @@ class Cluster:
     def _moved_away(self) -> None:
         """Clients of this process bound to a table whose owner died or changed: ``moved``;
         remote clients of processes that died: gone, and their process is told as :meth:`_lost`
-        tells it (``moved``, then unbound).  A process whose heartbeat lapsed may live on (a
+        tells it (:meth:`_let_go_relayed`).  A process whose heartbeat lapsed may live on (a
         database outage longer than the lease): told nothing, its clients stayed bound to a
         relay that no longer sent them anything, and waited for ever (seen in
         ``test_postgres_restart_under_load``: clients stuck while their tables played on).  To a
@@ -351,16 +351,9 @@ class Cluster:
                     conn.send(moved(r.table, "its server process stopped" if r.owner not in self.live else
                                     "failover"))
                     break
-        if any(rconn.edge not in self.live for rconn in self.remotes.values()):
-            self._drain()       # what they queued goes before the moved (a late "resumed" would bind again)
         for key, rconn in list(self.remotes.items()):
             if rconn.edge not in self.live:
-                table = None if rconn.room is None else rconn.room.id
-                self._bye(key)
-                if table is not None:
-                    self._post(rconn.edge, rconn.cid, "m",
-                               dumps(moved(table, "the server process you are connected to was taken for dead")))
-                self._post(rconn.edge, rconn.cid, "b", json.dumps([None, None]))
+                self._let_go_relayed(key, "the server process you are connected to was taken for dead")
 
     def _overdue(self) -> None:
         """Requests another process has not answered for long (lost with its notification
@@ -522,7 +515,6 @@ class Cluster:
         here; a remote client of this process's table is let go and told ``moved`` (when the
         database is back); a client's goodbye is sent again."""
         why = "a message between server processes was lost"
-        self._drain()           # what was queued since goes before the moved lines below, not after them
         for to, cid in dict.fromkeys((to, cid) for to, cid, _ in keys):
             self._post(to, cid, "z", "")      # pieces of a long line it may have got: dropped
         for to, cid, flag in dict.fromkeys(keys):
@@ -536,13 +528,24 @@ class Cluster:
                     self._unbind(conn)
                     conn.send(moved(r.table, why))
             else:
-                rconn = self.remotes.get((to, cid))
-                if rconn is not None and not rconn.closed:
-                    table = None if rconn.room is None else rconn.room.id
-                    self._bye((to, cid))
-                    if table is not None:
-                        self._post(to, cid, "m", dumps(moved(table, why)))
-                    self._post(to, cid, "b", json.dumps([None, None]))
+                self._let_go_relayed((to, cid), why)
+
+    def _let_go_relayed(self, key: tuple[str, int], why: str) -> None:
+        """Forget the relayed connection ``key`` (its process, its client) and tell that process:
+        what it had queued, then ``moved`` (``why``), then unbound.  Queued lines drained after
+        the ``moved`` would reach the client after it (a late ``resumed`` binds it again, to a
+        relay that no longer exists); drained before the ``z`` of :meth:`_lost` they would be
+        glued to the pieces that ``z`` drops: so here, between the two."""
+        rconn = self.remotes.get(key)
+        if rconn is None or rconn.closed:
+            return
+        self._drain()
+        table = None if rconn.room is None else rconn.room.id
+        self._bye(key)
+        to, cid = key
+        if table is not None:
+            self._post(to, cid, "m", dumps(moved(table, why)))
+        self._post(to, cid, "b", json.dumps([None, None]))
 
     # ------------------------------------------------------------------ the relay: receiving
     async def _listen_loop(self, listening: asyncio.Future[None]) -> None:
