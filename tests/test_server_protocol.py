@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import logging
 import os
 import random
 import re
@@ -800,3 +801,71 @@ def test_a_join_repeated_with_its_key_finds_its_seat_with_a_new_token(tmp_path: 
             r = c.request({"type": "join", "table": "t1", "name": "cy", "key": bad})
             assert (r["type"], r["code"]) == ("error", "bad_message") and "key" in r["message"]
         assert srv.locked("t1", seat_1) == before
+
+
+def _stuck_client(url: str, request: dict[str, Any], times: int = 1) -> Any:
+    """A WebSocket client that sends ``request`` ``times`` times and then never reads: a raw
+    socket with a small receive buffer; it reads the handshake's answer and nothing after it."""
+    import base64
+    import socket
+    import struct
+
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect((host, int(port)))
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall((f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:                           # the handshake's answer, then no more
+        answer += s.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101")
+    payload = json.dumps(request).encode()
+    mask = os.urandom(4)
+    assert len(payload) < 126
+    s.sendall((struct.pack("!BB", 0x81, 0x80 | len(payload)) + mask
+               + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))) * times)
+    return s
+
+
+def test_a_client_that_does_not_read_holds_up_no_other_connection(tmp_path: Path,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    """PROTOCOL.md, Limits: a client that stops reading fills its socket's buffers, then the
+    server's own for it; the server's send to it then waits, and that wait must not hold up the
+    frames of any other connection (one task writes every connection's frames: a send that
+    would wait goes on in a task of its own).  Its queue's limit then lets it go: the send
+    cancelled, the connection forgotten, without an error logged."""
+    bots = {str(s): "rule" for s in range(5)}
+    tables = [{**TABLE, "id": "t1", "bots": bots}, {**TABLE, "id": "t2", "bots": bots, "seed": 12}]
+    limits = Limits(send_queue=1000, replay_rate=1e9, burst=40)
+    with serving(tmp_path, tables, hand_pause=0.0, bot_delay=0.0, limits=limits) as r:
+        deadline = time.monotonic() + 60
+        while r.server.rooms["t1"].seq < 4000:                   # a long log to replay
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        # replays of 4000 entries, again and again: megabytes more than the socket's buffers hold
+        stuck = _stuck_client(r.url, {"type": "watch", "table": "t1", "last_seq": 0}, times=30)
+        try:
+            while not r.server.conns:
+                time.sleep(0.01)
+            (stuck_conn,) = r.server.conns                        # its cid
+            time.sleep(1.0)                                       # its replay fills every buffer
+            c = Client(r.url)
+            c.request({"type": "watch", "table": "t2"})
+            before = len(c.frames)
+            end = time.monotonic() + 2.0
+            while time.monotonic() < end:
+                with contextlib.suppress(TimeoutError):
+                    c.next(timeout=0.2)
+            assert len(c.frames) - before > 20, "frames stopped while another client did not read"
+            deadline = time.monotonic() + 30                      # t1's live changes pass its queue's limit
+            while stuck_conn in r.server.conns:
+                assert time.monotonic() < deadline, "a client that does not read was never let go"
+                time.sleep(0.1)
+            c.request({"type": "watch", "table": "t1"})           # and everything goes on
+            c.until(lambda m: m["type"] == "state" and m["table"] == "t1")
+            c.close()
+        finally:
+            stuck.close()
+    assert not [rec for rec in caplog.records if rec.levelno >= logging.ERROR], caplog.text

@@ -27,7 +27,7 @@ class _Conn:
         self.batches: list[list[str]] = []
         self.urgent: list[bool] = []
 
-    def send_texts(self, texts: list[str], *, urgent: bool = True) -> None:
+    def send_texts(self, texts: list[str], *, urgent: bool = True, state: bool = False) -> None:
         self.batches.append(list(texts))
         self.urgent.append(urgent)
 
@@ -123,6 +123,36 @@ def test_send_texts_queues_in_order_and_drops_a_client_that_does_not_read() -> N
         assert not conn.closed
         conn.send_texts(["{}"])                                  # a sixth live message waiting
         assert conn.closed and conn.kicked
+    asyncio.run(run())
+
+
+def test_a_waiting_state_is_replaced_by_the_next_change_s() -> None:
+    """PROTOCOL.md, Frames: a connection that waits gets every change's entries, in order, but
+    only the latest ``state``: a published state not sent yet, with nothing queued after it, is
+    dropped when the next change's comes; one with a message queued after it (an answer) stays,
+    and so does anything but a published state."""
+    pytest.importorskip("starlette", reason="the server's connections need the [server] extra (starlette)")
+    from pokerdraw32.server.connection import Connection
+
+    class _WS:
+        async def send_text(self, text: str) -> None:
+            pass
+
+    async def run() -> None:
+        conn = Connection(_WS(), Limits())                       # type: ignore[arg-type]
+        conn.last_frame = asyncio.get_running_loop().time()      # just sent a frame: the next ones wait
+        conn.send_texts(['{"e":1}', '{"s":1}'], urgent=False, state=True)
+        conn.send_texts(['{"e":2}', '{"e":3}', '{"s":2}'], urgent=False, state=True)
+        conn.send_texts(['{"s":3}'], urgent=False, state=True)  # a change without entries: its state alone
+        assert [t for t, _ in conn.out] == ['{"e":1}', '{"e":2}', '{"e":3}', '{"s":3}']
+        conn.send_text('{"ok":1}')                               # an answer after the state: it stays
+        conn.send_texts(['{"e":4}', '{"s":4}'], urgent=False, state=True)
+        assert conn._frame() == '[{"e":1},{"e":2},{"e":3},{"s":3},{"ok":1},{"e":4},{"s":4}]'
+        conn.send_texts(['{"e":5}', '{"s":5}'], urgent=False, state=True)   # {"s":4} went out: nothing dropped
+        conn.send_texts(['{"x":1}'], urgent=False)               # not a state ...
+        conn.send_texts(['{"e":6}', '{"s":6}'], urgent=False, state=True)
+        assert [t for t, _ in conn.out] == ['{"e":5}', '{"s":5}', '{"x":1}', '{"e":6}', '{"s":6}']   # ... kept
+        conn._cancel_hold()
     asyncio.run(run())
 
 

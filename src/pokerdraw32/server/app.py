@@ -238,6 +238,7 @@ class GameServer:
             return
         await send({"type": "websocket.accept"})
         conn = Connection(AsgiSocket(send), self.limits, next(self._cids))
+        conn.task = asyncio.current_task()
         client_closed = False
         self.conns[conn.cid] = conn
         if self.cluster is not None:
@@ -250,7 +251,9 @@ class GameServer:
             conn.send({"type": "welcome", "server": f"pokerdraw32 {__version__}", "limits": self.limits.to_dict(),
                        "tables": tables})
             while not conn.closed:
+                conn.idle = True          # a client let go while it does not read is cancelled here only
                 message = await receive()
+                conn.idle = False
                 if message["type"] == "websocket.disconnect":
                     client_closed = True
                     break
@@ -272,9 +275,17 @@ class GameServer:
                 await self.dispatch(conn, msg)
         except (RuntimeError, OSError):
             pass
+        except asyncio.CancelledError:
+            if not conn.stuck:
+                raise
+            # let go while it does not read (Connection.let_go_stuck): returning lets the ASGI
+            # server close the WebSocket, which no close message of ours could (its send waits)
+            task = asyncio.current_task()
+            if task is not None and hasattr(task, "uncancel"):
+                task.uncancel()
         finally:
             await self.gone(conn)
-            if not client_closed:
+            if not client_closed and not conn.stuck:
                 with contextlib.suppress(Exception):
                     await send({"type": "websocket.close", "code": 1000, "reason": ""})
 

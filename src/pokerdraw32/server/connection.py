@@ -14,7 +14,7 @@ import itertools
 import logging
 import math
 from collections import deque
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Generator, MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -108,6 +108,7 @@ class Connection:
         self.hold: asyncio.TimerHandle | None = None   # what is queued waits for this (FRAME_HOLD)
         self.kicked = False                    # a client that does not read: close the connection
         self.replaying = 0           # replayed entries queued: they do not count against send_queue
+        self._state: str | None = None   # the last published state queued (send_texts), while it may be replaced
         self.held: list[str] | None = None     # live messages held back while a replay is sent
         self.replays = RateLimiter(limits.replay_rate, limits.max_replay)   # entries replayed
         self.room: Room | None = None
@@ -123,6 +124,10 @@ class Connection:
         self.asked: dict[Any, float] = {}      # ids of requests sent to that process -> when (monotonic)
         self.let_go: Callable[[Connection], None] | None = None   # tells that owner when unbound
         self.moved = False                     # told "moved" (a cluster), not bound again since
+        self.sending: asyncio.Task[None] | None = None   # a send that waits, going on in a task of its own
+        self.task: asyncio.Task[Any] | None = None       # the task serving the connection (GameServer.serve)
+        self.idle = False                      # that task waits for the client's next message
+        self.stuck = False                     # let go while a send to it waited: nothing more is sent
 
     def send(self, msg: dict[str, Any], *, replay: bool = False) -> None:
         """Queue ``msg`` (its ``"v"`` set if missing); see :meth:`send_text`."""
@@ -152,23 +157,30 @@ class Connection:
         self.out.append((text, replay))
         self._wake()
 
-    def send_texts(self, texts: list[str], *, urgent: bool = True) -> None:
+    def send_texts(self, texts: list[str], *, urgent: bool = True, state: bool = False) -> None:
         """Queue several messages already serialised, in order: as :meth:`send_text` of each
         (a client that does not read is disconnected once more than ``send_queue`` live
         messages wait).  ``urgent=False``: they may wait until :data:`FRAME_HOLD` seconds have
         passed since the connection's last frame (a change published to a seat that is not to
-        act; PROTOCOL.md, Frames); anything urgent queued meanwhile takes them along at once."""
+        act; PROTOCOL.md, Frames); anything urgent queued meanwhile takes them along at once.
+        ``state=True``: the last of ``texts`` is the seat's ``state`` after a published change,
+        and the state of the change before, if it is still the last thing queued (it waited),
+        is dropped: a state replaces the one before it (PROTOCOL.md, Frames)."""
         if self.closed:
             return
         if self.held is not None:
             self.held.extend(texts)
             return
-        if len(self.out) - self.replaying + len(texts) > self.limits.send_queue:
+        out = self.out
+        if state and out and out[-1][0] is self._state:   # not sent yet, and nothing queued after it
+            out.pop()
+        if len(out) - self.replaying + len(texts) > self.limits.send_queue:
             self.closed = self.kicked = True
             log.warning("a client does not read its messages: disconnected")
             self._wake()
             return
-        self.out.extend(zip(texts, _LIVE, strict=False))
+        out.extend(zip(texts, _LIVE, strict=False))
+        self._state = texts[-1] if state and texts else None
         self._wake(urgent)
 
     def _wake(self, urgent: bool = True) -> None:
@@ -218,20 +230,56 @@ class Connection:
             size += len(text) + 1
         return parts[0] if len(parts) == 1 else "[" + ",".join(parts) + "]"
 
-    async def flush(self) -> None:
+    def write(self) -> None:
         """Write what is queued, a frame at a time, or close a connection that does not read
-        (code 1013).  Called by the :class:`Outbox` only."""
+        (code 1013).  Called by the :class:`Outbox` only, and never waits: a send that would (the
+        client does not read, and its socket's buffers are full, so that the ASGI server's
+        ``send`` waits for them to drain) goes on in a task of its own (:attr:`sending`), what is
+        queued after it waits for it, and the outbox goes on with the other connections.  A
+        client kicked while a send to it waits is let go (:meth:`let_go_stuck`)."""
         try:
             assert self.ws is not None
             while self.out and not self.kicked:
                 self.frames += 1
-                await self.ws.send_text(self._frame())
+                rest = _start(self.ws.send_text(self._frame()))
+                if rest is not None:
+                    self.sending = running_loop().create_task(self._send_rest(rest))
+                    return
             if self.kicked:
                 self.out.clear()
-                await self.ws.close(code=1013, reason="not reading: resume with your token")
+                rest = _start(self.ws.close(code=1013, reason="not reading: resume with your token"))
+                if rest is not None:      # not even the close goes out: it is let go
+                    _drop(rest)
+                    self.let_go_stuck()
         except (RuntimeError, OSError):
             self.out.clear()             # gone: its serve loop finds out and forgets it
             self.replaying = 0
+
+    async def _send_rest(self, rest: Awaitable[None]) -> None:
+        """The rest of a send that had to wait (:meth:`write`); then what was queued meanwhile."""
+        try:
+            await rest
+        except (RuntimeError, OSError):
+            self.out.clear()
+            self.replaying = 0
+        finally:
+            self.sending = None
+        self.last_frame = running_loop().time()
+        if self.out or self.kicked:
+            self._wake()
+
+    def let_go_stuck(self) -> None:
+        """Drop a client that does not read while a send to it waits (its queue's limit was
+        passed): the waiting send is cancelled, nothing more is sent, and the task serving it
+        (if it waits for the client's next message) is cancelled, so that the ASGI server closes
+        the WebSocket when the application returns; the seat is let go as at any disconnection."""
+        self.closed = self.kicked = self.stuck = True
+        self.out.clear()
+        self.replaying = 0
+        if self.sending is not None:
+            self.sending.cancel()
+        if self.idle and self.task is not None and not self.task.done():
+            self.task.cancel()
 
     def release(self) -> None:
         """The replay is sent: the live messages held back meanwhile follow."""
@@ -255,14 +303,64 @@ class Connection:
         self.room = None
 
 
+class _Rest:
+    """What is left of a coroutine that ran until it had to wait on ``waits_on`` (what it
+    yielded): awaiting this finishes it as if it had been awaited from the start (a cancellation
+    is passed on to it)."""
+
+    __slots__ = ("coro", "waits_on")
+
+    def __init__(self, coro: Any, waits_on: Any) -> None:
+        self.coro = coro
+        self.waits_on = waits_on
+
+    def __await__(self) -> Generator[Any, None, None]:
+        coro, pending = self.coro, self.waits_on
+        while True:
+            try:
+                yield pending
+            except BaseException as exc:   # a cancellation, thrown in: it goes on to the coroutine
+                try:
+                    pending = coro.throw(exc)
+                except StopIteration:
+                    return
+                continue
+            try:
+                pending = coro.send(None)
+            except StopIteration:
+                return
+
+
+def _start(aw: Awaitable[None]) -> Awaitable[None] | None:
+    """Run the send ``aw`` as far as it goes without waiting: None if it finished (what it
+    raised is raised), else what is left of it, to await.  uvicorn's ``send`` writes to the
+    socket's buffer and returns at once, unless the client has stopped reading."""
+    send = getattr(aw, "send", None)
+    if send is None:                      # not a coroutine: it may wait
+        return aw
+    try:
+        waits_on = send(None)
+    except StopIteration:
+        return None
+    return _Rest(aw, waits_on)
+
+
+def _drop(rest: Awaitable[None]) -> None:
+    """Close what is left of a send without finishing it."""
+    close = getattr(getattr(rest, "coro", rest), "close", None)
+    if close is not None:
+        close()
+
+
 class Outbox:
     """The connections with something to write, in the order they got it, and the one task of
-    the event loop that writes them (:meth:`Connection.flush`).
+    the event loop that writes them (:meth:`Connection.write`).
 
     One task for every connection, not one each: a change queued for the five seats of a table
-    is written in one task step instead of five wake-ups.  An ASGI server's send here does not
-    wait (uvicorn writes to the socket's buffer and returns); one that waited would hold up the
-    other connections' frames while it does, not lose or reorder any.
+    is written in one task step instead of five wake-ups.  An ASGI server's send does not wait
+    (uvicorn writes to the socket's buffer and returns) unless the client has stopped reading and
+    its buffers are full: such a send goes on in a task of that connection's own
+    (:meth:`Connection.write`), and holds up no other connection's frames.
     """
 
     _by_loop: ClassVar[dict[asyncio.AbstractEventLoop, Outbox]] = {}
@@ -301,13 +399,17 @@ class Outbox:
                 continue
             conn = queue.popleft()
             conn.listed = False
+            if conn.sending is not None:         # a send to it waits: what is queued goes after it
+                if conn.kicked:
+                    conn.let_go_stuck()
+                continue
             if conn.closed and not conn.kicked:
                 conn.out.clear()
                 continue
             try:
                 frames = conn.frames
-                await conn.flush()
-                if conn.frames != frames:        # a frame went out: the hold counts from it
+                conn.write()
+                if conn.frames != frames and conn.sending is None:   # a frame went out: the hold counts from it
                     conn.last_frame = self.loop.time()
             except Exception:       # pragma: no cover - a bug: one connection must not stop every other's frames
                 log.exception("writing to a client failed")

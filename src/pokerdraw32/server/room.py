@@ -556,7 +556,8 @@ class Room:
         to_act = self.table.actor
         for conn, player, mine in zip(conns, viewers, queued, strict=True):
             # a seat to act gets its turn at once; the others' frames may wait (FRAME_HOLD)
-            conn.send_texts([*mine, states[id(player)]], urgent=player is not None and player.seat == to_act)
+            conn.send_texts([*mine, states[id(player)]], urgent=player is not None and player.seat == to_act,
+                            state=True)
 
     def _entry_texts(self, entry: Entry, whole: dict[str, Any] | None = None) -> tuple[int, str, int | None, str]:
         """``(seq, the event message as everyone but the owner sees it, the owner's seat or None,
