@@ -57,14 +57,16 @@ def test_simulate_history_replays_every_stack_exactly(tmp_path: Path, structure:
     assert code == 0
     lines = text.splitlines()
     assert len(lines) == 120
-    assert lines[0] == f"{path} hand 1: " + " ".join(map(str, by_position(hands[0])))
+    assert lines[0] == f"{path} hand 1: finishing stacks " + ", ".join(
+        f"p{i} {chips}" for i, chips in enumerate(by_position(hands[0]), 1))
 
 
 def test_replay_golden_files_text_and_json():
     files = [str(DATA / name) for name in sorted(GOLDEN)]
     code, out, err = run("replay", *files)
     assert code == 0 and err == ""
-    assert out.splitlines() == [f"{f} hand 1: " + " ".join(map(str, GOLDEN[Path(f).name][1])) for f in files]
+    assert out.splitlines() == [f"{f} hand 1: finishing stacks " + ", ".join(
+        f"p{i} {chips}" for i, chips in enumerate(GOLDEN[Path(f).name][1], 1)) for f in files]
     code, out, _ = run("replay", "--json", str(DATA / "r8_2_parole_all_in_declines.phh"))
     (row,) = [json.loads(line) for line in out.splitlines()]
     assert row == {
@@ -81,7 +83,8 @@ def test_replay_stops_at_the_first_invalid_hand(tmp_path: Path):
     code, out, err = run("replay", str(good), str(bad), str(good))
     assert code == 1
     # the good file, then hand 1 of the bad file, then the error naming file, hand and action index
-    assert out.splitlines() == [f"{good} hand 1: 88 88 124", f"{bad} hand 1: 88 88 124"]
+    assert out.splitlines() == [f"{good} hand 1: finishing stacks p1 88, p2 88, p3 124",
+                                f"{bad} hand 1: finishing stacks p1 88, p2 88, p3 124"]
     assert err.startswith(f"pokerdraw32 replay: error: {bad}: hand 2: actions[13] 'd dh p2 JdAh8sAs': card As is "
                           "one of seat 1's own discards")
     assert "[R6.2]" in err

@@ -610,6 +610,24 @@ def test_restart_restores_every_table_exactly(tmp_path: Path) -> None:
         assert state["view"]["hand"]["cards"] == before[2]
 
 
+def test_the_lobby_keeps_the_tables_file_s_order_across_a_restart(tmp_path: Path) -> None:
+    """The welcome lists the tables in the tables file's order, the same after a restart; a
+    table stored from an earlier tables file (still run) comes after them."""
+    tables = [{**TABLE, "id": i, "bots": {}} for i in ("zeta", "alpha", "mid")]
+
+    def lobby(srv: Running) -> list[str]:
+        c = Client(srv.url)
+        ids = [t["id"] for t in c.log[0]["tables"]]
+        c.close()
+        return ids
+    with serving(tmp_path, tables) as srv:
+        assert lobby(srv) == ["zeta", "alpha", "mid"]
+    with serving(tmp_path, tables) as srv:
+        assert lobby(srv) == ["zeta", "alpha", "mid"]
+    with serving(tmp_path, [tables[2], tables[1]]) as srv:
+        assert lobby(srv) == ["mid", "alpha", "zeta"]
+
+
 def test_finished_hands_are_archived_as_phh_that_replays(tmp_path: Path) -> None:
     import urllib.error
     import urllib.request

@@ -541,7 +541,8 @@ def _cmd_replay(args: argparse.Namespace, out: TextIO, err: TextIO | None) -> in
                 json.dump(summary, out)
                 out.write("\n")
             else:
-                out.write(f"{path} hand {hh.number}: {' '.join(map(str, summary['finishing_stacks']))}\n")
+                stacks = ", ".join(f"p{i} {chips}" for i, chips in enumerate(summary["finishing_stacks"], 1))
+                out.write(f"{path} hand {hh.number}: finishing stacks {stacks}\n")
         if count == 0:
             raise Where(path).error("the file holds no hand (it is empty, or only comments): nothing to replay")
     return 0

@@ -17,7 +17,7 @@ import io
 import itertools
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +92,7 @@ class GameServer:
         for config in self.configs:
             if config.id not in self.rooms:
                 self.rooms[config.id] = await Room.create(config, store, self.settings)
+        self.rooms = {tid: self.rooms[tid] for tid in self._lobby_order(self.rooms)}
         for room in self.rooms.values():
             self._run(room)
         self.ready = True
@@ -195,6 +196,12 @@ class GameServer:
         if self.store is not None:
             await asyncio.to_thread(self.store.close)
 
+    def _lobby_order(self, ids: Iterable[str]) -> list[str]:
+        """Table ids in the lobby's order: those of the tables file in its order, then the others
+        (stored from an earlier tables file) by id; the same before and after a restart."""
+        given = {c.id: i for i, c in enumerate(self.configs)}
+        return sorted(ids, key=lambda tid: (0, given[tid], "") if tid in given else (1, 0, tid))
+
     def table_info(self) -> list[dict[str, Any]]:
         """The tables this process runs, as the lobby lists them (see :meth:`all_tables`)."""
         return [_info(room.config, room.table, [(s, p.name, p.bot) for s, p in sorted(room.players.items())])
@@ -216,7 +223,8 @@ class GameServer:
             players = [(int(d["seat"]), str(d["name"]), d["bot"]) for d in state["players"]]
             hands = state["hand_count"] if "hand_count" in state else state.get("table", {}).get("hand_count", 0)
             out.append(_info(c, table, players, int(hands)))       # (schema version 1: in the table)
-        return out
+        order = {tid: i for i, tid in enumerate(self._lobby_order(d["id"] for d in out))}
+        return sorted(out, key=lambda d: order[d["id"]])
 
     def has_table(self, table_id: str) -> bool:
         """Whether ``table_id`` is a table of this server (in a cluster: of any process)."""
