@@ -14,7 +14,7 @@ import itertools
 import logging
 import math
 from collections import deque
-from collections.abc import Awaitable, Callable, Generator, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -230,43 +230,23 @@ class Connection:
             size += len(text) + 1
         return parts[0] if len(parts) == 1 else "[" + ",".join(parts) + "]"
 
-    def write(self) -> None:
+    async def flush(self) -> None:
         """Write what is queued, a frame at a time, or close a connection that does not read
-        (code 1013).  Called by the :class:`Outbox` only, and never waits: a send that would (the
-        client does not read, and its socket's buffers are full, so that the ASGI server's
-        ``send`` waits for them to drain) goes on in a task of its own (:attr:`sending`), what is
-        queued after it waits for it, and the outbox goes on with the other connections.  A
-        client kicked while a send to it waits is let go (:meth:`let_go_stuck`)."""
+        (code 1013).  Called by the :class:`Outbox` only.  A send here waits only when the client
+        does not read and its socket's buffers are full (the ASGI server's ``send`` then waits
+        for them to drain): the task writing becomes the connection's own (:attr:`sending`), and
+        a new one writes the other connections' frames (:meth:`Outbox.add`)."""
         try:
             assert self.ws is not None
             while self.out and not self.kicked:
                 self.frames += 1
-                rest = _start(self.ws.send_text(self._frame()))
-                if rest is not None:
-                    self.sending = running_loop().create_task(self._send_rest(rest))
-                    return
+                await self.ws.send_text(self._frame())
             if self.kicked:
                 self.out.clear()
-                rest = _start(self.ws.close(code=1013, reason="not reading: resume with your token"))
-                if rest is not None:      # not even the close goes out: it is let go
-                    _drop(rest)
-                    self.let_go_stuck()
+                await self.ws.close(code=1013, reason="not reading: resume with your token")
         except (RuntimeError, OSError):
             self.out.clear()             # gone: its serve loop finds out and forgets it
             self.replaying = 0
-
-    async def _send_rest(self, rest: Awaitable[None]) -> None:
-        """The rest of a send that had to wait (:meth:`write`); then what was queued meanwhile."""
-        try:
-            await rest
-        except (RuntimeError, OSError):
-            self.out.clear()
-            self.replaying = 0
-        finally:
-            self.sending = None
-        self.last_frame = running_loop().time()
-        if self.out or self.kicked:
-            self._wake()
 
     def let_go_stuck(self) -> None:
         """Drop a client that does not read while a send to it waits (its queue's limit was
@@ -303,64 +283,18 @@ class Connection:
         self.room = None
 
 
-class _Rest:
-    """What is left of a coroutine that ran until it had to wait on ``waits_on`` (what it
-    yielded): awaiting this finishes it as if it had been awaited from the start (a cancellation
-    is passed on to it)."""
-
-    __slots__ = ("coro", "waits_on")
-
-    def __init__(self, coro: Any, waits_on: Any) -> None:
-        self.coro = coro
-        self.waits_on = waits_on
-
-    def __await__(self) -> Generator[Any, None, None]:
-        coro, pending = self.coro, self.waits_on
-        while True:
-            try:
-                yield pending
-            except BaseException as exc:   # a cancellation, thrown in: it goes on to the coroutine
-                try:
-                    pending = coro.throw(exc)
-                except StopIteration:
-                    return
-                continue
-            try:
-                pending = coro.send(None)
-            except StopIteration:
-                return
-
-
-def _start(aw: Awaitable[None]) -> Awaitable[None] | None:
-    """Run the send ``aw`` as far as it goes without waiting: None if it finished (what it
-    raised is raised), else what is left of it, to await.  uvicorn's ``send`` writes to the
-    socket's buffer and returns at once, unless the client has stopped reading."""
-    send = getattr(aw, "send", None)
-    if send is None:                      # not a coroutine: it may wait
-        return aw
-    try:
-        waits_on = send(None)
-    except StopIteration:
-        return None
-    return _Rest(aw, waits_on)
-
-
-def _drop(rest: Awaitable[None]) -> None:
-    """Close what is left of a send without finishing it."""
-    close = getattr(getattr(rest, "coro", rest), "close", None)
-    if close is not None:
-        close()
-
-
 class Outbox:
     """The connections with something to write, in the order they got it, and the one task of
-    the event loop that writes them (:meth:`Connection.write`).
+    the event loop that writes them (:meth:`Connection.flush`).
 
     One task for every connection, not one each: a change queued for the five seats of a table
     is written in one task step instead of five wake-ups.  An ASGI server's send does not wait
     (uvicorn writes to the socket's buffer and returns) unless the client has stopped reading and
-    its buffers are full: such a send goes on in a task of that connection's own
-    (:meth:`Connection.write`), and holds up no other connection's frames.
+    its buffers are full.  Then the task is held up in that send, and it is the only way it can
+    be while anything else runs: the next connection queued finds it so (:meth:`add`), gives
+    the task to the connection it writes to (:attr:`Connection.sending`: it finishes that
+    connection's frames, then ends) and starts a new one for the others.  The common case costs
+    nothing more than an attribute set and cleared.
     """
 
     _by_loop: ClassVar[dict[asyncio.AbstractEventLoop, Outbox]] = {}
@@ -369,6 +303,7 @@ class Outbox:
         self.loop = loop
         self.queue: deque[Connection] = deque()
         self._waiting: asyncio.Future[None] | None = None
+        self.writing: Connection | None = None     # what the task writes to, while it does
         self.task = loop.create_task(self._run(), name="pokerdraw32 outbox")
 
     @classmethod
@@ -384,13 +319,25 @@ class Outbox:
 
     def add(self, conn: Connection) -> None:
         self.queue.append(conn)
+        if self.writing is not None:             # the task waits in a send: it is that connection's now
+            self._hand_over(self.writing)
         w = self._waiting
         if w is not None:
             self._waiting = None
             if not w.done():
                 w.set_result(None)
 
+    def _hand_over(self, conn: Connection) -> None:
+        """The task waits in a send to ``conn`` (a client that does not read): it becomes
+        ``conn``'s (it finishes ``conn``'s frames, then ends), and a new task writes the others'."""
+        self.writing = None
+        conn.sending = self.task
+        self.task = self.loop.create_task(self._run(), name="pokerdraw32 outbox")
+        if conn.kicked:                          # what waits is the close of a client that does not read
+            conn.let_go_stuck()
+
     async def _run(self) -> None:
+        me = asyncio.current_task()
         queue = self.queue
         while True:
             if not queue:
@@ -406,10 +353,22 @@ class Outbox:
             if conn.closed and not conn.kicked:
                 conn.out.clear()
                 continue
+            frames = conn.frames
+            self.writing = conn
             try:
-                frames = conn.frames
-                conn.write()
-                if conn.frames != frames and conn.sending is None:   # a frame went out: the hold counts from it
-                    conn.last_frame = self.loop.time()
+                await conn.flush()
+            except asyncio.CancelledError:
+                if self.task is me:              # the outbox itself (its loop closing)
+                    raise
+                return                           # given to a client then let go (let_go_stuck)
             except Exception:       # pragma: no cover - a bug: one connection must not stop every other's frames
                 log.exception("writing to a client failed")
+            if self.task is not me:              # given to ``conn`` while its send waited: done with it
+                conn.sending = None
+                conn.last_frame = self.loop.time()
+                if conn.out or conn.kicked:
+                    conn._wake()
+                return
+            self.writing = None
+            if conn.frames != frames:            # a frame went out: the hold counts from it
+                conn.last_frame = self.loop.time()
