@@ -17,6 +17,7 @@ import logging
 import os
 import random
 import re
+import socket
 import sqlite3
 import tempfile
 import threading
@@ -40,7 +41,7 @@ from pokerdraw32.history import loads_all
 from pokerdraw32.server.app import GameServer, create_app
 from pokerdraw32.server.config import ServerSettings, TableConfig
 from pokerdraw32.server.protocol import Limits
-from pokerdraw32.server.run import ws_protocol
+from pokerdraw32.server.run import UNACKED_TIMEOUT, uvicorn_server, ws_protocol
 from pokerdraw32.server.store import archived_history
 from pokerdraw32.table import Table
 
@@ -51,11 +52,11 @@ class Running:
     """A server under uvicorn in a background thread."""
 
     def __init__(self, db: str, tables: list[dict[str, Any]], settings: ServerSettings, limits: Limits,
-                 admin_token: str | None = None) -> None:
+                 admin_token: str | None = None, unacked: float = UNACKED_TIMEOUT) -> None:
         self.server = GameServer(db, [TableConfig.from_dict(t) for t in tables], settings, limits, admin_token)
         config = uvicorn.Config(create_app(self.server), host="127.0.0.1", port=0, log_level="warning",
                                 ws=ws_protocol(), ws_max_size=limits.max_frame, lifespan="on")
-        self.uv = uvicorn.Server(config)
+        self.uv = uvicorn_server(config, unacked)
         self.thread = threading.Thread(target=self.uv.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 20
@@ -90,10 +91,10 @@ TABLE = {"id": "t1", "title": "test", "rules": {"structure": "no-limit", "sb": 1
 @contextlib.contextmanager
 def serving(tmp_path: Path, tables: list[dict[str, Any]] | None = None, *, hand_pause: float = 0.02,
             bot_delay: float = 0.0, grace: float = 60.0, limits: Limits | None = None,
-            db: str | None = None) -> Iterator[Running]:
+            db: str | None = None, unacked: float = UNACKED_TIMEOUT) -> Iterator[Running]:
     r = Running(db or str(tmp_path / "db.sqlite"), tables or [TABLE],
                 ServerSettings(hand_pause=hand_pause, bot_delay=bot_delay, grace=grace), limits or Limits(),
-                admin_token="s3cret")
+                admin_token="s3cret", unacked=unacked)
     try:
         yield r
     finally:
@@ -825,7 +826,6 @@ def _stuck_client(url: str, request: dict[str, Any], times: int = 1) -> Any:
     """A WebSocket client that sends ``request`` ``times`` times and then never reads: a raw
     socket with a small receive buffer; it reads the handshake's answer and nothing after it."""
     import base64
-    import socket
     import struct
 
     host, port = url.split("//")[1].split("/")[0].split(":")
@@ -853,11 +853,12 @@ def test_a_client_that_does_not_read_holds_up_no_other_connection(tmp_path: Path
     server's own for it; the server's send to it then waits, and that wait must not hold up the
     frames of any other connection (one task writes every connection's frames: a send that
     would wait goes on in a task of its own).  Its queue's limit then lets it go: the send
-    cancelled, the connection forgotten, without an error logged."""
+    cancelled, the connection forgotten, without an error logged; and the kernel drops its
+    socket once what was sent stays unacknowledged (``UNACKED_TIMEOUT``, 2 s here)."""
     bots = {str(s): "rule" for s in range(5)}
     tables = [{**TABLE, "id": "t1", "bots": bots}, {**TABLE, "id": "t2", "bots": bots, "seed": 12}]
     limits = Limits(send_queue=1000, replay_rate=1e9, burst=40)
-    with serving(tmp_path, tables, hand_pause=0.0, bot_delay=0.0, limits=limits) as r:
+    with serving(tmp_path, tables, hand_pause=0.0, bot_delay=0.0, limits=limits, unacked=2.0) as r:
         deadline = time.monotonic() + 60
         while r.server.rooms["t1"].seq < 4000:                   # a long log to replay
             assert time.monotonic() < deadline
@@ -884,6 +885,11 @@ def test_a_client_that_does_not_read_holds_up_no_other_connection(tmp_path: Path
             c.request({"type": "watch", "table": "t1"})           # and everything goes on
             c.until(lambda m: m["type"] == "state" and m["table"] == "t1")
             c.close()
+            if hasattr(socket, "TCP_USER_TIMEOUT"):               # the kernel drops its socket (unacked=2 s)
+                deadline = time.monotonic() + 30
+                while r.uv.server_state.connections:              # uvicorn's: every connection closed
+                    assert time.monotonic() < deadline, "the socket of a client let go was never closed"
+                    time.sleep(0.2)
         finally:
             stuck.close()
     assert not [rec for rec in caplog.records if rec.levelno >= logging.ERROR], caplog.text

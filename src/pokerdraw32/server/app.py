@@ -284,13 +284,15 @@ class GameServer:
         except (RuntimeError, OSError):
             pass
         except asyncio.CancelledError:
+            conn.idle = False
             if not conn.stuck:
                 raise
             # let go while it does not read (Connection.let_go_stuck): returning lets the ASGI
-            # server close the WebSocket, which no close message of ours could (its send waits)
+            # server close the WebSocket, which no close message of ours could (its send waits);
+            # a cancellation besides that one (the server stopping) goes on
             task = asyncio.current_task()
-            if task is not None and hasattr(task, "uncancel"):
-                task.uncancel()
+            if task is not None and hasattr(task, "uncancel") and task.uncancel() > 0:
+                raise
         finally:
             await self.gone(conn)
             if not client_closed and not conn.stuck:

@@ -251,8 +251,10 @@ class Connection:
     def let_go_stuck(self) -> None:
         """Drop a client that does not read while a send to it waits (its queue's limit was
         passed): the waiting send is cancelled, nothing more is sent, and the task serving it
-        (if it waits for the client's next message) is cancelled, so that the ASGI server closes
-        the WebSocket when the application returns; the seat is let go as at any disconnection."""
+        (if it waits for the client's next message) is cancelled, so that the application returns
+        and the seat is let go as at any disconnection.  The ASGI server then closes the socket,
+        but a socket whose buffers never drain goes only when the kernel drops it
+        (:data:`~pokerdraw32.server.run.UNACKED_TIMEOUT`)."""
         self.closed = self.kicked = self.stuck = True
         self.out.clear()
         self.replaying = 0

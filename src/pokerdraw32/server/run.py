@@ -10,12 +10,13 @@ import os
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 from .config import ServerSettings, TableConfig
 from .protocol import Limits
 from .store import StorageError, open_store
 
-__all__ = ["serve"]
+__all__ = ["UNACKED_TIMEOUT", "serve", "uvicorn_server"]
 
 
 def load_tables(path: str) -> list[TableConfig]:
@@ -42,6 +43,32 @@ def ws_protocol() -> str:
     from uvicorn.config import WS_PROTOCOLS
 
     return "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
+
+
+UNACKED_TIMEOUT = 60.0
+"""Seconds what the server sent may stay unacknowledged (a client that does not read: its
+receive window stays shut) before the kernel drops the connection (``TCP_USER_TIMEOUT``, Linux;
+elsewhere TCP's own limits).  The server lets go of a client that does not read once its queue's
+limit is passed (PROTOCOL.md, Limits), but a socket whose buffers never drain is closed only
+by the kernel."""
+
+
+def uvicorn_server(config: Any, unacked: float = UNACKED_TIMEOUT) -> Any:
+    """A ``uvicorn.Server`` for ``config`` whose listening sockets have ``TCP_USER_TIMEOUT`` set
+    to ``unacked`` seconds (:data:`UNACKED_TIMEOUT`) where the platform has it; the connections
+    it accepts inherit it."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            option = getattr(socket, "TCP_USER_TIMEOUT", None)
+            for server in getattr(self, "servers", ()):
+                for sock in server.sockets or ():
+                    if option is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+                        sock.setsockopt(socket.IPPROTO_TCP, option, max(1, round(unacked * 1000)))
+
+    return Server(config)
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -90,5 +117,5 @@ def serve(args: argparse.Namespace) -> int:
     # no longer walk it (https://docs.python.org/3/library/gc.html#gc.freeze)
     gc.collect()
     gc.freeze()
-    uvicorn.Server(config).run()
+    uvicorn_server(config).run()
     return 0 if server.ready else 1
