@@ -822,6 +822,20 @@ def test_a_join_repeated_with_its_key_finds_its_seat_with_a_new_token(tmp_path: 
         assert srv.locked("t1", seat_1) == before
 
 
+def test_a_client_past_its_queue_s_limit_is_closed_with_1013_even_during_its_own_request(tmp_path: Path) -> None:
+    """PROTOCOL.md, Limits: more live messages queued than ``send_queue`` disconnects the client
+    with close code 1013 and a reason that says to resume, also when its own request queued them
+    (here a join: its change and the seat's state, two messages against a limit of one)."""
+    with serving(tmp_path, [{**TABLE, "bots": {}}], limits=Limits(send_queue=1)) as r:
+        c = Client(r.url)
+        c.send({"type": "join", "table": "t1", "name": "a", "id": 1})
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                c.recv(10)
+        assert closed.value.rcvd is not None
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1013, "not reading: resume with your token")
+
+
 def _stuck_client(url: str, request: dict[str, Any], times: int = 1) -> Any:
     """A WebSocket client that sends ``request`` ``times`` times and then never reads: a raw
     socket with a small receive buffer; it reads the handshake's answer and nothing after it."""

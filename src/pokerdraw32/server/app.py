@@ -33,7 +33,7 @@ from ..history import HistoryWriter
 from ..table import Table
 from .cluster import Cluster, moved
 from .config import DEFAULT_TABLES, ServerSettings, TableConfig
-from .connection import AsgiSocket, Connection
+from .connection import KICKED, AsgiSocket, Connection
 from .protocol import PROTOCOL_VERSION, Limits, ProtocolError, action_of, dumps, field, read_message
 from .room import Entry, Player, Room
 from .store import StaleTableError, StorageError, Store, TableRow, open_store
@@ -296,8 +296,10 @@ class GameServer:
         finally:
             await self.gone(conn)
             if not client_closed and not conn.stuck:
+                # kicked during its own request, this close goes out before the outbox's: the same code
+                code, reason = (1013, KICKED) if conn.kicked else (1000, "")
                 with contextlib.suppress(Exception):
-                    await send({"type": "websocket.close", "code": 1000, "reason": ""})
+                    await send({"type": "websocket.close", "code": code, "reason": reason})
 
     async def gone(self, conn: Connection) -> None:
         """``conn``'s WebSocket closed: it is forgotten, and lets go of its seat or watch (here

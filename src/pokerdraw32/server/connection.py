@@ -24,7 +24,7 @@ from .protocol import PROTOCOL_VERSION, Limits, RateLimiter, dumps
 if TYPE_CHECKING:
     from .room import Player, Room
 
-__all__ = ["FRAME_CHARS", "FRAME_HOLD", "FRAME_MESSAGES", "AsgiSocket", "Connection", "Outbox", "Remote", "Socket"]
+__all__ = ["FRAME_CHARS", "FRAME_HOLD", "FRAME_MESSAGES", "KICKED", "AsgiSocket", "Connection", "Outbox", "Remote", "Socket"]
 
 log = logging.getLogger("pokerdraw32.server")
 
@@ -38,6 +38,8 @@ other (PROTOCOL.md, Frames): changes published meanwhile wait and go out togethe
 at the end of that time, or at once with anything the connection must not wait for (the answer
 to its request, its turn to act).  At a person's pace every change still goes out at once; at a
 bot's pace the other seats and the onlookers get one frame per hold instead of one per change."""
+KICKED = "not reading: resume with your token"
+"""The reason of the close (code 1013) of a client that does not read its messages."""
 _LIVE = itertools.repeat(False)
 """``(text, False)`` pairs with ``zip``: live messages, not replayed."""
 
@@ -243,7 +245,7 @@ class Connection:
                 await self.ws.send_text(self._frame())
             if self.kicked:
                 self.out.clear()
-                await self.ws.close(code=1013, reason="not reading: resume with your token")
+                await self.ws.close(code=1013, reason=KICKED)
         except (RuntimeError, OSError):
             self.out.clear()             # gone: its serve loop finds out and forgets it
             self.replaying = 0
