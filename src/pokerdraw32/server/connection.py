@@ -24,7 +24,8 @@ from .protocol import PROTOCOL_VERSION, Limits, RateLimiter, dumps
 if TYPE_CHECKING:
     from .room import Player, Room
 
-__all__ = ["FRAME_CHARS", "FRAME_HOLD", "FRAME_MESSAGES", "KICKED", "AsgiSocket", "Connection", "Outbox", "Remote", "Socket"]
+__all__ = ["FRAME_CHARS", "FRAME_HOLD", "FRAME_MESSAGES", "KICKED", "AsgiSocket", "Connection", "Outbox", "Remote",
+           "Socket"]
 
 log = logging.getLogger("pokerdraw32.server")
 
