@@ -17,7 +17,7 @@ import io
 import itertools
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,7 @@ class GameServer:
         self.admin_token = admin_token or None
         """The bearer token of ``/api/tables/<id>/hands.phhs`` (None: that route refuses everyone)."""
         self.configs = tables if tables is not None else [TableConfig.from_dict(t) for t in DEFAULT_TABLES]
+        self._listed = {c.id: i for i, c in enumerate(self.configs)}     # each table's place in the tables file
         self.settings = settings or ServerSettings()
         self.limits = limits or Limits()
         self.rooms: dict[str, Room] = {}
@@ -92,7 +93,7 @@ class GameServer:
         for config in self.configs:
             if config.id not in self.rooms:
                 self.rooms[config.id] = await Room.create(config, store, self.settings)
-        self.rooms = {tid: self.rooms[tid] for tid in self._lobby_order(self.rooms)}
+        self.rooms = {tid: self.rooms[tid] for tid in sorted(self.rooms, key=self._lobby_key)}
         for room in self.rooms.values():
             self._run(room)
         self.ready = True
@@ -196,11 +197,11 @@ class GameServer:
         if self.store is not None:
             await asyncio.to_thread(self.store.close)
 
-    def _lobby_order(self, ids: Iterable[str]) -> list[str]:
-        """Table ids in the lobby's order: those of the tables file in its order, then the others
-        (stored from an earlier tables file) by id; the same before and after a restart."""
-        given = {c.id: i for i, c in enumerate(self.configs)}
-        return sorted(ids, key=lambda tid: (0, given[tid], "") if tid in given else (1, 0, tid))
+    def _lobby_key(self, tid: str) -> tuple[int, int, str]:
+        """Where table ``tid`` comes in the lobby: the tables of the tables file in its order, then
+        the others (stored from an earlier tables file) by id; the same before and after a restart."""
+        place = self._listed.get(tid)
+        return (1, 0, tid) if place is None else (0, place, "")
 
     def table_info(self) -> list[dict[str, Any]]:
         """The tables this process runs, as the lobby lists them (see :meth:`all_tables`)."""
@@ -223,8 +224,7 @@ class GameServer:
             players = [(int(d["seat"]), str(d["name"]), d["bot"]) for d in state["players"]]
             hands = state["hand_count"] if "hand_count" in state else state.get("table", {}).get("hand_count", 0)
             out.append(_info(c, table, players, int(hands)))       # (schema version 1: in the table)
-        order = {tid: i for i, tid in enumerate(self._lobby_order(d["id"] for d in out))}
-        return sorted(out, key=lambda d: order[d["id"]])
+        return sorted(out, key=lambda d: self._lobby_key(d["id"]))
 
     def has_table(self, table_id: str) -> bool:
         """Whether ``table_id`` is a table of this server (in a cluster: of any process)."""
