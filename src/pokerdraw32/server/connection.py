@@ -155,9 +155,7 @@ class Connection:
             self.held.append(text)
             return
         if not replay and len(self.out) - self.replaying >= self.limits.send_queue:
-            self.closed = self.kicked = True
-            log.warning("a client does not read its messages: disconnected")
-            self._wake()
+            self._kick()
             return
         self.replaying += replay
         self.out.append((text, replay))
@@ -181,13 +179,18 @@ class Connection:
         if state and out and out[-1][0] is self._state:   # not sent yet, and nothing queued after it
             out.pop()
         if len(out) - self.replaying + len(texts) > self.limits.send_queue:
-            self.closed = self.kicked = True
-            log.warning("a client does not read its messages: disconnected")
-            self._wake()
+            self._kick()
             return
         out.extend(zip(texts, _LIVE, strict=False))
         self._state = texts[-1] if state and texts else None
         self._wake(urgent)
+
+    def _kick(self) -> None:
+        """Past the queue's limit (``send_queue``): close the connection with code 1013 (the
+        outbox sends the close), nothing more queued."""
+        self.closed = self.kicked = True
+        log.warning("a client does not read its messages: disconnected")
+        self._wake()
 
     def _wake(self, urgent: bool = True) -> None:
         """Something is queued (or the connection must close): the loop's :class:`Outbox`
