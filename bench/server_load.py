@@ -6,6 +6,7 @@
     python bench/server_load.py --servers 3 --postgres   # 1 server process, then a cluster of 3
     python bench/server_load.py --hands 400 --profile server.prof   # the server under cProfile
     python bench/server_load.py --instructions     # instructions per action (valgrind): immune to the load
+    python bench/server_load.py --hands 1500 --repeat 5  # 5 runs: each one's ratio, then their median
 
 Starts ``pokerdraw32 serve`` in a subprocess on 127.0.0.1 (a SQLite file in a temporary
 directory, or ``--db URL``, or ``--postgres``), with ``--tables`` tables of ``--seats`` seats
@@ -33,12 +34,18 @@ cluster: one server process, then N processes sharing the database (``pokerdraw3
 times; the run starts once the tables are spread over them), client ``i`` connected to process
 ``i mod N``, so that most requests are routed to another process (LISTEN/NOTIFY); and it prints
 both reports and their ratios.  The server CPU is the sum over the processes.
+
+With ``--repeat N`` (SQLite) it runs the load N times, each on a fresh database and with the
+engine measured after it, prints one line per run and the median, lowest and highest ratio, then
+the whole report of the median run: on a machine shared with others one run's ratio (and the
+engine's CPU per decision alone) moves by 20% or more from one minute to the next.
 """
 
 from __future__ import annotations
 
 import argparse
 import shlex
+import statistics
 import sys
 import tempfile
 import time
@@ -64,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="more options for pokerdraw32 serve, e.g. --server-args=--compression")
     p.add_argument("--servers", type=int, default=1, metavar="N",
                    help="with --postgres: also run a cluster of N server processes and compare it with one")
+    p.add_argument("--repeat", type=int, default=1, metavar="N",
+                   help="SQLite: run the load N times and print each run's ratio and their median (default 1)")
     p.add_argument("--keep", type=Path, help="keep the database and the server log in this directory")
     p.add_argument("--instructions", action="store_true",
                    help="count the server's instructions per action with valgrind instead (2 tables, 6 then 40 "
@@ -75,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.servers < 1 or (args.servers > 1 and not args.postgres):
         p.error("--servers N: N >= 1, and N > 1 needs --postgres")
+    if args.repeat < 1 or (args.repeat > 1 and (args.postgres or args.profile or args.instructions)):
+        p.error("--repeat N: N >= 1, and N > 1 runs SQLite loads (not with --postgres, --profile, --instructions)")
     try:
         import load_support
         import server_support
@@ -106,20 +117,22 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"server_load: {exc}", file=sys.stderr)
                 return 2
         else:
-            results.append(run(workdir, args.db))
+            for k in range(args.repeat):
+                results.append(run(workdir / f"run{k}" if args.repeat > 1 else workdir, args.db))
     print(f"$ python {' '.join(shlex.quote(a) for a in sys.argv)}")
     print(f"database: {'PostgreSQL' if args.postgres or (args.db or '').startswith('postgres') else 'SQLite'}")
-    bad = False
-    for result in results:
+    bad = any(bool(r.problems) or r.timed_out or any(c not in server_support.RACES | server_support.MOVES
+                                                       for c in r.errors) for r in results)
+    for result in [_repeats(results)] if args.repeat > 1 else results:
         print()
         print(result.report())
-        bad = bad or bool(result.problems) or result.timed_out or any(
-            c not in server_support.RACES | server_support.MOVES for c in result.errors)
+    for k, result in enumerate(results, 1):
+        run_name = f" (run {k})" if len(results) > 1 else ""
         if result.problems:
-            print("problems:", *result.problems[:20], sep="\n  ")
+            print(f"problems{run_name}:", *result.problems[:20], sep="\n  ")
         if result.timed_out:
-            print(f"timed out after {args.timeout} s")
-    if len(results) == 2:
+            print(f"timed out{run_name} after {args.timeout} s")
+    if len(results) == 2 and args.postgres:
         one, many = results
         cpu = [r.server_cpu / r.actions if r.server_cpu and r.actions else float("nan") for r in results]
         print()
@@ -129,6 +142,29 @@ def main(argv: list[str] | None = None) -> int:
               f"p99 x{many.percentile(99) / one.percentile(99):.2f}, server CPU per action x{cpu[1] / cpu[0]:.2f}")
     print(f"total time (servers start, play, stop, checks): {time.monotonic() - started:.1f} s")
     return 1 if bad else 0
+
+
+def _ratio(r: Any) -> float:
+    """A run's server CPU per acknowledged action over the engine's CPU per decision (nan: not measured)."""
+    if not r.server_cpu or not r.actions or not r.engine_decision:
+        return float("nan")
+    return float(r.server_cpu / r.actions / r.engine_decision)
+
+
+def _repeats(results: list[Any]) -> Any:
+    """Print one line per run of ``--repeat`` and the median, lowest and highest ratio; return the
+    median run (its whole report follows)."""
+    print()
+    for k, r in enumerate(results, 1):
+        cpu = r.server_cpu / r.actions * 1e3 if r.server_cpu and r.actions else float("nan")
+        engine = (r.engine_decision or float("nan")) * 1e6
+        print(f"run {k}: {r.actions_per_s:.0f} actions/s, server CPU per action {cpu:.3f} ms, engine CPU per "
+              f"decision {engine:.2f} us, ratio {_ratio(r):.0f}x, act round trip p99 {r.percentile(99) * 1e3:.1f} ms")
+    ratios = [_ratio(r) for r in results]
+    median = statistics.median(ratios)
+    print(f"ratio over {len(results)} runs: median {median:.0f}x, lowest {min(ratios):.0f}x, highest "
+          f"{max(ratios):.0f}x (the report of the run nearest the median follows)")
+    return min(results, key=lambda r: abs(_ratio(r) - median))
 
 
 def _instructions(seed: int, load_support: Any) -> int:

@@ -16,9 +16,12 @@ the same figures).  The run is bounded: it fails if the hands have not finished 
 
 from __future__ import annotations
 
+import importlib.util
+import re
 import signal
 from pathlib import Path
 
+import pytest
 from load_support import run_load
 from server_support import RACES
 
@@ -42,3 +45,26 @@ def test_load(tmp_path: Path) -> None:
     for tid, (bought, paid, on_table) in r.ledgers.items():
         assert bought == paid + on_table, tid
     assert r.server_status in (0, -signal.SIGTERM), f"the server exited with {r.server_status}"
+
+
+def test_bench_repeat_prints_each_run_and_the_median(capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench/server_load.py --repeat 3`` (tiny: 2 tables, 6 hands): a line per run, the
+    median, lowest and highest ratio of those lines, then the report of the run nearest the
+    median; exit 0.  Skipped when ``bench/`` is not beside the tests (the sdist ships none)."""
+    bench = Path(__file__).resolve().parent.parent / "bench" / "server_load.py"
+    if not bench.is_file():
+        pytest.skip(f"{bench} is not here")
+    spec = importlib.util.spec_from_file_location("bench_server_load", bench)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--tables", "2", "--hands", "6", "--repeat", "3"]) == 0
+    out = capsys.readouterr().out
+    runs = [float(m) for m in re.findall(r"^run \d: .* ratio (\d+)x", out, re.M)]
+    assert len(runs) == 3, out
+    summary = re.search(r"ratio over 3 runs: median (\d+)x, lowest (\d+)x, highest (\d+)x", out)
+    assert summary is not None, out
+    assert [float(x) for x in summary.groups()] == [sorted(runs)[1], min(runs), max(runs)]
+    assert out.count("server CPU per action / engine's per decision") == 1
+    with pytest.raises(SystemExit):
+        module.main(["--repeat", "2", "--postgres"])
