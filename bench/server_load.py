@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"timed out{run_name} after {args.timeout} s")
     if len(results) == 2 and args.postgres:
         one, many = results
-        cpu = [r.server_cpu / r.actions if r.server_cpu and r.actions else float("nan") for r in results]
+        cpu = [r.server_cpu_per_action for r in results]
         print()
         print(f"{many.servers} processes / 1 process (same run): "
               f"actions/s x{many.actions_per_s / one.actions_per_s:.2f}, "
@@ -144,27 +144,20 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if bad else 0
 
 
-def _ratio(r: Any) -> float:
-    """A run's server CPU per acknowledged action over the engine's CPU per decision (nan: not measured)."""
-    if not r.server_cpu or not r.actions or not r.engine_decision:
-        return float("nan")
-    return float(r.server_cpu / r.actions / r.engine_decision)
-
-
 def _repeats(results: list[Any]) -> Any:
     """Print one line per run of ``--repeat`` and the median, lowest and highest ratio; return the
     median run (its whole report follows)."""
     print()
     for k, r in enumerate(results, 1):
-        cpu = r.server_cpu / r.actions * 1e3 if r.server_cpu and r.actions else float("nan")
         engine = (r.engine_decision or float("nan")) * 1e6
-        print(f"run {k}: {r.actions_per_s:.0f} actions/s, server CPU per action {cpu:.3f} ms, engine CPU per "
-              f"decision {engine:.2f} us, ratio {_ratio(r):.0f}x, act round trip p99 {r.percentile(99) * 1e3:.1f} ms")
-    ratios = [_ratio(r) for r in results]
+        print(f"run {k}: {r.actions_per_s:.0f} actions/s, server CPU per action {r.server_cpu_per_action * 1e3:.3f} "
+              f"ms, engine CPU per decision {engine:.2f} us, ratio {r.ratio:.0f}x, act round trip p99 "
+              f"{r.percentile(99) * 1e3:.1f} ms")
+    ratios = [r.ratio for r in results]
     median = statistics.median(ratios)
     print(f"ratio over {len(results)} runs: median {median:.0f}x, lowest {min(ratios):.0f}x, highest "
           f"{max(ratios):.0f}x (the report of the run nearest the median follows)")
-    return min(results, key=lambda r: abs(_ratio(r) - median))
+    return min(results, key=lambda r: abs(r.ratio - median))
 
 
 def _instructions(seed: int, load_support: Any) -> int:

@@ -86,6 +86,17 @@ class LoadResult:
     def actions_per_s(self) -> float:
         return self.actions / self.seconds if self.seconds else 0.0
 
+    @property
+    def server_cpu_per_action(self) -> float:
+        """The server's CPU seconds per acknowledged action over the whole run (nan: not measured)."""
+        return self.server_cpu / self.actions if self.server_cpu is not None and self.actions else float("nan")
+
+    @property
+    def ratio(self) -> float:
+        """:attr:`server_cpu_per_action` over the engine's CPU per decision in the same run
+        (issue 27's target: at most 50; nan: either not measured)."""
+        return self.server_cpu_per_action / self.engine_decision if self.engine_decision else float("nan")
+
     def percentile(self, q: float) -> float:
         if not self.rtts:
             return float("nan")
@@ -116,9 +127,8 @@ class LoadResult:
              f"{self.cpu_per_action(0):.2f} / {self.cpu_per_action(4):.2f} ms"),
             ("engine CPU per decision (same run)", "n/a" if self.engine_decision is None else
              f"{self.engine_decision * 1e6:.2f} us"),
-            ("server CPU per action / engine's per decision", "n/a" if self.engine_decision is None or
-             self.server_cpu is None or not self.actions else
-             f"{self.server_cpu / self.actions / self.engine_decision:.0f}x"),
+            ("server CPU per action / engine's per decision", "n/a" if math.isnan(self.ratio) else
+             f"{self.ratio:.0f}x"),
             ("frames received per action, all clients", "n/a" if self.frames is None or not self.actions else
              f"{self.frames / self.actions:.1f}"),
             ("server CPU", "n/a" if self.server_cpu is None else
