@@ -928,11 +928,34 @@ def test_snapshot_ledger_from_writes_only_the_later_lines() -> None:
             t.snapshot(ledger_from=bad)   # type: ignore[arg-type]
 
 
+def _in_table_seats(h, t):
+    """Hand.public_view() as a table shows it: table seat numbers, the players' names, the keys a
+    table shows (the reference for the compiled table view, HandState._table_view)."""
+    v, hs = h.public_view(), t.hand_seats
+    names = [t.seat(s).name for s in hs]
+    pots = []
+    for pot in v["pots"]:
+        pot = dict(pot)
+        pot["eligible"] = [hs[x] for x in pot["eligible"]]
+        if "winners" in pot:
+            pot["winners"] = [hs[x] for x in pot["winners"]]
+        pots.append(pot)
+    return {"phase": v["phase"], "pot": v["pot"], "parole_open": v["parole_open"], "stub_count": v["stub_count"],
+            "serial": v["serial"], "button": hs[v["button"]], "blinds": [hs[x] for x in v["blinds"]],
+            "to_act": None if v["to_act"] is None else hs[v["to_act"]],
+            "players": [{"seat": hs[i], "name": names[i], "stack": v["stacks"][i], "bet": v["bets"][i],
+                         "folded": v["folded"][i], "all_in": v["all_in"][i], "discarded": v["discarded"][i]}
+                        for i in range(h.n)],
+            "shown": [{"seat": hs[x["seat"]], "cards": x["cards"]} for x in v["shown"]], "pots": pots}
+
+
 def test_views_of_every_seat_at_once_equal_each_seat_s_view():
     """Table.views (the server's state for every seat after each change, the public part computed
     once) equals view() seat by seat, in every situation of a session: between hands, each turn
     (blinds, betting, the draw, Parole), a seat sitting out, a vacant seat, a busted player; each
-    seat's own part is Hand.view's for its hand seat, and a view's top level is its own."""
+    seat's own part is Hand.view's for its hand seat, and a view's top level is its own.  The
+    hand's part, built in one call (HandState._table_view), is Hand.public_view in table seats,
+    side pots (R9.1) and shown hands (R9.3) included."""
     import json
 
     rng = random.Random(3)
@@ -940,7 +963,7 @@ def test_views_of_every_seat_at_once_equal_each_seat_s_view():
     for seat, name in [(0, "a"), (1, "b"), (3, "c"), (4, "d")]:
         t.join(seat, name, rng.choice([6, 30, 80]))
     seats = [None, 0, 1, 2, 3, 4]
-    checked = 0
+    checked = side_pots = shown_hands = 0
     for _ in range(25):
         for s in (0, 1, 3, 4):
             if t.seat(s).stack == 0:
@@ -953,6 +976,7 @@ def test_views_of_every_seat_at_once_equal_each_seat_s_view():
         while True:
             together = t.views(seats)
             assert json.dumps(together) == json.dumps([t.view(s) for s in seats])
+            assert json.dumps(together[0]["hand"]) == json.dumps(_in_table_seats(h, t))
             for s, v in zip(seats, together, strict=True):
                 if s in t.hand_seats:
                     own = h.view(t.hand_seats.index(s))
@@ -975,6 +999,9 @@ def test_views_of_every_seat_at_once_equal_each_seat_s_view():
             else:
                 t.act(actor, rng.choice(sorted(k.value for k in legal.kinds if k.value not in ("bet", "raise"))))
         assert json.dumps(t.views(seats)) == json.dumps([t.view(s) for s in seats])
-    assert checked > 100
+        assert json.dumps(t.view(None)["hand"]) == json.dumps(_in_table_seats(h, t))   # complete: pots awarded
+        side_pots += len(h.result.pots) > 1 if h.result is not None else 0
+        shown_hands += bool(h.result is not None and h.result.shown)
+    assert checked > 100 and side_pots and shown_hands
     with pytest.raises(TableError):
         t.views([0, 7])

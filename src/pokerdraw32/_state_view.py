@@ -83,6 +83,69 @@ class HandState(HandCore):
                 tuple([None if d < 0 else d for d in discarded]) if -1 in discarded else tuple(discarded),
                 self._offer_open, self._rules, tuple(self._start[:n]))
 
+    def _pots_now(self):
+        """The main pot and the side pots so far (R9.1), current bets included, as JSON data
+        (``{"amount": chips, "eligible": [hand seats]}``, main pot first): one pot per all-in
+        level of a live player, then the pot the players still betting contest."""
+        n = self._n
+        contrib = [self._contrib[s] for s in range(n)]
+        live = [s for s in range(n) if not self._folded[s]]
+        levels = sorted({contrib[s] for s in live if self._stacks[s] == 0 and contrib[s] > 0})
+        if not levels:          # nobody all-in: one pot, every player still in contests it
+            amount = sum(contrib) + self._dead
+            return [{"amount": amount, "eligible": live}] if amount > 0 else []
+        if any(self._stacks[s] > 0 for s in live):
+            levels.append(max(contrib))
+        pots = []
+        prev = 0
+        for level in levels:
+            amount = sum([min(c, level) - min(c, prev) for c in contrib]) + (self._dead if not prev else 0)
+            if level == levels[-1]:
+                amount += sum([c - level for c in contrib if c > level])      # folded chips above the top
+            if amount > 0:
+                # a player still betting may yet match every level
+                pots.append({"amount": amount,
+                             "eligible": [s for s in live if contrib[s] >= level or self._stacks[s] > 0]})
+            prev = level
+        return pots
+
+    def _table_view(self, seats, names):
+        """The public view as a table shows it (the ``"hand"`` of
+        :meth:`pokerdraw32.table.Table.view_parts`), built in one call: ``seats[i]`` is the table
+        seat of hand seat ``i``, ``names[i]`` its player's name (or None), and every seat number
+        in it is a table seat.  Keys: ``phase``, ``pot`` (chips, bets included; 0 once awarded),
+        ``parole_open`` (R8), ``stub_count``, ``serial``, ``button``, ``blinds``, ``to_act``,
+        ``players`` (each ``seat``, ``name``, ``stack``, ``bet``, ``folded``, ``all_in``,
+        ``discarded``), ``shown`` (the hands shown, R9.3) and ``pots`` (R9.1; with ``winners``
+        and ``shared`` once awarded): the values of :meth:`Hand.public_view
+        <pokerdraw32.hand.Hand.public_view>`."""
+        n = self._n
+        complete = self._phase == PH_COMPLETE
+        players = []
+        for i in range(n):
+            folded = bool(self._folded[i])
+            stack = self._stacks[i]
+            d = self._discarded[i]
+            players.append({"seat": seats[i], "name": names[i], "stack": stack, "bet": self._bets[i],
+                            "folded": folded, "all_in": not folded and stack == 0 and not complete,
+                            "discarded": None if d < 0 else d})
+        shown_hands = []
+        if complete:
+            r = self.result
+            for s, cs in sorted(r.shown.items()):
+                shown_hands.append({"seat": seats[s], "cards": [str(c) for c in cs]})
+            pots = [{"amount": p.amount, "eligible": [seats[x] for x in p.eligible],
+                     "winners": [seats[x] for x in p.winners], "shared": p.shared} for p in r.pots]
+        else:
+            pots = []
+            for pot in self._pots_now():
+                pots.append({"amount": pot["amount"], "eligible": [seats[x] for x in pot["eligible"]]})
+        return {"phase": PHASES[self._phase]._value_, "pot": 0 if complete else self._pot(),
+                "parole_open": bool(self._offer_open), "stub_count": self._stub_n, "serial": self._nrec // 2,
+                "button": seats[self._button], "blinds": [seats[self._blind_seat[i]] for i in range(self._nblind)],
+                "to_act": None if self._actor < 0 or self._pend_seat >= 0 else seats[self._actor],
+                "players": players, "shown": shown_hands, "pots": pots}
+
     @property
     def events(self):
         """The full record of the hand, every card included (see :meth:`events_for` for players):

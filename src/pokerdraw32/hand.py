@@ -168,29 +168,6 @@ class Hand(HandState):
             "serial": self.serial,
         }
 
-    def _pots_now(self) -> list[dict[str, Any]]:
-        """The main pot and the side pots so far (R9.1), current bets included: one pot per all-in
-        level of a live player, then the pot the players still betting contest."""
-        n, contrib, folded, stacks = self.n, self.contrib, self.folded, self.stacks
-        live = [s for s in range(n) if not folded[s]]
-        levels = sorted({contrib[s] for s in live if stacks[s] == 0 and contrib[s] > 0})
-        if not levels:          # nobody all-in: one pot, every player still in contests it
-            amount = sum(contrib) + self.dead
-            return [{"amount": amount, "eligible": live}] if amount > 0 else []
-        if any(stacks[s] > 0 for s in live) or not levels:
-            levels.append(max(contrib))
-        pots: list[dict[str, Any]] = []
-        prev = 0
-        for level in levels:
-            amount = sum(min(c, level) - min(c, prev) for c in contrib) + (self.dead if not prev else 0)
-            if level == levels[-1]:
-                amount += sum(c - level for c in contrib if c > level)      # folded chips above the top
-            if amount > 0:
-                # a player still betting may yet match every level
-                pots.append({"amount": amount, "eligible": [s for s in live if contrib[s] >= level or stacks[s] > 0]})
-            prev = level
-        return pots
-
     def public_view(self) -> dict[str, Any]:
         """What everyone at the table may see, as JSON-serialisable data: stacks, bets, pot, button,
         whose turn, folds, all-ins, how many cards each player discarded, shown hands and pots.

@@ -345,27 +345,9 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
         if h is None:
             return public, [None for _ in seats]
         hs = self.hand_seats                    # hand seat -> table seat
-        v = h.public_view()
         dealt = self._dealt
         names = [p.name for p in dealt] + [None] * (h.n - len(dealt))
-        stacks, bets, folded, all_in, discarded = v["stacks"], v["bets"], v["folded"], v["all_in"], v["discarded"]
-        pots = []
-        for pot in v["pots"]:                   # their own keys, in their order, in table seats
-            pot = dict(pot)
-            pot["eligible"] = [hs[x] for x in pot["eligible"]]
-            if "winners" in pot:
-                pot["winners"] = [hs[x] for x in pot["winners"]]
-            pots.append(pot)
-        to_act = v["to_act"]
-        public["hand"] = {
-            "phase": v["phase"], "pot": v["pot"], "parole_open": v["parole_open"], "stub_count": v["stub_count"],
-            "serial": v["serial"], "button": hs[v["button"]], "blinds": [hs[x] for x in v["blinds"]],
-            "to_act": None if to_act is None else hs[to_act],
-            "players": [{"seat": hs[i], "name": names[i], "stack": stacks[i], "bet": bets[i], "folded": folded[i],
-                         "all_in": all_in[i], "discarded": discarded[i]} for i in range(h.n)],
-            "shown": [{"seat": hs[x["seat"]], "cards": x["cards"]} for x in v["shown"]],
-            "pots": pots,
-        }
+        public["hand"] = h._table_view(hs, names)
         own: list[dict[str, Any] | None] = []
         legal = hole = choices = None
         seated = self._seats
