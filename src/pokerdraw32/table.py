@@ -91,6 +91,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Deadline", "LedgerEntry", "SeatState", "Table", "TableError"]
 
+_IDENTITY = tuple(tuple(range(n)) for n in range(6))
+"""``_IDENTITY[n]``: the seats ``0..n-1``, hand seats that are their own table seats."""
+
 _CARD_NAMES = tuple(str(c) for c in DECK)     # a card code's name ("As")
 
 for _public in (Deadline, LedgerEntry, SeatState):   # defined in the private modules, documented here
@@ -402,6 +405,8 @@ class Table(_TableSeats, _TableBlinds, _TableClock):
         if first is None or not 0 <= first <= h.serial:
             raise IllegalActionError(f"start {shown(start)} is not an event index 0..{h.serial}")   # as Hand's
         seats = self.hand_seats
+        if seats == _IDENTITY[len(seats)]:     # hand seat i is table seat i: the hand's own events
+            return h.events[first:]
         out = []
         for ev in h.events[first:]:
             info = tuple((k, tuple(seats[x] for x in v) if k == "winners" else v) for k, v in ev.info)
