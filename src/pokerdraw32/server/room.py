@@ -366,7 +366,7 @@ class Room:
         if self.closed:          # let go (a cluster's table moved): never written again from here
             raise StorageError(f"table {self.id} is no longer run by this server process")
         entries: list[Any] = []
-        runtime = {seat: (p, p.conn, p.gone_at) for seat, p in self.players.items()}
+        before = dict(self.players)     # a change leaves their connections alone; paid out, they leave this dict
         result = change(entries)
         finished, departed = self._collect(entries)
         numbered = self._number(entries)
@@ -386,7 +386,8 @@ class Room:
             self.seq -= len(numbered)
             self._roll_back()
             for seat, p in self.players.items():
-                old, conn, p.gone_at = runtime.get(seat, (None, None, None))
+                old = before.get(seat)
+                conn, p.gone_at = (None, None) if old is None else (old.conn, old.gone_at)
                 if conn is not None and conn.player is old:      # still connected: to the restored player
                     p.conn = conn
                     conn.player = p

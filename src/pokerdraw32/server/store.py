@@ -145,7 +145,7 @@ class TableRow:
     seq: int
 
 
-@dataclass
+@dataclass(slots=True)
 class Commit:
     """One transaction: the table's new log entries ``(seq, hand, event)``, its new ``state``
     (JSON-serialisable), its new ledger lines ``(line, entry)``, the hands that finished
