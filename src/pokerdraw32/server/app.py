@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -662,6 +663,25 @@ class _AsgiEndpoint:
         return self.app(scope, receive, send)
 
 
+class _SocketFirst:
+    """ASGI middleware ahead of Starlette's exception handling and routing: a WebSocket to
+    ``/ws`` goes straight to the game server (:meth:`GameServer.serve`), so that each frame out
+    is one call of the ASGI server's ``send`` (Starlette's exception middleware wraps ``send``
+    in a coroutine of its own, a call more per frame).  Everything else goes on to the app, the
+    ``/ws`` route included for a path this does not recognise (none today)."""
+
+    __slots__ = ("app", "serve")
+
+    def __init__(self, app: Callable[..., Awaitable[None]], serve: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+        self.serve = serve
+
+    def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> Awaitable[None]:
+        if scope["type"] == "websocket" and scope["path"] == "/ws":
+            return self.serve(scope, receive, send)
+        return self.app(scope, receive, send)
+
+
 def create_app(server: GameServer) -> Starlette:
     """The Starlette application serving ``server`` (started and stopped with the app).
 
@@ -698,4 +718,4 @@ def create_app(server: GameServer) -> Starlette:
         WebSocketRoute("/ws", _AsgiEndpoint(server.serve)),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(_SocketFirst, serve=server.serve)])
