@@ -949,6 +949,27 @@ def _in_table_seats(h, t):
             "shown": [{"seat": hs[x["seat"]], "cards": x["cards"]} for x in v["shown"]], "pots": pots}
 
 
+def test_dealer_events_are_the_hand_s_own_when_hand_seats_are_table_seats():
+    """Hand seats 0..n-1 at table seats 0..n-1: Table.dealer_events gives the hand's events as they
+    are (no rebuild); at other seats each event in table seats, award winners included."""
+    for seats, expected in [((0, 1, 2), (0, 1, 2)), ((0, 2, 4), (0, 2, 4))]:
+        t = Table(CLASSIC, seed=5, min_buy_in=1)
+        for seat in seats:
+            t.join(seat, f"p{seat}", 50)
+        h = t.start_hand()
+        assert t.hand_seats == expected
+        while t.actor is not None:
+            t.act(t.actor, "f")
+        mapped = [(e.kind, None if e.seat is None else expected[e.seat], e.amount, e.cards,
+                   tuple((k, tuple(expected[x] for x in v) if k == "winners" else v) for k, v in e.info))
+                  for e in h.events]
+        for start in (0, 3, h.serial):
+            got = t.dealer_events(start)
+            assert [(e.kind, e.seat, e.amount, e.cards, e.info) for e in got] == mapped[start:]
+            if seats == (0, 1, 2):
+                assert all(a is b for a, b in zip(got, h.events[start:], strict=True))
+
+
 def test_views_of_every_seat_at_once_equal_each_seat_s_view():
     """Table.views (the server's state for every seat after each change, the public part computed
     once) equals view() seat by seat, in every situation of a session: between hands, each turn
