@@ -117,11 +117,12 @@ def serve(args: argparse.Namespace) -> int:
     # no longer walk it (https://docs.python.org/3/library/gc.html#gc.freeze)
     gc.collect()
     gc.freeze()
-    # the collector's young generation is scanned every 20,000 allocations instead of 700: a
-    # change allocates hundreds of short-lived dicts and lists (the views, the messages), and
-    # each scan also walks the objects of the rooms' recent entries not yet promoted: about 3%
-    # less server CPU per action, in three runs of ``python bench/server_load.py --hands 2500``
-    # interleaved with three at 700 (the thresholds of the older generations: 20 each, not 10)
+    # the collector's young generation is scanned once 20,000 tracked objects more are alive,
+    # instead of 700: what each change keeps for a while (its log entries in the room's recent
+    # entries, the messages queued, the commit until it is written) reaches 700 within a few
+    # changes, and each scan walks it all: about 3% less server CPU per action, in three runs of
+    # ``python bench/server_load.py --hands 2500`` interleaved with three at 700 (the older
+    # generations' thresholds: 20 each, not 10)
     gc.set_threshold(20_000, 20, 20)
     uvicorn_server(config).run()
     return 0 if server.ready else 1
