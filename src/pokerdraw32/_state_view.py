@@ -137,9 +137,9 @@ class HandState(HandCore):
             pots = [{"amount": p.amount, "eligible": [seats[x] for x in p.eligible],
                      "winners": [seats[x] for x in p.winners], "shared": p.shared} for p in r.pots]
         else:
-            pots = []
-            for pot in self._pots_now():
-                pots.append({"amount": pot["amount"], "eligible": [seats[x] for x in pot["eligible"]]})
+            pots = self._pots_now()             # new dicts: their seats put in table seats in place
+            for pot in pots:
+                pot["eligible"] = [seats[x] for x in pot["eligible"]]
         return {"phase": PHASES[self._phase]._value_, "pot": 0 if complete else self._pot(),
                 "parole_open": bool(self._offer_open), "stub_count": self._stub_n, "serial": self._nrec // 2,
                 "button": seats[self._button], "blinds": [seats[self._blind_seat[i]] for i in range(self._nblind)],
