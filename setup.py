@@ -34,37 +34,44 @@ if sys.implementation.name != "cpython":
 
 
 
-PURE_MODE = ("_codes", "_deal", "_betting", "_state", "_state_view", "_play", "_encode", "_vector")
-"""The pure-mode modules compiled as ``pokerdraw32.<module>_c``, lowest first: the hand's core (its codes,
-dealing, betting, the rest: one chain of cdef classes, DealCore <- BettingCore <- HandCore), its state read
-and copied, the bots' play, the research encoding and the vector core."""
+PURE_MODE = ("codes", "deal", "betting", "state", "state_view", "play", "encode", "vector")
+"""The modules of pokerdraw32._handcore compiled as ``pokerdraw32._handcore.<module>_c``, lowest first: the
+hand's core (its codes, dealing, betting, the rest: one chain of cdef classes, DealCore <- BettingCore <-
+HandCore), its state read and copied, the bots' play, the research encoding and the vector core."""
 
 
-def pure_mode_extensions() -> list[Extension]:
-    """The hand's core, its read-only state, the built-in bots' play and the research encoding,
-    each one source in Cython's pure-Python mode (src/pokerdraw32/_state.py with the declarations
-    of _state.pxd; the other modules of PURE_MODE likewise), compiled as pokerdraw32._codes_c,
-    _deal_c, _betting_c, _state_c, _state_view_c, _play_c, _encode_c and _vector_c so that each .py stays importable as
-    plain Python beside it (POKERDRAW32_NO_EXTENSIONS=1 at run time). Cython finds an augmenting
-    .pxd by the module's name, so both files are copied under that name into build/cython-src,
-    with _core.pxd (the C interface of _core that _play cimports, and which Cython reads when it
-    compiles src/_core.pyx as pokerdraw32._core: it looks the .pxd up by the module's name)."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    target = os.path.join("build", "cython-src", "pokerdraw32")
+def copy_for_cython(here: str, target: str, sources: list[tuple[str, str]]) -> None:
+    """Copy each ``(source, name)`` to ``target/name`` unless it is there unchanged (a copy's new time
+    would make Cython compile it again), and give ``target`` an ``__init__.py`` (Cython names a module
+    by the packages of its folder)."""
     os.makedirs(target, exist_ok=True)
-    copies = [(os.path.join("src", "_core.pxd"), "_core.pxd")]
-    for module in PURE_MODE:
-        for ext in (".py", ".pxd"):
-            copies.append((os.path.join("src", "pokerdraw32", module + ext), module + "_c" + ext))
-    for source, name in copies:
+    open(os.path.join(target, "__init__.py"), "a").close()
+    for source, name in sources:
         dest = os.path.join(target, name)
         with open(os.path.join(here, source), "rb") as f:
             data = f.read()
         if not os.path.exists(dest) or open(dest, "rb").read() != data:
             with open(dest, "wb") as f:
                 f.write(data)
-    open(os.path.join(target, "__init__.py"), "a").close()
-    modules = [Extension(f"pokerdraw32.{m}_c", [os.path.join(target, m + "_c.py")]) for m in PURE_MODE]
+
+
+def pure_mode_extensions() -> list[Extension]:
+    """The hand's core, its read-only state, the built-in bots' play and the research encoding,
+    each one source in Cython's pure-Python mode (src/pokerdraw32/_handcore/state.py with the
+    declarations of _handcore/state.pxd; the other modules of PURE_MODE likewise), compiled as
+    pokerdraw32._handcore.codes_c, deal_c, betting_c, state_c, state_view_c, play_c, encode_c and
+    vector_c so that each .py stays importable as plain Python beside it (POKERDRAW32_NO_EXTENSIONS=1
+    at run time). Cython finds an augmenting .pxd by the module's name, so both files are copied under
+    that name into build/cython-src/pokerdraw32/_handcore, beside _core.pxd (the C interface of _core
+    that the core cimports, and which Cython reads when it compiles src/_core.pyx as pokerdraw32._core:
+    it looks the .pxd up by the module's name)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    target = os.path.join("build", "cython-src", "pokerdraw32")
+    copy_for_cython(here, target, [(os.path.join("src", "_core.pxd"), "_core.pxd")])
+    core_target = os.path.join(target, "_handcore")
+    copy_for_cython(here, core_target, [(os.path.join("src", "pokerdraw32", "_handcore", module + ext),
+                                         module + "_c" + ext) for module in PURE_MODE for ext in (".py", ".pxd")])
+    modules = [Extension(f"pokerdraw32._handcore.{m}_c", [os.path.join(core_target, m + "_c.py")]) for m in PURE_MODE]
     modules.append(cfr_extension(here, target))
     modules.append(cfr_extension(here, target, "_bucketgame"))
     core = Extension("pokerdraw32._core", ["src/_core.pyx"])   # directives in its header
@@ -91,15 +98,8 @@ def cfr_extension(here: str, target: str, name: str = "_mccfr") -> Extension:
     the compiled walk must add and multiply exactly as the pure twin does (tests/test_cfr_solver.py).
     ``name="_bucketgame"``: the bucket game's tables and best-response walk (tests/test_cfr_exploit.py)."""
     cfr_target = os.path.join(target, "cfr")
-    os.makedirs(cfr_target, exist_ok=True)
-    open(os.path.join(cfr_target, "__init__.py"), "a").close()
-    for ext in (".py", ".pxd"):
-        dest = os.path.join(cfr_target, name + "_c" + ext)
-        with open(os.path.join(here, "src", "pokerdraw32", "cfr", name + ext), "rb") as f:
-            data = f.read()
-        if not os.path.exists(dest) or open(dest, "rb").read() != data:
-            with open(dest, "wb") as f:
-                f.write(data)
+    copy_for_cython(here, cfr_target, [(os.path.join("src", "pokerdraw32", "cfr", name + ext), name + "_c" + ext)
+                                       for ext in (".py", ".pxd")])
     flags = [] if sys.platform == "win32" else ["-ffp-contract=off"]
     return Extension(f"pokerdraw32.cfr.{name}_c", [os.path.join(cfr_target, name + "_c.py")], extra_compile_args=flags)
 
@@ -130,7 +130,7 @@ ext_modules = []
 if not no_extensions:
     # Cython (a build requirement) compiles the .pyx and the pure-mode .py files at build time; the
     # sdist keeps them, not generated .c files.
-    print("pokerdraw32: compiling pokerdraw32._core, " + ", ".join(m + "_c" for m in PURE_MODE) + "; set "
+    print("pokerdraw32: compiling pokerdraw32._core, " + ", ".join(f"_handcore.{m}_c" for m in PURE_MODE) + "; set "
           "POKERDRAW32_NO_EXTENSIONS=1 to skip it")
     ext_modules = pure_mode_extensions()
 

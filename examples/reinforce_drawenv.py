@@ -6,7 +6,7 @@ legal actions learns to beat the random bots (issue 12, item 6; on many tables a
     python examples/reinforce_drawenv.py --episodes 50000 --players 3
 
 The policy: ``p(a | x) ∝ exp(W[a] · x + b[a])`` over the legal actions only (the mask of the
-encoding), ``x`` the 171-value observation of :mod:`pokerdraw32._encode`.  One hand an episode,
+encoding), ``x`` the 171-value observation of :mod:`pokerdraw32._handcore.encode`.  One hand an episode,
 the reward in big blinds at its end; the update is REINFORCE with a running-mean baseline, on
 batches of hands.  At the end the trained policy (greedy and sampled) and the uniformly random
 legal policy each play the same seeded hands against the same opponents, and the script prints

@@ -1,5 +1,5 @@
 # The C-level interface of pokerdraw32._core for other compiled modules of the package
-# (pokerdraw32._play_c and the hand's core, _codes_c, _deal_c and _state_c, cimport it: the generator, the
+# (pokerdraw32._handcore.play_c and the hand's core, _codes_c, _deal_c and _state_c, cimport it: the generator, the
 # evaluator and the pots).
 # Cython reads this file when it compiles src/_core.pyx (every name here must agree with it);
 # setup.py copies it to build/cython-src/pokerdraw32/_core.pxd for the modules that cimport it.

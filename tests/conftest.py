@@ -55,7 +55,7 @@ that compare two builds or two paths hand by hand."""
 
 
 def compiled_module(name: str = "pokerdraw32._core") -> ModuleType:
-    """A compiled module of the package (the kernels, or ``pokerdraw32._state_c``, the hand's core,
+    """A compiled module of the package (the kernels, or ``pokerdraw32._handcore.state_c``, the hand's core,
     ``_state_view_c``, ``_play_c``):
     skipped or an error as the module docstring says."""
     if NO_EXTENSIONS:

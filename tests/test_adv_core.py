@@ -2,8 +2,8 @@
 differential equality with the baseline pure engine (``fef819d``).
 
 Each reproducer runs in a fresh interpreter (a segfault or a hang must not take the test run with it)
-in both builds: ``POKERDRAW32_NO_EXTENSIONS=0`` (``pokerdraw32._state_c``, skipped when it is not
-built) and ``=1`` (``_state.py`` as plain Python).  Known defects are ``xfail(strict=True)``: each
+in both builds: ``POKERDRAW32_NO_EXTENSIONS=0`` (``pokerdraw32._handcore.state_c``, skipped when it is not
+built) and ``=1`` (``_handcore/state.py`` as plain Python).  Known defects are ``xfail(strict=True)``: each
 flips to a failure, to be turned into a plain test, the day it is fixed.
 """
 
@@ -37,8 +37,8 @@ def _env(mode: str, pythonpath: str | None = None) -> dict[str, str]:
 
 
 def _need(mode: str) -> None:
-    if mode == "compiled" and importlib.util.find_spec("pokerdraw32._state_c") is None:
-        pytest.skip("pokerdraw32._state_c is not built")
+    if mode == "compiled" and importlib.util.find_spec("pokerdraw32._handcore.state_c") is None:
+        pytest.skip("pokerdraw32._handcore.state_c is not built")
 
 
 def modes(reason: str, broken: tuple[str, ...] = ()) -> pytest.MarkDecorator:
@@ -282,7 +282,7 @@ def test_differential_against_baseline_and_between_builds(tmp_path: Path) -> Non
     results, PHH) in the baseline engine and in both builds: identical."""
     seeds = (0, 20)
     runs = {"pure": _trace(_env("pure"), seeds)}
-    if importlib.util.find_spec("pokerdraw32._state_c") is not None:
+    if importlib.util.find_spec("pokerdraw32._handcore.state_c") is not None:
         runs["compiled"] = _trace(_env("compiled"), seeds)
     base = _baseline(tmp_path)
     if base is not None:

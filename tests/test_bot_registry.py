@@ -21,7 +21,6 @@ import pytest
 
 from pokerdraw32 import PokerDraw32TypeError, PokerDraw32ValueError, Rules
 from pokerdraw32 import bots as bots_module
-from pokerdraw32._simchunk import Named
 from pokerdraw32.bots import (
     ENTRY_POINT_GROUP,
     Bot,
@@ -39,6 +38,7 @@ from pokerdraw32.bots import (
 )
 from pokerdraw32.cli import main
 from pokerdraw32.simulate import simulate
+from pokerdraw32.simulate._chunk import Named
 
 ENGINE = ("call", "fold", "maniac", "random", "rule", "shove")
 

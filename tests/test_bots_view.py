@@ -255,7 +255,7 @@ def test_builtin_decide_refuses_other_objects() -> None:
 
 
 def test_illegal_user_action_leaves_the_table_unchanged() -> None:
-    from pokerdraw32._simchunk import _act
+    from pokerdraw32.simulate._chunk import _act
     from pokerdraw32.table import Table
 
     t = Table(Rules(), seed=3, min_buy_in=1, clock=lambda: 0.0)

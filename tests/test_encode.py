@@ -1,4 +1,4 @@
-"""The research encoding, :mod:`pokerdraw32._encode` (issue 12): the action space, the legal-action
+"""The research encoding, :mod:`pokerdraw32._handcore.encode` (issue 12): the action space, the legal-action
 mask and the observation of a seat, on the build ``pokerdraw32._kernels`` picked.
 
 Exact values in hand-built situations, then seeded loops over every structure, preset and table

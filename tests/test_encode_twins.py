@@ -1,6 +1,6 @@
 """The research encoding is one source, ``pokerdraw32/_encode.py``, built twice (issue 12): compiled
-by Cython as ``pokerdraw32._encode_c`` (on the compiled hand core ``_state_c``) and run as plain Python
-as ``pokerdraw32._encode`` (on ``_state``).  Both builds, in one process, play the same seeded hands
+by Cython as ``pokerdraw32._handcore.encode_c`` (on the compiled hand core ``_state_c``) and run as plain Python
+as ``pokerdraw32._handcore.encode`` (on ``_state``).  Both builds, in one process, play the same seeded hands
 with the same action indices and must give identical arrays at every step: every seat's observation
 (float32, compared bit for bit), the mask and its count, every index's decision, and refusals.
 
@@ -26,10 +26,10 @@ from pokerdraw32.errors import PokerDraw32ValueError
 @pytest.fixture(scope="module")
 def builds() -> tuple[ModuleType, ModuleType, type, type]:
     """(compiled _encode, pure _encode, a hand class on each core)."""
-    compiled = compiled_module("pokerdraw32._encode_c")
-    state_c = compiled_module("pokerdraw32._state_view_c")
-    pure = importlib.import_module("pokerdraw32._encode")
-    state_py = importlib.import_module("pokerdraw32._state_view")
+    compiled = compiled_module("pokerdraw32._handcore.encode_c")
+    state_c = compiled_module("pokerdraw32._handcore.state_view_c")
+    pure = importlib.import_module("pokerdraw32._handcore.encode")
+    state_py = importlib.import_module("pokerdraw32._handcore.state_view")
     return compiled, pure, state_c.HandState, state_py.HandState
 
 

@@ -157,10 +157,10 @@ def test_an_unsupported_render_mode_warns(mode: str) -> None:
 
 @pytest.fixture(scope="module")
 def cores() -> tuple[ModuleType, ModuleType, type, type]:
-    compiled = compiled_module("pokerdraw32._vector_c")
-    state_c = compiled_module("pokerdraw32._state_view_c")
-    pure = importlib.import_module("pokerdraw32._vector")
-    state_py = importlib.import_module("pokerdraw32._state_view")
+    compiled = compiled_module("pokerdraw32._handcore.vector_c")
+    state_c = compiled_module("pokerdraw32._handcore.state_view_c")
+    pure = importlib.import_module("pokerdraw32._handcore.vector")
+    state_py = importlib.import_module("pokerdraw32._handcore.state_view")
     return compiled, pure, type("CompiledHand", (state_c.HandState,), {}), type("PureHand", (state_py.HandState,), {})
 
 

@@ -17,17 +17,18 @@ from conftest import compiled_module
 
 # What `import pokerdraw32` and a first `evaluate()` may load, besides the kernels (_core or _core_py).
 EVALUATE_NEEDS = {"pokerdraw32", "pokerdraw32._kernels", "pokerdraw32.errors", "pokerdraw32._version",
-                  "pokerdraw32.cards", "pokerdraw32.evaluation", "pokerdraw32._describe"}
+                  "pokerdraw32.cards", "pokerdraw32.evaluation", "pokerdraw32._handcore",
+                  "pokerdraw32._handcore.describe"}
 # The pure kernels: pokerdraw32._core_py and the modules it re-exports (one per kernel, as _core.pyx's includes).
-PURE_KERNELS = {"pokerdraw32._core_py", *(f"pokerdraw32._core_py_{part}" for part in
+PURE_KERNELS = {"pokerdraw32._core_py", *(f"pokerdraw32._core_py.{part}" for part in
                                          ("checks", "evaluate", "rng", "pots", "draws", "batch", "equity"))}
 # Never loaded by them: the hand, its actions and rules (dataclasses, inspect), the compiled hand's core...
 HEAVY = ["pokerdraw32.hand", "pokerdraw32.actions", "pokerdraw32.rules", "pokerdraw32.results",
-         "pokerdraw32.batch", "pokerdraw32.odds", "pokerdraw32._codes_c", "pokerdraw32._deal_c",
-         "pokerdraw32._betting_c", "pokerdraw32._state_c", "pokerdraw32._state_view_c", "pokerdraw32._play_c",
-         "pokerdraw32._encode_c", "pokerdraw32._vector_c", "pokerdraw32._codes", "pokerdraw32._deal",
-         "pokerdraw32._betting", "pokerdraw32._state",
-         "pokerdraw32._state_view", "dataclasses", "inspect", "fractions", "statistics"]
+         "pokerdraw32.batch", "pokerdraw32.odds",
+         *(f"pokerdraw32._handcore.{m}{c}" for m in ("codes", "deal", "betting", "state", "state_view")
+           for c in ("", "_c")),
+         *(f"pokerdraw32._handcore.{m}_c" for m in ("play", "encode", "vector")),
+         "dataclasses", "inspect", "fractions", "statistics"]
 
 LOADED = """
 import json, sys
@@ -98,7 +99,7 @@ def test_import_loads_only_what_evaluate_needs(mode_env: dict[str, str]) -> None
     # a result's probability for that) or, compiled, typing (the pure kernels import it)
     added = set(stage["draw_odds"]) - set(stage["evaluate"])
     assert "pokerdraw32.odds" in added
-    assert not {"pokerdraw32.hand", "pokerdraw32.actions", "pokerdraw32.rules", "pokerdraw32._state_c",
+    assert not {"pokerdraw32.hand", "pokerdraw32.actions", "pokerdraw32.rules", "pokerdraw32._handcore.state_c",
                 "statistics", "fractions"} & added, sorted(added)
     if stage["implementation"] == "cython":
         assert "typing" not in stage["draw_odds"]

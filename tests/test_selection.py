@@ -121,7 +121,8 @@ print(pokerdraw32.IMPLEMENTATION, k.evaluate_mask.__module__, k.Rng.__module__, 
 """
 
 # The compiled modules built with _core: all or none (pokerdraw32._kernels imports them on first use).
-COMPANIONS = ["_codes_c", "_deal_c", "_betting_c", "_state_c", "_state_view_c", "_play_c", "_encode_c", "_vector_c"]
+COMPANIONS = [f"_handcore.{m}_c" for m in ("codes", "deal", "betting", "state", "state_view", "play", "encode",
+                                            "vector")]
 
 
 def probe(env: dict[str, str], hide_core: bool = False, hide: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -146,8 +147,8 @@ def expect(result: subprocess.CompletedProcess[str], implementation: str) -> Non
     assert result.returncode == 0, result.stderr
     module = "pokerdraw32._core" if implementation == "cython" else "pokerdraw32._core_py"
     c = "_c" if implementation == "cython" else ""
-    assert result.stdout.split() == [implementation, module, module, f"pokerdraw32._state_view{c}",
-                                     f"pokerdraw32._play{c}", f"pokerdraw32._encode{c}"]
+    assert result.stdout.split() == [implementation, module, module, f"pokerdraw32._handcore.state_view{c}",
+                                     f"pokerdraw32._handcore.play{c}", f"pokerdraw32._handcore.encode{c}"]
 
 
 @pytest.mark.parametrize("value", ["1", "true", "YES", " on "])
@@ -183,7 +184,7 @@ def test_missing_companion_falls_back(module: str, default_implementation: str) 
     expect(probe({}, hide=module), "python")
 
 
-@pytest.mark.parametrize("module", ["_state_view_c", "_vector_c"])
+@pytest.mark.parametrize("module", ["_handcore.state_view_c", "_handcore.vector_c"])
 def test_missing_companion_is_an_error_when_required(module: str, default_implementation: str) -> None:
     if default_implementation != "cython":
         pytest.skip("pokerdraw32._core is not installed")
@@ -198,9 +199,9 @@ BROKEN = """
 import importlib.abc, importlib.util, sys
 
 class Broken(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    # finds pokerdraw32._play_c, which then fails to load, as a mismatched build would
+    # finds pokerdraw32._handcore.play_c, which then fails to load, as a mismatched build would
     def find_spec(self, name, path=None, target=None):
-        return importlib.util.spec_from_loader(name, self) if name == "pokerdraw32._play_c" else None
+        return importlib.util.spec_from_loader(name, self) if name == "pokerdraw32._handcore.play_c" else None
     def create_module(self, spec):
         raise ImportError("undefined symbol: __pyx_module_is_main_pokerdraw32___play_c")
     def exec_module(self, module):
@@ -221,9 +222,9 @@ def test_broken_companion_is_an_error_on_first_use(default_implementation: str) 
     clean = {key: value for key, value in os.environ.items() if key not in ENV_VARS}
     result = subprocess.run([sys.executable, "-c", BROKEN], env=clean, capture_output=True, text=True, timeout=120)
     assert result.returncode != 0
-    assert result.stdout.split() == ["cython", "pokerdraw32._state_view_c"]
+    assert result.stdout.split() == ["cython", "pokerdraw32._handcore.state_view_c"]
     last = result.stderr.strip().splitlines()[-1]
-    assert last.startswith("ImportError: the compiled module pokerdraw32._play_c is installed but cannot be "
+    assert last.startswith("ImportError: the compiled module pokerdraw32._handcore.play_c is installed but cannot be "
                            "imported (undefined symbol: "), last
     assert "set POKERDRAW32_NO_EXTENSIONS=1" in last
 

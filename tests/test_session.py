@@ -1,4 +1,4 @@
-"""Whole simulated sessions in compiled code (issue 11, item 5): ``pokerdraw32._play.Session``
+"""Whole simulated sessions in compiled code (issue 11, item 5): ``pokerdraw32._handcore.play.Session``
 plays the hands of :func:`~pokerdraw32.simulate.simulate` when every seat is a built-in bot and
 nobody sits out.  It must be exactly the :class:`~pokerdraw32.table.Table` with the bots deciding
 from their views, action by action:
@@ -169,10 +169,10 @@ def test_session_refuses_bad_arguments() -> None:
 @pytest.fixture(scope="module")
 def builds() -> tuple[ModuleType, ModuleType, type, type]:
     """(compiled _play, pure _play, a hand class on each core)."""
-    compiled = compiled_module("pokerdraw32._play_c")
-    state_c = compiled_module("pokerdraw32._state_view_c")
-    pure = importlib.import_module("pokerdraw32._play")
-    state_py = importlib.import_module("pokerdraw32._state_view")
+    compiled = compiled_module("pokerdraw32._handcore.play_c")
+    state_c = compiled_module("pokerdraw32._handcore.state_view_c")
+    pure = importlib.import_module("pokerdraw32._handcore.play")
+    state_py = importlib.import_module("pokerdraw32._handcore.state_view")
     return compiled, pure, type("CompiledHand", (state_c.HandState,), {}), type("PureHand", (state_py.HandState,), {})
 
 

@@ -14,7 +14,7 @@ SETUP = Path(__file__).resolve().parent.parent / "setup.py"
 
 
 def _pure_mode_modules() -> tuple[str, ...]:
-    """setup.py's PURE_MODE: the modules of src/pokerdraw32 it compiles in Cython's pure-Python mode."""
+    """setup.py's PURE_MODE: the modules of src/pokerdraw32/_handcore it compiles in Cython's pure-Python mode."""
     import ast
     for node in ast.parse(SETUP.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "PURE_MODE" for t in node.targets):
@@ -31,10 +31,10 @@ def test_failed_compile_ends_with_the_no_extensions_hint(tmp_path: Path) -> None
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "_core.pyx").write_text("x = 1\n", encoding="utf-8")   # a stub: the compiler fails anyway
     (tmp_path / "src" / "_core.pxd").write_text("", encoding="utf-8")
-    (tmp_path / "src" / "pokerdraw32").mkdir()
+    (tmp_path / "src" / "pokerdraw32" / "_handcore").mkdir(parents=True)
     for module in _pure_mode_modules():                                       # the pure-mode sources setup.py compiles
-        (tmp_path / "src" / "pokerdraw32" / f"{module}.py").write_text("x = 1\n", encoding="utf-8")
-        (tmp_path / "src" / "pokerdraw32" / f"{module}.pxd").write_text("", encoding="utf-8")
+        (tmp_path / "src" / "pokerdraw32" / "_handcore" / f"{module}.py").write_text("x = 1\n", encoding="utf-8")
+        (tmp_path / "src" / "pokerdraw32" / "_handcore" / f"{module}.pxd").write_text("", encoding="utf-8")
     (tmp_path / "src" / "pokerdraw32" / "cfr").mkdir()                      # and the solver's walk (issue 26)
     for module in ("_mccfr", "_bucketgame"):                                 # and its bucket game's tables
         (tmp_path / "src" / "pokerdraw32" / "cfr" / f"{module}.py").write_text("x = 1\n", encoding="utf-8")

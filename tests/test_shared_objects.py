@@ -24,7 +24,7 @@ from conftest import RULE_VARIETY
 from pokerdraw32 import Hand
 from pokerdraw32.actions import ActionKind, Event, EventKind, LegalActions, Phase
 
-PURE_CODES = importlib.import_module("pokerdraw32._codes")   # the plain-Python decoder, in both builds
+PURE_CODES = importlib.import_module("pokerdraw32._handcore.codes")   # the plain-Python decoder, in both builds
 
 
 # ------------------------------------------------------------------ enums

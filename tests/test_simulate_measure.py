@@ -120,7 +120,7 @@ def test_session_mode_keeps_the_tables_and_the_ledger() -> None:
 
 def test_chunk_seeds_are_splitmix64_and_each_chunk_replays_alone() -> None:
     assert [chunk_seed(7, i) for i in range(4)] == list(Rng(7).getstate())   # the words Rng(7) starts from
-    from pokerdraw32._simchunk import Plan, play_chunk
+    from pokerdraw32.simulate._chunk import Plan, play_chunk
 
     r = simulate(players=3, hands=1000, seed=7, bots="mixed", chunk=400)
     plan = Plan(3, Rules(), 200, ("rule", "random", "rule"), "reset", False, 0.0, False)
@@ -413,7 +413,7 @@ class Unmakeable:
 
 
 def test_a_user_bots_exception_names_the_seat_and_the_bot() -> None:
-    from pokerdraw32._simchunk import BotError
+    from pokerdraw32.simulate._chunk import BotError
 
     for mode in ("reset", "session"):
         with pytest.raises(BotError, match=r"seat \d \(exploding1\): the bot raised RuntimeError: out of ideas"):

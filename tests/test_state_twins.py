@@ -1,6 +1,6 @@
-"""The hand's core is one source, ``pokerdraw32/_state.py`` (with ``_state_view.py``, its state as
-Python reads it), built twice: compiled by Cython as ``pokerdraw32._state_c`` (and
-``_state_view_c``) and run as plain Python as ``pokerdraw32._state`` (issue 11).  Both builds,
+"""The hand's core is one source, ``pokerdraw32/_state.py`` (with ``_handcore/state_view.py``, its state as
+Python reads it), built twice: compiled by Cython as ``pokerdraw32._handcore.state_c`` (and
+``_state_view_c``) and run as plain Python as ``pokerdraw32._handcore.state`` (issue 11).  Both builds,
 in one process, play the same seeded hands with the same actions, legal ones and refused ones, and
 must agree at every step: every field of the state, the compact log's records, the events, the
 legal actions, each refusal's exception and message, and the result.
@@ -28,7 +28,7 @@ from pokerdraw32.errors import PokerDraw32Error
 
 @pytest.fixture(scope="module")
 def compiled() -> ModuleType:
-    return compiled_module("pokerdraw32._state_view_c")
+    return compiled_module("pokerdraw32._handcore.state_view_c")
 
 
 def state(h: Any) -> dict[str, Any]:
@@ -67,7 +67,7 @@ def candidates(h: Any, rnd: random.Random) -> list[Action]:
 
 @pytest.mark.parametrize("seed", range(12))
 def test_compiled_and_plain_python_builds_agree_at_every_step(compiled: ModuleType, seed: int) -> None:
-    plain = importlib.import_module("pokerdraw32._state_view")
+    plain = importlib.import_module("pokerdraw32._handcore.state_view")
     assert compiled.HandState is not plain.HandState
     rnd = random.Random(seed)
     hands = decisions = refusals = 0
@@ -103,7 +103,7 @@ class Mine(Hand):
     """A user's subclass of Hand (pickled by name: at module level)."""
 
 
-@pytest.mark.parametrize("module", ["pokerdraw32._state_view_c", "pokerdraw32._state_view"])
+@pytest.mark.parametrize("module", ["pokerdraw32._handcore.state_view_c", "pokerdraw32._handcore.state_view"])
 def test_pickle_and_copies_of_a_hand_continue_identically(module: str) -> None:
     """``pickle`` (by the snapshot), ``copy.copy`` and ``copy.deepcopy`` (by clone) of a hand in
     play, of a subclass of Hand too, give a hand that continues exactly as the original."""

@@ -3,7 +3,7 @@
  * It plays the hands bench/simulate.py plays -- Hand(Rules(), stacks, n % players, rng=Rng(seed)),
  * the bot discarding the first `discard` of legal.hole_cards, else checking, else calling -- with the
  * same generator, deal, blinds, betting-round state, draw (R6.2 reshuffle), Parole offer, showdown and
- * pots as src/pokerdraw32/hand.py and the kernels (src/_core.pyx, src/pokerdraw32/_core_py.py), and
+ * pots as src/pokerdraw32/hand.py and the kernels (src/_core.pyx, src/pokerdraw32/_core_py/__init__.py), and
  * appends a compact event record per step, as a compiled engine with a compact log would.
  * bench/c_loop.py builds it and asserts the same stacks, event log and generator state.
  *

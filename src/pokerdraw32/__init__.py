@@ -11,6 +11,8 @@ True
 
 from __future__ import annotations
 
+import sys as _sys
+
 # Imported with the package: the kernels (their choice, R11's Rng), the errors, cards and hand
 # evaluation, the first thing most programs use. Everything else is imported on first use (below).
 from ._kernels import IMPLEMENTATION, Rng
@@ -68,6 +70,51 @@ _LAZY = {
 # Submodules that `import pokerdraw32` used to import, so `pokerdraw32.hand` and the like still work
 # without importing them first.
 _SUBMODULES = frozenset({"actions", "batch", "hand", "results", "rules"})
+
+
+# The private modules' paths before the package's folders followed its layers (issue 40): a pickle made
+# before names some of them (a simulation's chunks: pokerdraw32._simchunk.ChunkResult), and the
+# documentation named pokerdraw32._encode and pokerdraw32._play. Each old path imports the module that
+# is there now (the same module object, under both names); tests/test_layout.py proves every entry.
+_MOVED = {
+    **{f"_core_py_{k}": f"_core_py.{k}" for k in ("checks", "evaluate", "rng", "pots", "draws", "batch", "equity")},
+    **{f"_{k}": f"_handcore.{k}" for k in ("cython_shim", "describe", "events", "refusal")},
+    **{f"_{k}{c}": f"_handcore.{k}{c}" for k in ("codes", "deal", "betting", "state", "state_view", "play",
+                                                "encode", "vector") for c in ("", "_c")},
+    "_hand_snapshot": "hand._snapshot", "_simchunk": "simulate._chunk",
+    **{f"_{k}": f"table._{k}" for k in ("seats", "blinds", "clock", "ledger")},
+    **{f"_table_{k}": f"table._{k}" for k in ("base", "snapshot", "journal")},
+}
+
+
+class _MovedModules:
+    """The finder and loader, last on ``sys.meta_path``, of the paths in :data:`_MOVED`: it is asked
+    only for names no other finder found."""
+
+    @classmethod
+    def find_spec(cls, name: str, path: object = None, target: object = None) -> Any:
+        package, _, old = name.partition(".")
+        if package != __name__ or old not in _MOVED:
+            return None
+        from importlib.machinery import ModuleSpec
+
+        return ModuleSpec(name, cls)  # type: ignore[arg-type]  # a loader by its methods, not importlib.abc's
+
+    @staticmethod
+    def create_module(spec: Any) -> Any:
+        module = __import__(f"{__name__}.{_MOVED[spec.name.partition('.')[2]]}", None, None, ("__name__",))
+        spec.loader_state = module.__spec__   # the import system sets the old name's spec on the module next
+        return module
+
+    @staticmethod
+    def exec_module(module: Any) -> None:
+        """Nothing to run: the module was imported under its own name by :meth:`create_module`; it
+        gets its own spec back (its relative imports read it, and ``__package__``, which stays)."""
+        module.__spec__ = module.__spec__.loader_state
+
+
+if not any(getattr(finder, "__qualname__", None) == "_MovedModules" for finder in _sys.meta_path):
+    _sys.meta_path.append(_MovedModules)
 
 
 def __getattr__(name: str) -> Any:

@@ -13,8 +13,8 @@ unset mean off, in any case):
     If the compiled module fails to import, raise the ImportError instead of falling back.
 
 The compiled modules are built together and used all or none: ``_core`` with the hand's core
-``_codes_c``, ``_deal_c``, ``_betting_c`` and ``_state_c``, and ``_state_view_c``, ``_play_c``,
-``_encode_c`` and ``_vector_c``. Only ``_core`` is imported here; the others are found (not
+(the package ``pokerdraw32._handcore``) ``codes_c``, ``deal_c``, ``betting_c`` and ``state_c``, and
+``state_view_c``, ``play_c``, ``encode_c`` and ``vector_c``. Only ``_core`` is imported here; the others are found (not
 imported: ``import pokerdraw32`` would pay for the hand's dataclasses and enums) and imported on
 first use of the names that come from them (:data:`HandState`, :data:`encode`, :data:`play`,
 :data:`vector`, ...; pure-Python twins alike). If
@@ -57,17 +57,22 @@ NO_EXTENSIONS: bool = _env_flag("POKERDRAW32_NO_EXTENSIONS") or sys.implementati
 if _env_flag("POKERDRAW32_NO_EXTENSIONS") and _env_flag("POKERDRAW32_REQUIRE_EXTENSIONS"):
     raise ImportError("POKERDRAW32_NO_EXTENSIONS and POKERDRAW32_REQUIRE_EXTENSIONS are both set: unset one")
 
-_COMPILED = ("_codes_c", "_deal_c", "_betting_c", "_state_c", "_state_view_c", "_play_c", "_encode_c", "_vector_c")
+_COMPILED = tuple(f"_handcore.{m}_c" for m in ("codes", "deal", "betting", "state", "state_view", "play", "encode",
+                                                  "vector"))
 """The compiled modules built with ``_core`` (besides it), used all or none with it."""
 
 
 def _installed(module: str) -> bool:
     """Whether ``pokerdraw32.<module>`` can be found, without importing it (the import system's own
-    search: the finders of ``sys.meta_path`` over the package's ``__path__``)."""
+    search: the finders of ``sys.meta_path`` over its package's ``__path__``; the package, such as
+    ``pokerdraw32._handcore``, whose ``__init__`` is a docstring, is imported)."""
     name = f"pokerdraw32.{module}"
     if name in sys.modules:
         return sys.modules[name] is not None  # None: an import made to fail (tests do)
-    path = sys.modules["pokerdraw32"].__path__
+    package = name.rpartition(".")[0]
+    if package not in sys.modules:
+        __import__(package)
+    path = sys.modules[package].__path__
     for finder in sys.meta_path:
         find_spec = getattr(finder, "find_spec", None)
         if find_spec is not None and find_spec(name, path) is not None:
@@ -128,28 +133,30 @@ if TYPE_CHECKING or IMPLEMENTATION == "python":
 else:
     from ._core import equity_trials, rule_discard
 
-# The hand state machine's core (issue 11): pokerdraw32._codes, _deal, _betting and _state compiled as
-# pokerdraw32._codes_c, _deal_c, _betting_c and _state_c, or the same files as plain Python, following the
+# The hand state machine's core (issue 11): pokerdraw32._handcore.codes, deal, betting and state compiled as
+# pokerdraw32._handcore.codes_c, deal_c, betting_c and state_c, or the same files as plain Python, following the
 # kernels chosen above; imported on first use (__getattr__).
 __all__ += ["ACTION_CODES", "HandState", "blind_seats", "checked_arguments", "checked_shuffle", "encode", "play",
             "vector"]
 
 if TYPE_CHECKING:
-    from . import _encode as encode  # the research encoding (issue 12): actions, masks, observations
-    from . import _play as play  # the built-in bots' policies and whole sessions (issue 11)
-    from . import _vector as vector  # many tables stepped together (issue 12: DrawVectorEnv)
-    from ._codes import ACTION_CODES, blind_seats, checked_arguments, checked_shuffle
-    from ._state_view import HandState  # the core with its read-only state and copies
+    from ._handcore import (
+        encode,  # the research encoding (issue 12): actions, masks, observations
+        play,  # the built-in bots' policies and whole sessions (issue 11)
+        vector,  # many tables stepped together (issue 12: DrawVectorEnv)
+    )
+    from ._handcore.codes import ACTION_CODES, blind_seats, checked_arguments, checked_shuffle
+    from ._handcore.state_view import HandState  # the core with its read-only state and copies
 
 _LAZY = {  # name: (compiled module, its pure twin, attribute; None: the module itself)
-    "ACTION_CODES": ("_codes_c", "_codes", "ACTION_CODES"),
-    "blind_seats": ("_codes_c", "_codes", "blind_seats"),
-    "checked_arguments": ("_codes_c", "_codes", "checked_arguments"),
-    "checked_shuffle": ("_codes_c", "_codes", "checked_shuffle"),
-    "HandState": ("_state_view_c", "_state_view", "HandState"),
-    "encode": ("_encode_c", "_encode", None),
-    "play": ("_play_c", "_play", None),
-    "vector": ("_vector_c", "_vector", None),
+    "ACTION_CODES": ("_handcore.codes_c", "_handcore.codes", "ACTION_CODES"),
+    "blind_seats": ("_handcore.codes_c", "_handcore.codes", "blind_seats"),
+    "checked_arguments": ("_handcore.codes_c", "_handcore.codes", "checked_arguments"),
+    "checked_shuffle": ("_handcore.codes_c", "_handcore.codes", "checked_shuffle"),
+    "HandState": ("_handcore.state_view_c", "_handcore.state_view", "HandState"),
+    "encode": ("_handcore.encode_c", "_handcore.encode", None),
+    "play": ("_handcore.play_c", "_handcore.play", None),
+    "vector": ("_handcore.vector_c", "_handcore.vector", None),
 }
 
 

@@ -30,7 +30,7 @@ else:
         """The metaclass of the engine's enums: the standard one (``enum.EnumType``), under a name of
         the engine's own.  Python 3.10 and 3.11 read every attribute of an enum class (``ActionKind.CALL``
         in a bot's loop) through ``EnumType.__getattr__``'s slow path; the compiled engine gives this
-        class a faster one with the same results (see ``pokerdraw32._state_view``); other enums are
+        class a faster one with the same results (see ``pokerdraw32._handcore.state_view``); other enums are
         left as they are."""
 
 
@@ -429,8 +429,8 @@ _MAX_INFO_DEPTH = 8
 
 
 # A constructor for events built from values already validated (a private event as others see it,
-# pokerdraw32._events.hidden).  The hand's core builds its events and legal actions without the
-# dataclass __init__ (pokerdraw32._state.make_event, C calls when compiled).
+# pokerdraw32._handcore.events.hidden).  The hand's core builds its events and legal actions without the
+# dataclass __init__ (pokerdraw32._handcore.state.make_event, C calls when compiled).
 
 
 def _event(kind: EventKind, seat: int | None = None, amount: int | None = None, cards: tuple[Card, ...] = (),

@@ -23,7 +23,7 @@ expectation over that event given everything before it:
   ``samples`` re-deals of the replacements, each stub and reshuffled pile permuted anew while every
   player takes as many cards from each as in the hand (so a reshuffle happens where it happened);
 * **the decisions of bots whose policy is known** (the built-in :class:`~pokerdraw32.bots.RuleBot`,
-  whose ``below(100)`` roll is enumerated by :func:`pokerdraw32._play.rule_policy`, and
+  whose ``below(100)`` roll is enumerated by :func:`pokerdraw32._handcore.play.rule_policy`, and
   :class:`~pokerdraw32.bots.RandomBot`, uniform over its legal kinds): the action's class (fold,
   check/call/split/decline, bet/raise) and chips put in, minus their expectations under the policy,
   times the seat's current showdown share.  The decisions of other bots (a user's, a

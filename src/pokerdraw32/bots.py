@@ -35,8 +35,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 from weakref import WeakKeyDictionary
 
-from ._events import PRIVATE_EVENTS as _PRIVATE_EVENTS
-from ._events import hidden as _hidden
+from ._handcore.events import PRIVATE_EVENTS as _PRIVATE_EVENTS
+from ._handcore.events import hidden as _hidden
 from ._kernels import ACTION_CODES, Rng, play
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
 from .cards import DECK, Card
@@ -241,7 +241,7 @@ _CONSTANTS = {code: Action(kind) for kind, code in ACTION_CODES.items()
 
 def _packed(cards: Any) -> int:
     """Five different card codes in order, 5 bits each (the policies' form of a hand,
-    :mod:`pokerdraw32._play`).
+    :mod:`pokerdraw32._handcore.play`).
 
     :raises PokerDraw32ValueError: not five different cards of the deck (R1.1, R3.1)."""
     codes = tuple(cards) if not isinstance(cards, tuple) else cards
@@ -289,7 +289,7 @@ class RandomBot(Bot):
 
     Exactly: the legal kinds sorted by name, one by ``rng.below(count)``; a bet or raise to
     ``min_to + below(max_to - min_to + 1)``; a discard of the first ``rng.below(5)`` cards of the
-    hole cards shuffled by ``rng.shuffle`` (the policy of :func:`pokerdraw32._play.random_action`,
+    hole cards shuffled by ``rng.shuffle`` (the policy of :func:`pokerdraw32._handcore.play.random_action`,
     which :func:`~pokerdraw32.simulate.simulate` also plays in compiled code).
     """
 
@@ -336,7 +336,7 @@ class RuleBot(Bot):
     hands call, weak hands check or fold; a small random share of bluffs and calls keeps it
     from being trivially exploitable.  In the second round it accepts a Parole split with a
     weak hand and declines it with a strong one.  One ``rng.below(100)`` per betting decision.
-    The policy is :func:`pokerdraw32._play.rule_action`, which
+    The policy is :func:`pokerdraw32._handcore.play.rule_action`, which
     :func:`~pokerdraw32.simulate.simulate` also plays in compiled code.
     """
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from enum import IntEnum
 from functools import total_ordering
 
-from ._describe import describe_value
+from ._handcore.describe import describe_value
 from ._kernels import evaluate_mask, evaluate_text
 from .cards import DECK, Card, CardsLike, format_cards, parse_cards
 from .errors import InvalidCardError, PokerDraw32TypeError

@@ -36,7 +36,7 @@ could have reached, or it is refused: an edited field or an illegal log raises
 :meth:`~pokerdraw32.hand.Hand.determinize` clone's snapshot (``redacted_for`` set) is refused too:
 its log hides cards, so it cannot be checked, and it is a search copy, not a hand that was played.
 
-The format is written and checked by the engine's own :mod:`pokerdraw32._hand_snapshot` (below the
+The format is written and checked by the engine's own :mod:`pokerdraw32.hand._snapshot` (below the
 hand, which uses it for :meth:`~pokerdraw32.hand.Hand.snapshot` and :meth:`~pokerdraw32.hand.Hand.restore`);
 this module is its public face: the functions, the format's name and version, and
 :class:`SnapshotError` (defined in :mod:`pokerdraw32.errors`).
@@ -55,11 +55,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._hand_snapshot import SNAPSHOT_FORMAT, SNAPSHOT_VERSION
-from ._hand_snapshot import restore as _restore
-from ._hand_snapshot import snapshot as _snapshot
 from .errors import SnapshotError
 from .hand import Hand
+from .hand._snapshot import SNAPSHOT_FORMAT, SNAPSHOT_VERSION
+from .hand._snapshot import restore as _restore
+from .hand._snapshot import snapshot as _snapshot
 
 __all__ = ["SNAPSHOT_FORMAT", "SNAPSHOT_VERSION", "SnapshotError", "restore", "snapshot"]
 

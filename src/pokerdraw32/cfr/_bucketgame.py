@@ -26,7 +26,7 @@ computed from 31 subsets a hand instead of 80,730 opponents or 20,854 replacemen
 if __name__ == "pokerdraw32.cfr._bucketgame_c":   # compiled (setup.py)
     import cython
 else:
-    from .. import _cython_shim as cython
+    from .._handcore import cython_shim as cython
 
 from array import array
 

@@ -1,5 +1,5 @@
 # Declarations that make _mccfr.py C when compiled (Cython pure-Python mode, augmenting .pxd), as
-# _state.pxd does for _state.py: setup.py compiles _mccfr.py + this file as pokerdraw32.cfr._mccfr_c.
+# _handcore/state.pxd does for _handcore/state.py: setup.py compiles _mccfr.py + this file as pokerdraw32.cfr._mccfr_c.
 # Every name here must agree with _mccfr.py (Cython checks it when compiling).
 
 cimport cython

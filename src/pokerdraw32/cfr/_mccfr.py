@@ -1,7 +1,7 @@
 # cython: boundscheck=False, wraparound=False, initializedcheck=False
 """The solver's heads-up game model and external-sampling MCCFR, in compiled code when extensions are on.
 
-Written in Cython's pure-Python mode, as :mod:`pokerdraw32._state`: ``_mccfr.py`` with the
+Written in Cython's pure-Python mode, as :mod:`pokerdraw32._handcore.state`: ``_mccfr.py`` with the
 declarations of ``_mccfr.pxd``, compiled by setup.py as ``pokerdraw32.cfr._mccfr_c``, or this very
 file as plain Python; :mod:`pokerdraw32.cfr._select` picks one, following
 :data:`pokerdraw32._kernels.IMPLEMENTATION`.  Both do the same arithmetic in the same order on
@@ -48,7 +48,7 @@ action of the traverser is walked; the opponent's current strategy is added to i
 if __name__ == "pokerdraw32.cfr._mccfr_c":   # compiled (setup.py)
     import cython
 else:
-    from .. import _cython_shim as cython
+    from .._handcore import cython_shim as cython
 
 from array import array
 

@@ -7,7 +7,7 @@
   (a ``gymnasium.vector.VectorEnv``; rule and random opponents, other bot names in Python);
 * :class:`Encoding`: the shared action space, legal-action mask and observation as numpy arrays,
   from a :class:`~pokerdraw32.hand.Hand` or a bot's :class:`~pokerdraw32.bots.SeatView` (the
-  layout: :mod:`pokerdraw32._encode`, and the documentation's "The environments" page);
+  layout: :mod:`pokerdraw32._handcore.encode`, and the documentation's "The environments" page);
 * :class:`PolicyBot`: a trained policy (a function of the observation and mask, or a
   Stable-Baselines3 model) as a bot, for :func:`pokerdraw32.simulate`, the command line's
   ``--bots module:attr`` and DrawEnv's opponents.

@@ -12,7 +12,7 @@ from ..rules import Rules
 from .encoding import Encoding, action_index
 
 CHECK_CALL = 1
-"""The action index of check/call (``pokerdraw32._encode.CHECK_CALL``): the one legal action of an
+"""The action index of check/call (``pokerdraw32._handcore.encode.CHECK_CALL``): the one legal action of an
 *acknowledge* step, the episode of a hand in which the learning seat has no decision."""
 
 

@@ -1,7 +1,7 @@
 """The vector environment's tables played in Python: its core when an opponent is not a rule or
 random bot (a ``"call"``, ``"cfr"``, ... bot of :func:`pokerdraw32.bots.bot_names`).
 
-:class:`PythonTables` has the methods of :class:`pokerdraw32._vector.VectorCore` that
+:class:`PythonTables` has the methods of :class:`pokerdraw32._handcore.vector.VectorCore` that
 :class:`~pokerdraw32.env.DrawVectorEnv` calls, and the same behaviour: table ``i`` is a
 :class:`~pokerdraw32.env.DrawEnv` reset with seed ``seeds[i]``, each later hand dealt from the same
 generator, so it is exactly what the compiled core plays when every opponent is a rule or random

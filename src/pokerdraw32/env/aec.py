@@ -26,7 +26,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     generator (so positions vary; ``reset(seed=...)`` makes the game reproducible).
 
     Observations (:meth:`observe`): ``{"observation": float32[171], "action_mask": int8[35 + B]}``,
-    the encoding of :mod:`pokerdraw32._encode` for the agent's seat (chips divided by the starting
+    the encoding of :mod:`pokerdraw32._handcore.encode` for the agent's seat (chips divided by the starting
     stack; the mask is all zero except for the agent to act).  Actions: ``Discrete(35 + B)``
     indices of that encoding (``B`` = ``len(buckets)``).  Rewards: each agent's result in big
     blinds (chips won or lost divided by ``rules.bb``), given when the hand ends (R9, R9.5: they sum

@@ -1,11 +1,11 @@
 """The research encoding with numpy arrays: :class:`Encoding` wraps the engine's compiled (or pure)
-encoding functions, :mod:`pokerdraw32._encode`, whose module docstring is the full layout of the
+encoding functions, :mod:`pokerdraw32._handcore.encode`, whose module docstring is the full layout of the
 action space and of the observation (also in the documentation's "The environments" page,
 docs/research/environments.md).
 
 Each function takes a :class:`~pokerdraw32.hand.Hand` (the dealer's) or a
 :class:`~pokerdraw32.bots.SeatView` (what one seat may know, as a bot receives it): from a view the
-encoding fills a hand's core with what that seat may know (:func:`pokerdraw32._encode.view_core`;
+encoding fills a hand's core with what that seat may know (:func:`pokerdraw32._handcore.encode.view_core`;
 the amounts the view does not hold, such as the bet to match, the bets and raises of the round and
 each seat's chips in the pot, are read back from its public log) and runs the same compiled
 functions on it, so the arrays are those of the hand at that decision (tests/test_policy_bot.py
@@ -48,7 +48,7 @@ def action_index(index: Any) -> int | None:
 
 
 _RECORD = {kind: code for code, kind in enumerate(EventKind)}
-"""An event kind's record code in a hand's log (:func:`pokerdraw32._state.decode` reads them so)."""
+"""An event kind's record code in a hand's log (:func:`pokerdraw32._handcore.state.decode` reads them so)."""
 _READ = {kind: _RECORD[kind] for kind in (
     EventKind.POST_BLIND, EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE,
     EventKind.SPLIT, EventKind.DECLINE, EventKind.TIMEOUT, EventKind.ROUND_END, EventKind.RETURN_UNCALLED)}
@@ -225,7 +225,7 @@ class _ViewState:
         self.raise_withdrawn = withdrawn
 
     def core(self) -> Any:
-        """The hand's core of :func:`pokerdraw32._encode.view_core` for this view."""
+        """The hand's core of :func:`pokerdraw32._handcore.encode.view_core` for this view."""
         view = self.view
         legal = view.legal
         seat = view.seat
@@ -241,7 +241,7 @@ class _ViewState:
                                  [-1 if d is None else d for d in view.discarded], view.parole_open, self.votes,
                                  self.to_match, self.bet_count, self.actions, kinds, call, lo, hi)
 
-    # -- what pokerdraw32._encode.action_error and pokerdraw32._refusal read of a Hand
+    # -- what pokerdraw32._handcore.encode.action_error and pokerdraw32._handcore.refusal read of a Hand
     @property
     def actor(self) -> int | None:
         return self.view.seat if self.view.legal is not None else None
@@ -273,7 +273,7 @@ class _ViewState:
 
 
 class Encoding:
-    """The action space and the observation of :mod:`pokerdraw32._encode`, with numpy arrays.
+    """The action space and the observation of :mod:`pokerdraw32._handcore.encode`, with numpy arrays.
 
     Every method reads either a :class:`~pokerdraw32.hand.Hand` (the dealer's: the observation of
     any seat, the mask of the player to act) or a :class:`~pokerdraw32.bots.SeatView` (one seat's:
@@ -388,7 +388,7 @@ class Encoding:
 
     def decode(self, source: Source, index: Any) -> int:
         """The packed decision of ``index`` for the player to act (see
-        :func:`pokerdraw32._encode.decode_action`), or -1 when it is outside the mask."""
+        :func:`pokerdraw32._handcore.encode.decode_action`), or -1 when it is outside the mask."""
         number = action_index(index)
         if number is None or not 0 <= number < self.actions:
             return -1

@@ -27,7 +27,7 @@ PolicyFunction = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Any]
 
 
 class PolicyBot:
-    """A bot that plays a policy over the research encoding (:mod:`pokerdraw32._encode`).
+    """A bot that plays a policy over the research encoding (:mod:`pokerdraw32._handcore.encode`).
 
     At each decision, from the :class:`~pokerdraw32.bots.SeatView` of its seat (never the
     dealer's hand) it builds:

@@ -40,7 +40,7 @@ Opponent = str | Callable[[SeatView], Action | str]
 class DrawEnv(gym.Env[npt.NDArray[np.float32], np.int64]):
     """One hand of 32-Card Draw an episode, played by one learning seat against opponents.
 
-    Observation: ``float32[171]``, the encoding of :mod:`pokerdraw32._encode` for the learning
+    Observation: ``float32[171]``, the encoding of :mod:`pokerdraw32._handcore.encode` for the learning
     seat (chips divided by the starting stack).  Action: ``Discrete(35 + B)``, an index of that
     encoding.  The legal-action mask (``bool[35 + B]``) is ``info["action_mask"]`` after
     :meth:`reset` and :meth:`step`, and :meth:`action_masks` (sb3-contrib's MaskablePPO reads it).

@@ -34,7 +34,7 @@ from .single import DrawEnv
 
 class DrawVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` tables of :class:`~pokerdraw32.env.DrawEnv`, advanced together by one compiled
-    call that releases the GIL (:mod:`pokerdraw32._vector`).
+    call that releases the GIL (:mod:`pokerdraw32._handcore.vector`).
 
     Table ``i`` is exactly ``DrawEnv(...)`` reset with seed ``seed + i`` (the same hands, the same
     opponents' choices, the same observations, masks and rewards for the same actions; the suite

@@ -14,7 +14,7 @@ name             default           meaning
 ``stack``        200               every seat's chips at the deal (equal stacks, table stakes R3.6)
 ``button``       0                 the dealer's seat (R4.1); the blinds follow it (R4.2, R4.3)
 ``buckets``      ``0:0.5:1:-1``    bet/raise buckets as pot fractions, ``:``-separated (see
-                                   :mod:`pokerdraw32._encode`: 0 the minimum, < 0 all-in); one
+                                   :mod:`pokerdraw32._handcore.encode`: 0 the minimum, < 0 all-in); one
                                    bucket as ``0:`` (OpenSpiel reads a bare ``0`` as a number)
 ===============  ================  ==============================================================
 
@@ -29,7 +29,7 @@ a new pile).  Dealing card by card from a uniformly shuffled stub and a
 reshuffled pile gives exactly the engine's distribution (R11.1); the order inside one deal does not
 matter.  A deal is made in the hand (:meth:`pokerdraw32.hand.Hand.deal`) when its last card is drawn.
 
-**Player actions** are the indices of the shared research encoding, :mod:`pokerdraw32._encode`
+**Player actions** are the indices of the shared research encoding, :mod:`pokerdraw32._handcore.encode`
 (``35 + B`` ids for ``B`` buckets; 39 by default): 0 fold, 1 check/call, 2 Parole split, 3 decline,
 ``4 .. 3+B`` bet/raise buckets, ``4+B+m`` the discard of the cards at the positions of bit mask
 ``m`` in the player's hole cards sorted by code (``m = 0``: stand pat).  Legal actions are the
@@ -39,7 +39,7 @@ encoding's mask; an id outside it raises :class:`~pokerdraw32.errors.IllegalActi
 (R9.5: zero-sum).  Utilities lie in ``[-stack, (players - 1) * stack]``.
 
 **Observation tensor** (``float32[171]``): the encoding's observation of the seat
-(:func:`pokerdraw32._encode.observe`, chips divided by ``stack``), plus, at a chance node in the
+(:func:`pokerdraw32._handcore.encode.observe`, chips divided by ``stack``), plus, at a chance node in the
 middle of the seat's own deal, the cards already dealt to it in the card section.
 **Information-state tensor**: the observation tensor followed by the seat's own decisions:
 ``R`` slots for the first betting round, 1 for the draw and ``R`` for the second round, each a
@@ -50,7 +50,8 @@ folds, all-ins, cards drawn, each seat's last action in the round, shown hands);
 information-state string is the seat's cards and the hand's event log as the seat may see it
 (:meth:`pokerdraw32.hand.Hand.events_for`: perfect recall, no card of another player).
 
-**Speed.**  A move is one call of compiled code on the hand's C fields (:func:`pokerdraw32._encode.spiel_apply`;
+**Speed.**  A move is one call of compiled code on the hand's C fields
+(:func:`pokerdraw32._handcore.encode.spiel_apply`;
 the player, legal actions and chance outcomes likewise), and the methods Python calls most
 (``current_player``, ``is_chance_node``, ``is_terminal``, ``legal_actions``, ``chance_outcomes``)
 are answered in Python without pyspiel's C++ round trip; ``apply_action`` stays pyspiel's (it keeps
@@ -173,7 +174,7 @@ class DrawGame(pyspiel.Game):  # type: ignore[misc]
     :ivar button: the dealer's seat.
     :ivar buckets: the bet/raise buckets (pot fractions).
     :ivar bucket_array: the buckets as a ``float64[B]`` array (``buckets_view``: the same as the
-        compiled encoding takes them at the least cost, :func:`pokerdraw32._encode.bucket_view`).
+        compiled encoding takes them at the least cost, :func:`pokerdraw32._handcore.encode.bucket_view`).
     :ivar round_slots: ``R``, the own-decision slots a betting round has in the information-state tensor.
     :ivar initial_hand: the hand every state starts from (a clone of it): the blinds posted, nothing dealt.
     :raises PokerDraw32ValueError: not 2 to 5 players (R3.1), a bad amount of chips (R3.2), a stack
@@ -271,7 +272,7 @@ def _dealt(word: int) -> list[int]:
     return [word >> (3 + 6 * j) & 63 for j in range(word & 7)]
 
 
-# The hot path, compiled with the encoding (pokerdraw32._encode, pure Python without extensions):
+# The hot path, compiled with the encoding (pokerdraw32._handcore.encode, pure Python without extensions):
 # the player, the legal actions and chance outcomes, the moves, read from the hand's C fields.
 _player = _encode.spiel_player
 _legal = _encode.spiel_legal

@@ -35,7 +35,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .._events import events_for as _redacted
+from .._handcore.events import events_for as _redacted
 from ..actions import Action, Event, EventKind
 from ..bots import SeatView, make_bot
 from ..errors import PokerDraw32Error
@@ -564,7 +564,7 @@ class Room:
         """``(seq, the event message as everyone but the owner sees it, the owner's seat or None,
         the owner's message)`` of log entry ``entry`` (``whole``: its event as stored, if made
         already): only a private event (a deal, discard or draw,
-        :data:`pokerdraw32._events.PRIVATE_EVENTS`) with cards has an owner who sees more."""
+        :data:`pokerdraw32._handcore.events.PRIVATE_EVENTS`) with cards has an owner who sees more."""
         seq, hand, e = entry
         if isinstance(e, Event):
             public = _redacted([e], None, 0)[0]
