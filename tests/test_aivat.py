@@ -5,6 +5,7 @@ Needs numpy (pokerdraw32.aivat); runs with compiled and pure kernels alike."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import math
@@ -92,14 +93,30 @@ def test_rule_policy_is_rule_action_over_every_roll() -> None:
 
 
 def test_known_policies() -> None:
-    assert known_policy("rule") == "rule" and known_policy("random") == "random"
-    assert known_policy(RuleBot) == "rule" and known_policy(RandomBot(3)) == "random"
-    assert known_policy(tight) is None
+    """A policy is known from a bot that exposes it in its own class, never from a name, a class, or
+    a bot whose decide was replaced or overridden (issue 41)."""
+    rule, rand = RuleBot(1), RandomBot(3)
+    assert known_policy(rule) == rule.action_probabilities and known_policy(rand) == rand.action_probabilities
+    assert known_policy("rule") is None and known_policy(RuleBot) is None and known_policy(tight) is None
 
     class Mine(RuleBot):
         pass
 
-    assert known_policy(Mine) is None and known_policy(Mine(1)) is None
+    class Overridden(RuleBot):
+        def decide(self, view: object = None, *, hand: object = None) -> Action:   # type: ignore[override]
+            return Action(ActionKind.FOLD)
+
+    class Consistent(RuleBot):
+        def decide(self, view: object = None, *, hand: object = None) -> Action:   # type: ignore[override]
+            return super().decide(view, hand=hand)   # type: ignore[arg-type]
+
+        action_probabilities = RuleBot.action_probabilities
+
+    assert known_policy(Mine(1)) is None and known_policy(Overridden(1)) is None
+    assert known_policy(Consistent(1)) is not None
+    swapped = RuleBot(2)
+    swapped.decide = lambda view=None, *, hand=None: Action(ActionKind.FOLD)   # type: ignore[method-assign]
+    assert known_policy(swapped) is None
 
 
 def _play_with_features(seed: int, players: int, bots: list[object], samples: int = 8) -> HandFeatures:
@@ -111,8 +128,9 @@ def _play_with_features(seed: int, players: int, bots: list[object], samples: in
     while h.actor is not None:
         seat = h.actor
         view = SeatView.of(h)
-        features.before(seat, view, known_policy(bots[seat]))
         bot = made[seat]
+        known = known_policy(bot)
+        features.before(seat, view, known(view) if known is not None else None)
         action = bot.decide(view) if hasattr(bot, "decide") else bot(view)   # type: ignore[operator]
         h.act(action, seat)
         features.after(action)
@@ -165,13 +183,13 @@ def test_features_shape_and_untouched_hand() -> None:
     f = _play_with_features(3, 3, ["rule", tight, "random"])
     assert f.features.shape == (3, FEATURES)
     assert np.isfinite(f.features).all()
-    assert FEATURES == 21 + 3 * SHOWDOWN_FEATURES + 27 + 2
+    assert FEATURES == 21 + 3 * SHOWDOWN_FEATURES + 27 + 2 + 2
 
 
 def _stats(hands: int, bots: list[object], seed: int, samples: int = 32) -> tuple[AivatStats, list[float]]:
     """Sums of every seat's features over ``hands`` hands of fixed seats, and the plain results."""
     n = len(bots)
-    stats = AivatStats.zeros(n, samples, [known_policy(b) is not None for b in bots])
+    stats = AivatStats.zeros(n, samples, [b in ("rule", "random") for b in bots])
     for k in range(hands):
         f = _play_with_features(seed * 100_000 + k, n, bots, samples)
         results = [f.hand.stacks[s] - 200 for s in range(n)]
@@ -223,6 +241,37 @@ def test_unbiased_over_seeds() -> None:
     mean = sum(diffs) / len(diffs)
     se = math.sqrt(sum(s * s for s in ses)) / len(ses)
     assert abs(mean) < 4 * se
+
+
+def _always_raise(view: SeatView | None = None, *, hand: object = None) -> Action:
+    """A decide that bets or raises the most it may, else checks or calls (never the rule policy)."""
+    assert view is not None and view.legal is not None
+    legal = view.legal
+    for kind in (ActionKind.RAISE, ActionKind.BET):
+        if kind in legal.kinds:
+            assert legal.max_to is not None
+            return Action(kind, legal.max_to)
+    if legal.phase is Phase.DRAW:
+        return Action.discard(())
+    for kind in (ActionKind.CHECK, ActionKind.CALL, ActionKind.DECLINE):
+        if kind in legal.kinds:
+            return Action(kind)
+    return Action(ActionKind.FOLD)
+
+
+def test_a_bot_whose_decide_was_replaced_is_an_unknown_policy() -> None:
+    """Issue 41: a rule bot whose decide was replaced was corrected as the rule policy (biased: the
+    correction assumed checks and calls it never made).  Now its seat has no decision features, the
+    other seat's policy is known, and the estimate agrees with the plain one."""
+    swapped = RuleBot(1)
+    swapped.decide = _always_raise                       # type: ignore[method-assign]
+    r = simulate(players=2, hands=2000, seed=4, bots=[swapped, "rule"], estimator="aivat", samples=16, workers=1)
+    assert known_policy(copy.deepcopy(swapped)) is None   # what each chunk gets: a copy, decide replaced
+    assert r.plain is not None and r.corrections is not None
+    assert abs(r.correction_z[0]) < 4                    # type: ignore[index]
+    a, p = r.per_bot[0], r.plain[0]
+    assert a.ci95 is not None and p.ci95 is not None
+    assert abs(a.bb_per_100 - p.bb_per_100) < 1.5 * math.hypot(a.ci95, p.ci95)
 
 
 def test_reproducible_and_same_on_workers() -> None:
@@ -293,7 +342,7 @@ def test_draw_features_read_the_chips_before_the_showdown() -> None:
     while h.actor is not None:
         seat = h.actor
         view = SeatView.of(h)
-        features.before(seat, view, "rule")
+        features.before(seat, view, bots[seat].action_probabilities(view))
         action = bots[seat].decide(view)
         h.act(action, seat)
         features.after(action)

@@ -219,7 +219,9 @@ def test_simulate_keeps_rule_and_random_compiled_and_loads_the_others_once(fresh
     pytest.importorskip("numpy")                  # the AIVAT estimator needs it (extra [aivat])
     from pokerdraw32.aivat import known_policy
 
-    assert known_policy(specs[2]) is None and known_policy(specs[0]) == "rule"   # no policy model: none assumed
+    assert known_policy(specs[2]) is None and known_policy(specs[0]) is None   # names, not bots: none assumed
+    bot = specs[2].make(1)
+    assert known_policy(bot) == bot.action_probabilities          # a bot made from the name exposes its own
 
 
 def test_simulate_in_worker_processes_with_registered_and_installed_names(third_party: dict[str, str]) -> None:

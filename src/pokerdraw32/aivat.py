@@ -22,12 +22,17 @@ expectation over that event given everything before it:
   showdown share and call-down value again when nobody can bet any more; the expectation over
   ``samples`` re-deals of the replacements, each stub and reshuffled pile permuted anew while every
   player takes as many cards from each as in the hand (so a reshuffle happens where it happened);
-* **the decisions of bots whose policy is known** (the built-in :class:`~pokerdraw32.bots.RuleBot`,
-  whose ``below(100)`` roll is enumerated by :func:`pokerdraw32._handcore.play.rule_policy`, and
-  :class:`~pokerdraw32.bots.RandomBot`, uniform over its legal kinds): the action's class (fold,
-  check/call/split/decline, bet/raise) and chips put in, minus their expectations under the policy,
-  times the seat's current showdown share.  The decisions of other bots (a user's, a
-  :class:`~pokerdraw32.env.PolicyBot`) have no correction: nothing is assumed about them.
+* **the decisions of bots whose policy is known**: a bot that exposes the exact distribution of its
+  decisions, ``action_probabilities(view)`` (:data:`~pokerdraw32.bots.ActionProbabilities`:
+  :class:`~pokerdraw32.bots.RuleBot`, whose ``below(100)`` roll is enumerated,
+  :class:`~pokerdraw32.bots.RandomBot`, the test bots, :class:`~pokerdraw32.cfr.CfrBot` from its
+  strategy, :class:`~pokerdraw32.env.PolicyBot` from its network), and whose own class defines it
+  (:func:`~pokerdraw32.bots.known_policy`: never assumed from a class alone, so a bot whose
+  ``decide`` was replaced or overridden is an unknown policy): the action's class (fold,
+  check/call/split/decline, bet/raise) and chips put in, and in the draw the number of cards
+  thrown, minus their expectations under the distribution, times the seat's current showdown
+  share.  The decisions of other bots (a user's plain function) have no correction: nothing is
+  assumed about them.
 
 Every feature thus has expectation zero given the hand so far, so *any* linear combination of them
 may be subtracted without bias.  The coefficients are fitted by least squares (ridge-regularised,
@@ -56,9 +61,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._kernels import ACTION_CODES, evaluate_many, evaluate_mask, play, strength_score
+from ._kernels import ACTION_CODES, evaluate_many, evaluate_mask, strength_score
 from .actions import Action, ActionKind, EventKind, Phase
-from .bots import _PHASE_CODE, RandomBot, RuleBot, SeatView, _kinds_mask, _packed
+from .bots import SeatView
+from .bots import known_policy as _known_policy
 from .errors import PokerDraw32ValueError
 from .hand import Hand
 
@@ -88,14 +94,17 @@ SHOWDOWN_FEATURES = 2 + 4 * _NB + 2 * _NB * _NB
 _MARGINAL = 3 + 2 * 9
 _DECISION = 2 * 12 + 3
 _ALL_IN = 2
-FEATURES = _MARGINAL + 3 * SHOWDOWN_FEATURES + _DECISION + _ALL_IN
+_VALUE = 2
+FEATURES = _MARGINAL + 3 * SHOWDOWN_FEATURES + _DECISION + _ALL_IN + _VALUE
 """Control variates per seat and hand: 21 exact marginals of the deal, 98 for the deal, 2 x 98 for
 the draw (two players left in the hand, or more: other coefficients), 27 for the known bots'
-decisions, 2 for a draw after which nobody can bet (344)."""
+decisions, 2 for a draw after which nobody can bet, 2 for the known bots' decisions measured by
+the call-down value after them, one a betting round (346)."""
 _DEAL0 = _MARGINAL
 _DRAW0 = _DEAL0 + SHOWDOWN_FEATURES
 _DEC0 = _DRAW0 + 2 * SHOWDOWN_FEATURES
 _ALL_IN0 = _DEC0 + _DECISION
+_VALUE0 = _ALL_IN0 + _ALL_IN
 _FOLD, _PASSIVE, _AGGRESSIVE = 0, 1, 2
 _CODE = {kind: ACTION_CODES[kind] for kind in ActionKind}
 _AGGRESSIVE_CODES = frozenset({_CODE[ActionKind.BET], _CODE[ActionKind.RAISE]})
@@ -177,16 +186,10 @@ def showdown_features(values: npt.NDArray[np.int64], live: list[int], contrib: l
     return out
 
 
-def known_policy(spec: Any) -> str | None:
-    """``"rule"`` or ``"random"`` when a line-up entry is a built-in bot whose action
-    probabilities the estimator knows (the name, the class itself, or an instance of exactly that
-    class: a subclass may decide otherwise), else None."""
-    if spec in ("rule", "random"):
-        return str(spec)
-    for name, cls in (("rule", RuleBot), ("random", RandomBot)):
-        if spec is cls or type(spec) is cls:
-            return name
-    return None
+def known_policy(bot: Any) -> Any:
+    """The bot's ``action_probabilities`` when the estimator may use it, else None: the same as
+    :func:`pokerdraw32.bots.known_policy` (a bot instance; a name or a class is no bot: None)."""
+    return _known_policy(bot)
 
 
 def _masks(hand: Hand) -> list[int]:
@@ -203,7 +206,8 @@ class HandFeatures:
     """The control variates of one hand, every seat's, computed as the hand is played.
 
     Call :meth:`dealt` once the hand is dealt, :meth:`before` / :meth:`after` around each decision
-    (with the policy of the seat's bot when it is known), and read :attr:`features` at the end:
+    (with the distribution of the seat's decision when its bot's policy is known), and read
+    :attr:`features` at the end:
     ``float64[players, FEATURES]``, row ``s`` for hand seat ``s``.
 
     :param hand: the hand, just dealt (reset mode: equal stacks).
@@ -257,50 +261,51 @@ class HandFeatures:
 
     # -- decisions and the draw --------------------------------------------------------------------
 
-    def before(self, seat: int, view: SeatView, policy: str | None) -> None:
-        """Seat ``seat`` is about to act from ``view``; ``policy`` is its bot's known policy
-        (``"rule"``, ``"random"``) or None."""
+    def before(self, seat: int, view: SeatView, probabilities: Any = None) -> None:
+        """Seat ``seat`` is about to act from ``view``; ``probabilities`` is the exact distribution
+        of its decision (:data:`~pokerdraw32.bots.ActionProbabilities`, what its bot's
+        ``action_probabilities(view)`` returns when :func:`known_policy` trusts it), or None when
+        nothing is known of it."""
         h = self.hand
         if h.phase is Phase.DRAW:
             if self._segments is None:          # the draw starts: no chip moves until it ends
                 self._segments = [sorted(h.stub)]
                 live = [s for s in range(self.n) if not h.folded[s]]
                 self._before_draw = (list(h.contrib), list(h.stacks), live)
-            share = self._share_now() if policy == "random" else None
-            self._pending = ("draw", seat, list(h.stub), set(h.hole[seat]), len(h.events), policy, share)
-        elif policy is not None:
+            thrown = None
+            share = None
+            if probabilities is not None:
+                thrown = sum(q * len(a.cards) for a, q in probabilities)
+                if any(len(a.cards) != thrown for a, _q in probabilities):
+                    share = self._share_now()
+            self._pending = ("draw", seat, list(h.stub), set(h.hole[seat]), len(h.events), thrown, share)
+        elif probabilities is not None:
             legal = view.legal
             assert legal is not None
-            p, chips = self._classes(view, policy)
+            p, chips = self._classes(view, probabilities)
+            strength = [evaluate_mask(m, self.tiebreak) if m else -1 for m in _masks(h)]
+            share = self._share_now()
+            state = (list(h.contrib), list(h.stacks), [s for s in range(self.n) if not h.folded[s]])
+            expected = np.zeros(self.n)
+            for action, q in probabilities:
+                expected += q * self._value_after(seat, action, view.bets[seat], legal.call_amount, strength, state)
             self._pending = ("bet", seat, p, chips, view.bets[seat], legal.call_amount,
-                             0 if h.phase is Phase.FIRST_ROUND else 1, self._share_now())
+                             0 if h.phase is Phase.FIRST_ROUND else 1, share, expected, strength, state)
         else:
             self._pending = None
 
-    def _classes(self, view: SeatView, policy: str) -> tuple[list[float], float]:
-        """The policy's probability of each action class and its expected chips put in."""
+    def _classes(self, view: SeatView, probabilities: Any) -> tuple[list[float], float]:
+        """The distribution's probability of each action class and its expected chips put in."""
         legal = view.legal
         assert legal is not None
-        seat = legal.seat
-        bet = view.bets[seat]
-        lo = legal.min_to if legal.min_to is not None else 0
-        hi = legal.max_to if legal.max_to is not None else 0
+        bet = view.bets[legal.seat]
         p = [0.0, 0.0, 0.0]
         chips = 0.0
-        if policy == "rule":
-            for decision, count in play.rule_policy(_packed(legal.hole_cards), _PHASE_CODE[legal.phase],
-                                                    _kinds_mask(legal), bet, legal.call_amount, lo, hi, view.pot):
-                q = count / 100
-                code = decision & 255
-                p[self._class_of(code)] += q
-                chips += q * self._chips_of(code, decision >> 8, bet, legal.call_amount)
-        else:                                   # RandomBot: a legal kind uniformly, an amount uniformly
-            kinds = legal.kinds
-            for kind in kinds:
-                q = 1 / len(kinds)
-                code = _CODE[kind]
-                p[self._class_of(code)] += q
-                chips += q * self._chips_of(code, (lo + hi) / 2, bet, legal.call_amount)
+        for action, q in probabilities:
+            code = _CODE[action.kind]
+            p[self._class_of(code)] += q
+            chips += q * self._chips_of(code, action.amount if action.amount is not None else 0, bet,
+                                        legal.call_amount)
         return p, chips
 
     @staticmethod
@@ -321,14 +326,46 @@ class HandFeatures:
         if pending is None:
             return
         if pending[0] == "bet":
-            _, seat, p, chips, bet, call, r, share = pending
+            _, seat, p, chips, bet, call, r, share, expected, strength, state = pending
             code = _CODE[action.kind]
             taken = [0.0, 0.0, 0.0]
             taken[self._class_of(code)] = 1.0
             to = action.amount if action.amount is not None else 0
             self._decision(seat, r, share, taken, p, self._chips_of(code, to, bet, call), chips)
+            value = self._value_after(seat, action, bet, call, strength, state)
+            self.features[:, _VALUE0 + r] += (value - expected) / self.scale
         else:
             self._drew(*pending[1:])
+
+    def _value_after(self, seat: int, action: Action, bet: int, call: int, strength: list[int],
+                     before: tuple[list[int], list[int], list[int]]) -> Any:
+        """Each seat's call-down value (chips) after ``seat`` plays ``action``: every live seat
+        matching the largest contribution as far as its stack goes, each pot to the best hand held
+        now among its seats (``strength``: the hands' values), minus what the seat put in; a folded
+        seat loses what it put in (``before``: the contributions, stacks and live seats before the
+        decision).  The value against which a known policy's choice is measured: its expectation
+        over the policy, minus the value of the action taken, has expectation zero."""
+        contrib, stacks, live = (list(x) for x in before)     # the chips and live seats before the action
+        code = _CODE[action.kind]
+        if code == _CODE[ActionKind.FOLD]:
+            live.remove(seat)
+        else:
+            put = min(int(self._chips_of(code, action.amount if action.amount is not None else 0, bet, call)),
+                      stacks[seat])
+            contrib[seat] += put
+            stacks[seat] -= put
+        value = -np.asarray(contrib, dtype=np.float64)
+        if len(live) == 1:
+            value[live[0]] += sum(contrib)
+            return value
+        pots, cd = _pots(contrib, stacks, live)
+        value = -np.asarray(cd, dtype=np.float64)
+        for amount, seats in pots:
+            best = max(strength[s] for s in seats)
+            winners = [s for s in seats if strength[s] == best]
+            for s in winners:
+                value[s] += amount / len(winners)
+        return value
 
     def _share_now(self) -> list[float]:
         h = self.hand
@@ -353,17 +390,17 @@ class HandFeatures:
                 f[base + 9 + k] += (chips_taken - chips) / self.scale * ctx[k]
 
     def _drew(self, seat: int, stub_before: list[int], hole_before: set[int], events_before: int,
-              policy: str | None, share: list[float] | None) -> None:
+              thrown: float | None, share: list[float] | None) -> None:
         h = self.hand
         assert self._segments is not None
         hole_after = set(h.hole[seat])
         kept = hole_before & hole_after
         k = 5 - len(kept)
-        if share is not None:        # RandomBot throws below(5) cards: 0 to 4 alike
+        if thrown is not None and share is not None:   # a draw of a known, random number of cards
             for me in range(self.n):
                 ctx = (1.0, share[me], 1.0 if me == seat else -1.0)
                 for j in range(3):
-                    self.features[me][_DEC0 + 24 + j] += (k - 2.0) / 4 * ctx[j]
+                    self.features[me][_DEC0 + 24 + j] += (k - thrown) / 4 * ctx[j]
         if any(e.kind is EventKind.RESHUFFLE for e in h.events[events_before:]):
             fresh = sorted(set(h.stub) | (hole_after - kept - set(stub_before)))
             self._segments.append(fresh)

@@ -32,6 +32,8 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Callable
+from itertools import combinations
+from math import comb
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 from weakref import WeakKeyDictionary
 
@@ -44,9 +46,9 @@ from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError
 from .hand import Hand
 from .rules import Rules
 
-__all__ = ["ENTRY_POINT_GROUP", "Bot", "BotLike", "CallBot", "FoldBot", "PotBot", "RandomBot", "RuleBot", "SeatView",
-           "ShoveBot", "bot_factory", "bot_names", "check_fit", "choose_discards", "make_bot", "pot_raise_to",
-           "register_bot"]
+__all__ = ["ENTRY_POINT_GROUP", "ActionProbabilities", "Bot", "BotLike", "CallBot", "FoldBot", "PotBot", "RandomBot",
+           "RuleBot", "SeatView", "ShoveBot", "bot_factory", "bot_names", "check_fit", "choose_discards",
+           "known_policy", "make_bot", "pot_raise_to", "register_bot"]
 
 _PLAYER_ACTIONS = frozenset({EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE,
                              EventKind.SPLIT, EventKind.DECLINE, EventKind.TIMEOUT, EventKind.RAISE_WITHDRAWN,
@@ -205,6 +207,37 @@ class BotLike(Protocol):
 Policy = BotLike | Callable[[SeatView], Action | str]
 """A user bot: a :class:`BotLike` object or a plain callable ``view -> action``."""
 
+ActionProbabilities = list[tuple[Action, float]]
+"""A bot's exact distribution at one decision: ``[(action, probability), ...]``, each action legal,
+the probabilities > 0 summing to 1 (what ``action_probabilities(view)`` returns; a discard's cards
+in the order of the hole cards, whatever order ``decide`` gives them in)."""
+
+
+def known_policy(bot: object) -> Callable[[SeatView], ActionProbabilities | None] | None:
+    """A bot's ``action_probabilities`` when an estimator may take it for the distribution of the
+    bot's ``decide`` (:mod:`pokerdraw32.aivat`), else None.
+
+    Trusted only when the bot's own class defines ``action_probabilities`` (its ``decide`` there or
+    inherited) and the instance replaces neither method: a subclass that overrides ``decide``, or
+    inherits both, may decide otherwise than the distribution says, and a ``decide`` set on an
+    instance surely does.  A class or a name is not a bot: None.  :class:`RuleBot`,
+    :class:`RandomBot`, the test bots, :class:`~pokerdraw32.cfr.CfrBot` and
+    :class:`~pokerdraw32.env.PolicyBot` define it (the last returns None at a decision whose
+    distribution its policy does not expose).
+    """
+    if isinstance(bot, (type, str)):
+        return None
+    probabilities = getattr(bot, "action_probabilities", None)
+    if probabilities is None or not callable(probabilities):
+        return None
+    own = getattr(bot, "__dict__", {})
+    if "decide" in own or "action_probabilities" in own or "__call__" in own:
+        return None
+    cls = type(bot)
+    if "action_probabilities" not in vars(cls):
+        return None
+    return probabilities  # type: ignore[no-any-return]
+
 
 class Bot:
     """Base class: :meth:`decide` returns the action for the seat to act, from its :class:`SeatView`."""
@@ -300,6 +333,28 @@ class RandomBot(Bot):
         _chips(lo, hi)
         return _action(play.random_action(self.rng, _packed(legal.hole_cards), _kinds_mask(legal), lo, hi))
 
+    def action_probabilities(self, view: SeatView | Hand | None = None, *,
+                             hand: Hand | None = None) -> ActionProbabilities:
+        """The exact distribution of :meth:`decide` at ``view`` (:data:`ActionProbabilities`): each
+        legal kind ``1/k``; a bet or raise to each amount of ``[min_to, max_to]`` alike; in the draw
+        (R6.1) 0 to 4 cards alike, and each set of that many alike (``1/5 / C(5, n)``)."""
+        _, legal = _legal_of(view, hand)
+        kinds = legal.kinds
+        if ActionKind.DISCARD in kinds:
+            return [(Action.discard(cards), 0.2 / comb(5, n)) for n in range(5)
+                    for cards in combinations(legal.hole_cards, n)]
+        lo = legal.min_to if legal.min_to is not None else 0
+        hi = legal.max_to if legal.max_to is not None else 0
+        _chips(lo, hi)
+        share = 1 / len(kinds)
+        out: ActionProbabilities = []
+        for kind in sorted(kinds, key=lambda k: k.value):
+            if kind in (ActionKind.BET, ActionKind.RAISE):
+                out.extend((Action(kind, to), share / (hi - lo + 1)) for to in range(lo, hi + 1))
+            else:
+                out.append((Action(kind), share))
+        return out
+
 
 # -- drawing by hand pattern -------------------------------------------------------------------
 
@@ -349,6 +404,25 @@ class RuleBot(Bot):
                                         _kinds_mask(legal), seen.bets[legal.seat], legal.call_amount, lo, hi,
                                         seen.pot))
 
+    def action_probabilities(self, view: SeatView | Hand | None = None, *,
+                             hand: Hand | None = None) -> ActionProbabilities:
+        """The exact distribution of :meth:`decide` at ``view`` (:data:`ActionProbabilities`): each
+        decision with the share of the 100 values of its roll that give it
+        (:func:`pokerdraw32._handcore.play.rule_policy`); the draw, certain."""
+        seen, legal = _legal_of(view, hand)
+        lo = legal.min_to if legal.min_to is not None else 0
+        hi = legal.max_to if legal.max_to is not None else 0
+        _chips(lo, hi, seen.bets[legal.seat], legal.call_amount, seen.pot)
+        hole = legal.hole_cards
+        out: ActionProbabilities = []
+        for decision, count in play.rule_policy(_packed(hole), _PHASE_CODE[legal.phase], _kinds_mask(legal),
+                                                seen.bets[legal.seat], legal.call_amount, lo, hi, seen.pot):
+            action = _action(decision)
+            if action.kind is ActionKind.DISCARD:
+                action = Action.discard(tuple(c for c in hole if c in action.cards))
+            out.append((action, count / 100))
+        return out
+
 
 # -- test bots: fixed, simple strategies (opponents a strong bot must beat, issue 26) -------------
 
@@ -389,16 +463,24 @@ class _FixedBot(Bot):
     def _bet(self, view: SeatView, legal: LegalActions) -> Action:
         return _passive(legal.kinds)
 
+    def _certain(self, view: SeatView | Hand | None = None, *, hand: Hand | None = None) -> ActionProbabilities:
+        """The distribution of :meth:`decide`, which draws nothing: its action, certain."""
+        return [(self.decide(view, hand=hand), 1.0)]
+
 
 class CallBot(_FixedBot):
     """A calling station (name ``"call"``): checks when nothing is owed, else calls (all-in when
     short, R3.5); never bets, raises or folds.  Draws by :func:`choose_discards` (R6.1); all-in
     under a Parole offer it declines (R8.2)."""
 
+    action_probabilities = _FixedBot._certain
+
 
 class FoldBot(_FixedBot):
     """Folds to every bet (name ``"fold"``): checks when nothing is owed (never a fold when a check
     is free, R5.2), else folds; never bets or raises.  Draws by :func:`choose_discards` (R6.1)."""
+
+    action_probabilities = _FixedBot._certain
 
     def _bet(self, view: SeatView, legal: LegalActions) -> Action:
         kinds = legal.kinds
@@ -412,6 +494,8 @@ class ShoveBot(_FixedBot):
     rules allow, ``legal.max_to`` (all-in in no-limit; the pot-limit maximum, R3.4; the fixed
     amount in fixed-limit); otherwise checks when nothing is owed, else calls.  Draws by
     :func:`choose_discards` (R6.1)."""
+
+    action_probabilities = _FixedBot._certain
 
     def _bet(self, view: SeatView, legal: LegalActions) -> Action:
         if legal.max_to is not None and (ActionKind.BET in legal.kinds or ActionKind.RAISE in legal.kinds):
@@ -433,6 +517,8 @@ class PotBot(_FixedBot):
     pot (:func:`pot_raise_to`), clamped to the legal range (R3.4: at least the minimum raise, at
     most all-in; in fixed-limit the fixed amount); otherwise checks when nothing is owed, else
     calls.  Draws by :func:`choose_discards` (R6.1)."""
+
+    action_probabilities = _FixedBot._certain
 
     def _bet(self, view: SeatView, legal: LegalActions) -> Action:
         if legal.max_to is not None and (ActionKind.BET in legal.kinds or ActionKind.RAISE in legal.kinds):

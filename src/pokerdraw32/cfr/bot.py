@@ -264,6 +264,54 @@ class CfrBot(Bot):
 
         :raises PokerDraw32ValueError: a hand it does not play (:func:`check_rules`).
         """
+        view = self._view(view, hand)
+        weights, case = self._weights(view)
+        self.stats[case] += 1
+        slot = -1
+        if weights is not None:
+            u = self._uniform()
+            slot = max(weights, key=weights.__getitem__)
+            acc = 0.0
+            for s, q in weights.items():
+                acc += q
+                if u < acc:
+                    slot = s
+                    break
+        return self._real(view, slot)
+
+    def action_probabilities(self, view: SeatView | Hand | None = None, *,
+                             hand: Hand | None = None) -> list[tuple[Action, float]]:
+        """The exact distribution of :meth:`decide` at ``view``, given the translations of the
+        opponent's raises drawn so far (each drawn once per hand, so :meth:`decide` afterwards uses
+        the same; see the module's docstring): ``[(action, probability), ...]``, the strategy's
+        probabilities of the legal slots made real (slots that become the same action added up); the
+        fallback, certain.  It draws what :meth:`decide` would draw before its choice, so calling it
+        first leaves :meth:`decide`'s choice as it would have been.
+
+        :raises PokerDraw32ValueError: a hand it does not play (:func:`check_rules`).
+        """
+        view = self._view(view, hand)
+        weights, _case = self._weights(view)
+        if weights is None:
+            return [(self._real(view, -1), 1.0)]
+        # decide draws u uniform in [0, 1) and takes the first slot whose running sum passes it, the
+        # likeliest slot if none does (the stored probabilities may sum to a little under 1 or over)
+        chance: dict[int, float] = {}
+        acc = 0.0
+        for s, q in weights.items():
+            chance[s] = min(acc + q, 1.0) - min(acc, 1.0)
+            acc += q
+        top = max(weights, key=weights.__getitem__)
+        chance[top] += 1.0 - min(acc, 1.0)
+        out: dict[Action, float] = {}
+        for s, q in chance.items():
+            if q > 0:
+                action = self._real(view, s)
+                out[action] = out.get(action, 0.0) + q
+        return list(out.items())
+
+    @staticmethod
+    def _view(view: SeatView | Hand | None, hand: Hand | None) -> SeatView:
         if hand is not None or isinstance(view, Hand):
             h = hand if hand is not None else view
             assert isinstance(h, Hand)
@@ -271,33 +319,25 @@ class CfrBot(Bot):
         if not isinstance(view, SeatView):
             raise PokerDraw32TypeError(f"a bot decides from a SeatView (or a Hand), got {type(view).__name__}")
         check_rules(view.rules, view.players)
-        legal = view.legal
-        assert legal is not None, "nobody is to act"
-        slot = -1
-        if self._replay(view):
-            sv = self._sv
-            slots = [s for s in range(16) if sv.legal(0) >> s & 1]
-            found = self.strategy.lookup(sv.key(0))
-            if found is not None and found[0] != sv.row(0)[mccfr.F_PHASE]:
-                found = None          # the same key names a node of another phase at the trained depth
-            if found is not None:
-                _phase, trained, probs = found
-                mask = sum(1 << s for s in slots)
-                self.stats["strategy" if trained == mask else "mapped"] += 1
-                weights = _mapped(trained, probs, slots)
-                u = self._uniform()
-                slot = max(weights, key=weights.__getitem__)
-                acc = 0.0
-                for s in slots:
-                    acc += weights[s]
-                    if u < acc:
-                        slot = s
-                        break
-            else:
-                self.stats["unseen"] += 1
-        else:
-            self.stats["off_tree"] += 1
-        return self._real(view, slot)
+        assert view.legal is not None, "nobody is to act"
+        return view
+
+    def _weights(self, view: SeatView) -> tuple[dict[int, float] | None, str]:
+        """The strategy's probabilities of the slots legal at ``view`` (in slot order), or None for
+        the fallback (off the tree, or an information set the strategy lacks), with the case
+        :attr:`stats` counts it as."""
+        if not self._replay(view):
+            return None, "off_tree"
+        sv = self._sv
+        slots = [s for s in range(16) if sv.legal(0) >> s & 1]
+        found = self.strategy.lookup(sv.key(0))
+        if found is not None and found[0] != sv.row(0)[mccfr.F_PHASE]:
+            found = None          # the same key names a node of another phase at the trained depth
+        if found is None:
+            return None, "unseen"
+        _phase, trained, probs = found
+        mask = sum(1 << s for s in slots)
+        return _mapped(trained, probs, slots), "strategy" if trained == mask else "mapped"
 
     def _real(self, view: SeatView, slot: int) -> Action:
         """Abstract ``slot`` (``-1``: the fallback) as a legal action of ``view``."""

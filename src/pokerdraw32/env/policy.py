@@ -173,6 +173,74 @@ class PolicyBot:
     __call__ = decide
     """A PolicyBot is also a callable ``view -> Action`` (DrawEnv's opponents, simulate's bots)."""
 
+    def action_probabilities(self, view: SeatView | Hand) -> list[tuple[Action, float]] | None:
+        """The distribution of :meth:`decide` at ``view`` when the policy exposes it, else None
+        (what an estimator such as :mod:`pokerdraw32.aivat` reads; None: nothing is assumed):
+
+        * ``deterministic=True`` with a ``predict`` (Stable-Baselines3): the action ``predict``
+          picks, certain (it is asked once more; its answer does not change);
+        * ``deterministic=False`` with an SB3 model whose ``policy`` has ``get_distribution``
+          (PPO, A2C, sb3-contrib's MaskablePPO, the mask applied as ``predict`` applies it): the
+          probability of each index from the network, on the indices the mask allows; None if the
+          policy puts any probability on an index the mask forbids (a plain PPO, whose ``decide``
+          would raise there);
+        * a plain callable: its ``action_probabilities(obs, mask)`` if it has one (an array of
+          probabilities by index), else None: a function's randomness is its own.
+
+        :raises IllegalActionError: the seat is not to act (as :meth:`decide`).
+        """
+        if isinstance(view, Hand):
+            view = SeatView.of(view)
+        if view.legal is None:
+            raise IllegalActionError(f"policy bot {self.name!r}: seat {view.seat} is not to act", seat=view.seat)
+        obs, mask = self.arrays(view)
+        probs: Any = None
+        if self._predict is None:
+            own = getattr(self.policy, "action_probabilities", None)
+            if callable(own):
+                probs = np.asarray(own(obs, mask), dtype=np.float64)
+        elif self.deterministic:
+            decision = self.encoding.decode(view, self.choose(obs, mask))
+            return [(_action(decision), 1.0)] if decision >= 0 else None
+        else:
+            probs = _network_probabilities(self.policy, obs, mask if self._masks else None)
+        if probs is None or probs.shape != mask.shape or not np.all(np.isfinite(probs)) or (probs < 0).any():
+            return None
+        if probs[~mask].sum() > 1e-9:
+            return None
+        total = probs[mask].sum()
+        if not total > 0:
+            return None
+        out = []
+        for index in np.flatnonzero(mask & (probs > 0)):
+            decision = self.encoding.decode(view, int(index))
+            if decision < 0:
+                return None
+            out.append((_action(decision), float(probs[index] / total)))
+        return out
+
+
+def _network_probabilities(model: Any, obs: npt.NDArray[np.float32],
+                           mask: npt.NDArray[np.bool_] | None) -> npt.NDArray[np.float64] | None:
+    """The action probabilities of an SB3 model's policy network for one observation (the mask
+    applied when given, as sb3-contrib's maskable policies apply it), or None when the model has no
+    categorical distribution to read."""
+    policy = getattr(model, "policy", None)
+    get = getattr(policy, "get_distribution", None)
+    to_tensor = getattr(policy, "obs_to_tensor", None)
+    if not callable(get) or not callable(to_tensor):
+        return None
+    import torch
+
+    with torch.no_grad():
+        tensor, _ = to_tensor(obs)
+        dist = get(tensor, action_masks=mask) if mask is not None else get(tensor)
+        inner = getattr(dist, "distribution", None)
+        probs = getattr(inner, "probs", None)
+        if probs is None:
+            return None
+        return np.asarray(probs.reshape(-1).cpu().numpy(), dtype=np.float64)
+
 
 def _takes_masks(predict: Callable[..., Any]) -> bool:
     """``predict`` accepts ``action_masks=`` (sb3-contrib's maskable algorithms)."""

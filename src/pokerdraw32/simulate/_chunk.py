@@ -26,7 +26,7 @@ from typing import Any
 
 from .._kernels import Rng, evaluate_mask, play
 from ..actions import Action
-from ..bots import Bot, BotFactory, RandomBot, RuleBot, SeatView
+from ..bots import Bot, BotFactory, RandomBot, RuleBot, SeatView, known_policy
 from ..errors import IllegalActionError, InvalidCardError, PokerDraw32Error, PokerDraw32TypeError
 from ..hand import Hand
 from ..history import HandHistory, HistoryWriter
@@ -271,21 +271,24 @@ def _record(h: Hand, number: int, names: list[str], plan: Plan, writer: HistoryW
 # -- the Python paths: any bot ------------------------------------------------------------------
 
 Decide = Callable[[SeatView], Any]
-Seated = tuple[Decide, bool, 'Rng | None']
+Seated = tuple[Decide, bool, 'Rng | None', 'Callable[[SeatView], Any] | None']
+"""A bot in a chunk: its decide function, whether it is a user's bot (its actions checked), its
+generator, and its ``action_probabilities`` when :func:`~pokerdraw32.bots.known_policy` trusts it."""
 
 
-def _bot(i: int, spec: Any, seed: int) -> tuple[Decide, bool, Rng | None]:
+def _bot(i: int, spec: Any, seed: int) -> Seated:
     """Bot ``i``'s decide function for a chunk, whether it is a user's bot (its actions are
-    checked with a message naming it), and its generator when it has one (a :class:`Bot`'s
-    ``rng``; duplicate deals put it back for each rotation).  A class is instantiated (a
+    checked with a message naming it), its generator when it has one (a :class:`Bot`'s
+    ``rng``; duplicate deals put it back for each rotation), and its known distribution
+    (:func:`~pokerdraw32.bots.known_policy`, for the AIVAT estimator).  A class is instantiated (a
     :class:`Bot` subclass with the seat's seed); an object is copied (as a worker in another
     process would get it)."""
     if isinstance(spec, str):
         builtin = BUILT_IN[spec](seed)
-        return builtin.decide, False, builtin.rng
+        return builtin.decide, False, builtin.rng, known_policy(builtin)
     if isinstance(spec, Named):
         made = spec.make(seed)
-        return made.decide, True, made.rng
+        return made.decide, True, made.rng, known_policy(made)
     bot: Any = spec
     if isinstance(spec, type):
         try:
@@ -302,7 +305,7 @@ def _bot(i: int, spec: Any, seed: int) -> tuple[Decide, bool, Rng | None]:
     if decide is None or not callable(decide):
         decide = bot
     rng = getattr(bot, "rng", None)
-    return decide, True, rng if isinstance(rng, Rng) else None
+    return decide, True, rng if isinstance(rng, Rng) else None, known_policy(bot)
 
 
 def first_button(plan: Plan, first: int) -> int:
@@ -395,9 +398,9 @@ def _hand_chunk(plan: Plan, bots: list[Seated], table_seed: int, first: int, han
     categories = [0] * 9
     showdowns = parole = decisions = 0
     start = first_button(plan, first)
-    generators = [table_rng] + [rng for _, _, rng in bots if rng is not None]
+    generators = [table_rng] + [rng for _, _, rng, _ in bots if rng is not None]
     saved = [g.getstate() for g in generators]
-    estimator = _Estimator(plan, seed, first) if plan.estimator == "aivat" else None
+    estimator = _Estimator(plan, bots, seed, first) if plan.estimator == "aivat" else None
     for k in range(hands):
         deal, rot = (k // n, k % n) if plan.duplicate else (k, 0)
         if plan.duplicate:      # the deal's deck, and each bot's generator (common random numbers)
@@ -411,12 +414,13 @@ def _hand_chunk(plan: Plan, bots: list[Seated], table_seed: int, first: int, han
         while h.actor is not None:
             seat = h.actor
             b = (seat - rot) % n
-            decide, check, _ = bots[b]
+            decide, check, _, probabilities = bots[b]
             if features is None:
                 _act(h, seat, names[b], _ask(decide, h, seat, names[b], check), check)
             else:
                 view = SeatView.of(h)
-                features.before(seat, view, estimator.known[b])       # type: ignore[union-attr]
+                known = _ask(probabilities, h, seat, names[b], check, view) if probabilities is not None else None
+                features.before(seat, view, known)
                 action = _ask(decide, h, seat, names[b], check, view)
                 _act(h, seat, names[b], action, check)
                 features.after(action)
@@ -448,14 +452,13 @@ class _Estimator:
 
     BATCH = 256
 
-    def __init__(self, plan: Plan, seed: int, first: int) -> None:
+    def __init__(self, plan: Plan, bots: list[Seated], seed: int, first: int) -> None:
         from .. import aivat
 
         self.aivat = aivat
         self.plan = plan
-        self.known = [aivat.known_policy(spec) for spec in plan.specs]
         self.rng = aivat.generator(seed)
-        self.stats = aivat.AivatStats.zeros(plan.players, plan.samples, [k is not None for k in self.known])
+        self.stats = aivat.AivatStats.zeros(plan.players, plan.samples, [bot[3] is not None for bot in bots])
         self.first = first // plan.unit
         self.results = [0] * plan.players
         self.features: Any = 0.0
@@ -508,7 +511,7 @@ def _table_chunk(plan: Plan, bots: list[Seated], rng: Rng, table_seed: int, firs
     text = io.StringIO() if plan.history else None
     writer = _writer(text, first)
     threshold = int(plan.sit_out * 1_000_000)
-    policies = None if any(check for _, check, _ in bots) else \
+    policies = None if any(check for _, check, _, _ in bots) else \
         [play.RULE if spec == "rule" else play.RANDOM for spec in plan.specs]
     tally = _Tally(plan, first)
     categories = [0] * 9
@@ -539,7 +542,7 @@ def _table_chunk(plan: Plan, bots: list[Seated], rng: Rng, table_seed: int, firs
             table._after_step(table._now())     # the hand is over: the table settles it
         while h.actor is not None:
             t = seat_of[h.actor]
-            decide, check, _ = bots[t]
+            decide, check, _, _ = bots[t]
             _act(table, t, names[t], _ask(decide, h, t, names[t], check), check)
             decisions += 1
         result = h.result
