@@ -116,8 +116,40 @@ def test_abstraction_refuses_fractions_that_are_not_finite(bad: float) -> None:
         Abstraction(bet_fractions=(0.5, bad))
 
 
+@pytest.mark.parametrize("bad, shown", [(1e308, "1e+308"), (-1e308, "-1e+308"), (10 ** 400, "<int of 1329 bits>"),
+                                        (2000, "2000")])
+def test_abstraction_refuses_fractions_too_large_to_scale(bad: float, shown: str) -> None:
+    """Issue 41: 1e308 thousandths of a pot are inf, which round() cannot make an int (OverflowError);
+    math.isfinite cannot read a huge int (OverflowError too)."""
+    with pytest.raises(PokerDraw32ValueError) as e:
+        Abstraction(bet_fractions=(0.5, bad))
+    assert str(e.value) == (f"Abstraction.bet_fractions=(0.5, {shown}): at most 12 ascending pot fractions, each a "
+                            "multiple of 0.001 from 0.001 to 1000")
+
+
+def test_counts_past_64_bits_are_refused() -> None:
+    """The compiled walk counts iterations in 64-bit integers: more raised OverflowError there."""
+    with pytest.raises(PokerDraw32ValueError, match=r"^prune_after=9223372036854775808: use an int from 0 to 2\*\*63"):
+        Trainer(TINY, prune_after=1 << 63)
+    t = Trainer(TINY, seed=1)
+    t.train(2)
+    with pytest.raises(PokerDraw32ValueError, match=r"^iterations=9223372036854775806: at most 2\*\*63 - 1 "
+                                                    r"iterations in all \(9223372036854775805 more\)$"):
+        t.train((1 << 63) - 2)
+    with pytest.raises(PokerDraw32ValueError, match=r"^chunk=.*: at most 2\*\*63 - 1"):
+        t.train(1, chunk=1 << 63)
+    assert t.iterations == 2
+
+
 USAGE = [
     (["abstraction", "--out", "{d}/a.json", "--bet-fractions", "nan"], "finite"),
+    (["abstraction", "--out", "{d}/a.json", "--bet-fractions", "1e308"],
+     r"error: Abstraction.bet_fractions=\(1e\+308,\): at most 12 ascending pot fractions"),
+    (["abstraction", "--out", "{d}/a.json", "--stack-bb", "9" * 30], "argument --stack-bb: 9{30} is not below 2"),
+    (["abstraction", "--out", "{d}/a.json", "--post-buckets", "9" * 5000], "--post-buckets: '9{40}' is not a whole"),
+    (["train", "--iterations", str(1 << 63), "--out", "{d}/s.cfr"],
+     r"argument --iterations: 9223372036854775808 is not below 2\*\*63"),
+    (["train", "--iterations", "5", "--out", "{d}/s.cfr", "--prune-after", str(1 << 63)], "--prune-after: .* 2"),
     (["abstraction", "--out", "{d}/a.json", "--raise-cap", "9"], "raise_cap=9"),
     (["abstraction", "--out", "{d}/none/a.json"], "does not exist"),
     (["abstraction", "--out", "{d}"], "is a directory"),

@@ -243,8 +243,9 @@ class Trainer:
         if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 1024:
             raise PokerDraw32ValueError(f"threads={shown(threads)}: use an int from 1 to 1024")
         self.threads = threads
-        if not isinstance(prune_after, int) or isinstance(prune_after, bool) or prune_after < 0:
-            raise PokerDraw32ValueError(f"prune_after={shown(prune_after)}: use an int >= 0 (0: no pruning)")
+        if not isinstance(prune_after, int) or isinstance(prune_after, bool) or not 0 <= prune_after < 1 << 63:
+            raise PokerDraw32ValueError(f"prune_after={shown(prune_after)}: use an int from 0 to 2**63 - 1 (0: no "
+                                        "pruning)")
         if isinstance(prune_bb, bool) or not isinstance(prune_bb, (int, float)) or not 0 < prune_bb < float("inf"):
             raise PokerDraw32ValueError(f"prune_bb={shown(prune_bb)}: use a number of big blinds > 0")
         self.prune_after = prune_after
@@ -288,12 +289,17 @@ class Trainer:
         (:func:`pokerdraw32.cfr.exploitability.exploitability`, milli big blinds a hand) to that
         chunk's report as ``exploitability``; ``rate`` leaves its time out.
 
-        :raises PokerDraw32ValueError: a negative count, chunk or ``exploitability_every``.
+        :raises PokerDraw32ValueError: a negative count, chunk or ``exploitability_every``, or one
+            past 2**63 - 1 iterations in all (the walk's 64-bit count).
         """
+        room = (1 << 63) - 1 - self.iterations       # the walk counts iterations in 64-bit integers
         for name, value in (("iterations", iterations), ("chunk", chunk),
                             ("exploitability_every", exploitability_every)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise PokerDraw32ValueError(f"{name}={shown(value)}: use an int >= 0")
+            if value > room:
+                raise PokerDraw32ValueError(f"{name}={shown(value)}: at most 2**63 - 1 iterations in all ({room} "
+                                            "more)")
         step = chunk or iterations or 1
         start = time.perf_counter()
         done = 0
