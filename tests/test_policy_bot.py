@@ -310,6 +310,38 @@ def test_an_index_outside_the_mask_names_the_bot_the_index_the_action_and_the_ru
         ok.decide("view")  # type: ignore[arg-type]
 
 
+class Index:
+    """Not an int, but with ``__index__`` (so ``operator.index`` takes it)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"Index({self.value})"
+
+
+@pytest.mark.parametrize("value", [0, 1, 2, 39])
+def test_an_object_with_index_is_refused_as_what_it_is(value: int) -> None:
+    """Issue 41: an object with ``__index__`` is not taken as an index (the encoding reads ints and numpy
+    integers only), and the refusal says so; it named the action of the index the object stands for as
+    outside the mask, even index 0 (fold) or 1 (call), which are in it."""
+    h = Hand(Rules(), [200, 200, 200], button=0, seed=1)
+    view = SeatView.of(h)
+    before = h.snapshot()
+    mask = Encoding().action_mask(view).astype(bool)
+    assert mask[0] and mask[1] and not mask[2]
+    policy = always(Index(value))  # type: ignore[arg-type]
+    message = (f"policy bot 'alwaysIndex({value})': the policy's action index Index({value}) is not an integer of the "
+               "action space 0..38 (of type Index; a policy returns an int, a numpy integer or a 0-d integer array)")
+    with pytest.raises(IllegalActionError) as info:
+        PolicyBot(policy).decide(view)
+    assert str(info.value) == message and info.value.seat == 0 and info.value.rule is None
+    assert h.snapshot() == before
+
+
 def test_simulate_reports_an_illegal_index_as_an_illegal_action_of_the_seat_and_bot() -> None:
     with pytest.raises(IllegalActionError, match=r"^seat (\d) \(shover\1\): policy bot 'shover': the policy's action "
                                                  r"index 7 \(bet/raise all-in\) is not in the legal-action mask of "

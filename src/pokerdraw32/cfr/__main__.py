@@ -44,18 +44,26 @@ from .abstraction import Abstraction
 from .solver import Progress, Strategy, Trainer
 
 
-def _count(text: str) -> int:
+def _natural(text: str) -> int:
     try:
         value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    except ValueError:            # a word, or more digits than int() converts
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is negative")
     return value
 
 
+def _count(text: str) -> int:
+    """A count (iterations, buckets, ...): the walk keeps them in 64-bit integers."""
+    value = _natural(text)
+    if value >= 1 << 63:
+        raise argparse.ArgumentTypeError(f"{value} is not below 2**63")
+    return value
+
+
 def _seed(text: str) -> int:
-    value = _count(text)
+    value = _natural(text)
     if value >= 1 << 64:
         raise argparse.ArgumentTypeError(f"{value} is not below 2**64")
     return value

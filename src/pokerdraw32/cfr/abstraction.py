@@ -98,10 +98,11 @@ class Abstraction:
         if not isinstance(fr, (tuple, list)) or not all(isinstance(f, (int, float)) and not isinstance(f, bool)
                                                         for f in fr):
             raise PokerDraw32TypeError(f"Abstraction.bet_fractions must be a tuple of numbers, got {shown(fr)}")
-        if not all(math.isfinite(f) for f in fr):
+        if not all(isinstance(f, int) or math.isfinite(f) for f in fr):    # (isfinite overflows on a huge int)
             raise PokerDraw32ValueError(f"Abstraction.bet_fractions={shown(fr)}: each pot fraction must be a finite "
                                         "number from 0.001 to 1000")
-        milli = [round(f * 1000) for f in fr]
+        # in range before scaling: 1e308 * 1000 is inf, which round() cannot make an int
+        milli = [round(f * 1000) if -2000 < f < 2000 else 0 for f in fr]
         exact = all(0 < m <= 1000000 and abs(m - f * 1000) <= 1e-6 for m, f in zip(milli, fr, strict=True))
         if len(fr) > 12 or not exact or any(a >= b for a, b in pairwise(milli)):
             raise PokerDraw32ValueError(f"Abstraction.bet_fractions={shown(fr)}: at most 12 ascending pot fractions, "

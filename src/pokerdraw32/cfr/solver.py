@@ -2,16 +2,21 @@
 checkpoints and resumes it, and exports the average strategy as a :class:`Strategy` (issue 26).
 
 Files (both written by :func:`_write`): ``MAGIC`` (8 bytes), the header's length (8 bytes,
-little-endian), the header (JSON: kind, abstraction, counts, array lengths), then the arrays,
-little-endian, zlib-compressed.  A *checkpoint* holds everything the walk needs to go on exactly
-as if it had not stopped (the generator's state, the iteration count, the hash map as laid out);
-a *strategy* holds, for each information set, its key, ``offset << 18 | phase << 16 | legal slots``, the
-average strategy's probabilities (``float32``, in the order of the legal slots).
+little-endian), the header (JSON, at most 64 KiB: kind, abstraction, counts, array lengths, and
+``fields_crc32``: the CRC-32 of each other field, so that an edited abstraction is refused; files
+written before issue 41 have none and are still read, their abstraction checked against their keys
+and slots), then the arrays, little-endian, zlib-compressed (read a chunk at a time into the size
+the lengths declare, at most :data:`CAP` bytes: see :mod:`pokerdraw32.cfr._files`).  A
+*checkpoint* holds everything the walk needs to go on exactly as if it had not stopped (the
+generator's state, the iteration count, the hash map as laid out); a *strategy* holds, for each
+information set, its key, ``offset << 18 | phase << 16 | legal slots``, the average strategy's
+probabilities (``float32``, in the order of the legal slots).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 import zlib
@@ -22,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PokerDraw32Error, PokerDraw32TypeError, PokerDraw32ValueError, shown
+from . import _files
 from ._select import IMPLEMENTATION, mccfr
 from ._shared import fork_seed, run_threads, write_atomic
 from .abstraction import Abstraction
@@ -31,46 +37,88 @@ __all__ = ["Progress", "Strategy", "Trainer"]
 MAGIC = b"PD32CFR3"
 
 
+CAP = 1 << 34
+"""Most bytes of a solver file's arrays, decompressed (16 GiB).  A checkpoint of the shipped
+blueprint's run (1,420,646 information sets, 4,114,374 values, one thread) holds 128 MiB: a hash
+map of 2**22 slots and value arrays of 2**22 doubles; its strategy file 39 MB."""
+
+_FLOOR = {"strategy": 1 << 20, "checkpoint": 1 << 25}
+"""The arrays a file holds whatever its compression ratio (past it, at most
+:data:`~pokerdraw32.cfr._files.RATIO` bytes a compressed byte): 1 MiB for a strategy, 32 MiB for a
+checkpoint, whose hash map and value arrays are mostly zeros while they are small (a run in threads
+starts with 18 MiB of them: :data:`~pokerdraw32.cfr._shared.MIN_SLOTS`, ``MIN_VALUES``)."""
+
+
 def _write(path: str | Path, header: dict[str, Any], arrays: list[array]) -> None:  # type: ignore[type-arg]
+    """Write a solver file: ``header`` with the CRC-32 of each of its fields (``"fields_crc32"``, made
+    anew) and ``arrays``.
+
+    :raises PokerDraw32ValueError: a header a reader would refuse (over 64 KiB or 32 levels deep).
+    """
     blob = bytearray()
     for a in arrays:
         if sys.byteorder != "little":
             a = array(a.typecode, a)
             a.byteswap()
         blob += a.tobytes()
+    header = {name: value for name, value in header.items() if name != "fields_crc32"}
+    header["fields_crc32"] = _files.field_crcs(header)
     head = json.dumps(header, sort_keys=True).encode()
+    _files.check_header(head, f"the {header.get('kind')} {str(path)!r}")
     write_atomic(path, MAGIC + len(head).to_bytes(8, "little") + head + zlib.compress(bytes(blob), 6))
 
 
 def _read(path: str | Path, kind: str, typecodes: str) -> tuple[dict[str, Any], list[array]]:  # type: ignore[type-arg]
+    """The header and arrays of a solver file of ``kind``, in memory bounded by what its header declares
+    (:mod:`pokerdraw32.cfr._files`).  Its header's fields are checked against their CRC-32s (a file
+    written before they were recorded: its abstraction against its keys and slots instead).
+
+    :raises PokerDraw32ValueError: not a solver file of ``kind``; a damaged or hostile one: a
+        header too long or too deeply nested, not a JSON object, with bad array lengths, an
+        abstraction that is not valid, a field changed since it was written; arrays of more than
+        :data:`CAP` bytes or more than ``RATIO`` times the compressed bytes (past a floor); a body
+        that does not decompress to exactly the arrays' size.
+    """
+    where = f"the {kind} {str(path)!r}"
     try:
-        data = Path(path).read_bytes()
-        if data[:8] != MAGIC:
-            raise ValueError("not a pokerdraw32 solver file")
-        n = int.from_bytes(data[8:16], "little")
-        header = json.loads(data[16:16 + n])
-        if header.get("kind") != kind:
-            raise ValueError(f"a {header.get('kind')}, not a {kind}")
-        raw = zlib.decompress(data[16 + n:])
-    except (OSError, ValueError, zlib.error) as e:
-        raise PokerDraw32ValueError(f"cannot read the {kind} {str(path)!r}: {e}") from None
+        with open(path, "rb") as f:
+            start = f.read(16)
+            if start[:8] != MAGIC:
+                raise PokerDraw32ValueError(f"cannot read {where}: not a pokerdraw32 solver file")
+            if len(start) < 16:
+                raise PokerDraw32ValueError(f"cannot read {where}: truncated after {len(start)} bytes")
+            header = _files.read_header_json(f, int.from_bytes(start[8:16], "little"), where)
+            if header.get("kind") != kind:
+                raise PokerDraw32ValueError(f"cannot read {where}: a {str(header.get('kind'))[:40]}, not a {kind}")
+            lengths = header.get("lengths")
+            if not isinstance(lengths, list) or len(lengths) != len(typecodes) or \
+                    not all(type(v) is int and v >= 0 for v in lengths):
+                raise PokerDraw32ValueError(f"{where} is damaged: its header's 'lengths' is {shown(lengths)}, not "
+                                            f"{len(typecodes)} array lengths")
+            try:
+                abstraction = Abstraction.from_dict(header.get("abstraction"))
+            except (PokerDraw32Error, TypeError, ValueError) as e:
+                raise PokerDraw32ValueError(f"{where} is damaged: its abstraction is not valid ({e})") from None
+            checked = "fields_crc32" in header        # files written before issue 41 have none
+            if checked:
+                _files.check_fields(where, header, header["fields_crc32"])
+            sizes = [length * array(code).itemsize for code, length in zip(typecodes, lengths, strict=True)]
+            _files.check_size(where, sum(sizes), os.fstat(f.fileno()).st_size - f.tell(), floor=_FLOOR[kind], cap=CAP)
+            raw = _files.inflate(f, sum(sizes), where, xz=False)
+    except OSError as e:
+        raise PokerDraw32ValueError(f"cannot read {where}: {e}") from None
     arrays = []
     pos = 0
-    try:
-        for code, length in zip(typecodes, header["lengths"], strict=True):
+    with memoryview(raw) as view:
+        for code, size in zip(typecodes, sizes, strict=True):
             a = array(code)
-            size = length * a.itemsize
-            a.frombytes(raw[pos:pos + size])
+            a.frombytes(view[pos:pos + size])
             pos += size
             if sys.byteorder != "little":
                 a.byteswap()
             arrays.append(a)
-        Abstraction.from_dict(header["abstraction"])
-        int(header["iterations"])
-    except (KeyError, TypeError, ValueError) as e:
-        raise PokerDraw32ValueError(f"the {kind} {str(path)!r} is damaged ({type(e).__name__}: {e})") from None
-    if pos != len(raw):
-        raise PokerDraw32ValueError(f"the {kind} {str(path)!r} is damaged (its arrays do not add up)")
+    if not checked:
+        _files.check_abstraction(where, abstraction, arrays[0], arrays[1], {o & 0x3FFFF for o in arrays[1]})
     return header, arrays
 
 
@@ -206,7 +254,7 @@ class Strategy:
         header, (keys, offsets, probs) = _read(path, "strategy", "Qqf")
         where = f"the strategy {str(path)!r}"
         if not _whole(header, "iterations"):
-            raise PokerDraw32ValueError(f"{where} is damaged: iterations={shown(header['iterations'])}")
+            raise PokerDraw32ValueError(f"{where} is damaged: iterations={shown(header.get('iterations'))}")
         _check_strategy(where, keys, offsets, probs)
         return cls(Abstraction.from_dict(header["abstraction"]), header["iterations"], keys, offsets, probs)
 
@@ -243,8 +291,9 @@ class Trainer:
         if not isinstance(threads, int) or isinstance(threads, bool) or not 1 <= threads <= 1024:
             raise PokerDraw32ValueError(f"threads={shown(threads)}: use an int from 1 to 1024")
         self.threads = threads
-        if not isinstance(prune_after, int) or isinstance(prune_after, bool) or prune_after < 0:
-            raise PokerDraw32ValueError(f"prune_after={shown(prune_after)}: use an int >= 0 (0: no pruning)")
+        if not isinstance(prune_after, int) or isinstance(prune_after, bool) or not 0 <= prune_after < 1 << 63:
+            raise PokerDraw32ValueError(f"prune_after={shown(prune_after)}: use an int from 0 to 2**63 - 1 (0: no "
+                                        "pruning)")
         if isinstance(prune_bb, bool) or not isinstance(prune_bb, (int, float)) or not 0 < prune_bb < float("inf"):
             raise PokerDraw32ValueError(f"prune_bb={shown(prune_bb)}: use a number of big blinds > 0")
         self.prune_after = prune_after
@@ -288,12 +337,17 @@ class Trainer:
         (:func:`pokerdraw32.cfr.exploitability.exploitability`, milli big blinds a hand) to that
         chunk's report as ``exploitability``; ``rate`` leaves its time out.
 
-        :raises PokerDraw32ValueError: a negative count, chunk or ``exploitability_every``.
+        :raises PokerDraw32ValueError: a negative count, chunk or ``exploitability_every``, or one
+            past 2**63 - 1 iterations in all (the walk's 64-bit count).
         """
+        room = (1 << 63) - 1 - self.iterations       # the walk counts iterations in 64-bit integers
         for name, value in (("iterations", iterations), ("chunk", chunk),
                             ("exploitability_every", exploitability_every)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise PokerDraw32ValueError(f"{name}={shown(value)}: use an int >= 0")
+            if value > room:
+                raise PokerDraw32ValueError(f"{name}={shown(value)}: at most 2**63 - 1 iterations in all ({room} "
+                                            "more)")
         step = chunk or iterations or 1
         start = time.perf_counter()
         done = 0

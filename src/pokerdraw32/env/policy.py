@@ -18,9 +18,9 @@ import numpy.typing as npt
 
 from ..actions import Action
 from ..bots import SeatView, _action
-from ..errors import IllegalActionError, PokerDraw32TypeError, PokerDraw32ValueError
+from ..errors import IllegalActionError, PokerDraw32TypeError, PokerDraw32ValueError, shown
 from ..hand import Hand
-from .encoding import DEFAULT_BUCKETS, Encoding
+from .encoding import DEFAULT_BUCKETS, Encoding, action_index
 
 PolicyFunction = Callable[[npt.NDArray[np.float32], npt.NDArray[np.bool_]], Any]
 """A policy function: ``policy(obs, mask) -> action index`` (see :class:`PolicyBot`)."""
@@ -149,8 +149,10 @@ class PolicyBot:
         """The :class:`~pokerdraw32.actions.Action` the policy takes for ``view.seat`` (given a
         :class:`~pokerdraw32.hand.Hand`, for ``hand.actor`` from its view, as the built-in bots).
 
-        :raises IllegalActionError: the seat is not to act, or the policy's index is outside the
-            mask (the message names the bot, the index, the action and the rule).
+        :raises IllegalActionError: the seat is not to act, the policy's index is outside the mask
+            (the message names the bot, the index, the action and the rule), or what the policy
+            returned is not an index (the message names it and its type: an object with
+            ``__index__`` is not taken as the index it stands for).
         :raises PokerDraw32TypeError: ``view`` is neither a SeatView nor a Hand.
         """
         if isinstance(view, Hand):
@@ -164,6 +166,14 @@ class PolicyBot:
         index = self.choose(obs, mask)
         enc = self.encoding
         decision = enc.decode(view, index)
+        if decision < 0 and action_index(index) is None:
+            # not an index (a float, a bool, an array, an object with __index__ that is no int): said here,
+            # not by action_error, which reads an __index__ object as its number and names that index's action
+            raise IllegalActionError(f"policy bot {self.name!r}: the policy's action index {shown(index)} is not an "
+                                     f"integer of the action space 0..{enc.actions - 1} (of type "
+                                     f"{type(index).__name__}; "
+                                     "a policy returns an int, a numpy integer or a 0-d integer array)",
+                                     seat=view.seat)
         if decision < 0:
             e = enc.action_error(view, index)
             text = str(e).rsplit(" [", 1)[0] if e.rule is not None else str(e)
