@@ -566,3 +566,23 @@ def test_a_view_no_hand_gives_is_refused_by_name() -> None:
     for change, message in bad:
         with pytest.raises(PokerDraw32ValueError, match=message):
             enc.observation(view._replace(**change))
+
+
+@pytest.mark.parametrize("value", [0, 1, 39])
+def test_the_encoding_refuses_an_object_with_index_as_what_it_is(value: int) -> None:
+    """Encoding.action, action_error and apply (DrawEnv's and a researcher's own loop): an object with
+    ``__index__`` is refused as no action index, naming its type, never as the action its number stands for
+    (index 0, fold, and 1, call, are legal here); the hand is unchanged."""
+    h = Hand(Rules(), [200, 200, 200], button=0, seed=1)
+    view = SeatView.of(h)
+    before = h.snapshot()
+    enc = Encoding()
+    message = (f"action index Index({value}) is not an integer of the action space 0..38 (of type Index; an action "
+               "index is an int, a numpy integer or a 0-d integer array)")
+    for call in (lambda: enc.action(view, Index(value)), lambda: enc.apply(h, Index(value))):
+        with pytest.raises(IllegalActionError) as info:
+            call()
+        assert str(info.value) == message and info.value.seat == 0
+    assert str(enc.action_error(view, Index(value))) == message == str(enc.action_error(h, Index(value)))
+    assert h.snapshot() == before
+    assert enc.action(view, np.int64(1)).kind.value == "call"          # numpy integers are indices

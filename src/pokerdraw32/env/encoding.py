@@ -24,7 +24,7 @@ import numpy.typing as npt
 from .._kernels import encode as _encode
 from ..actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
 from ..bots import _PHASE_CODE, SeatView, _action, _kinds_mask
-from ..errors import MAX_CHIPS, IllegalActionError, PokerDraw32TypeError, PokerDraw32ValueError
+from ..errors import MAX_CHIPS, IllegalActionError, PokerDraw32TypeError, PokerDraw32ValueError, shown
 from ..hand import Hand
 from ..rules import Rules
 
@@ -411,8 +411,16 @@ class Encoding:
     def action_error(self, source: Source, index: Any) -> IllegalActionError:
         """The :class:`~pokerdraw32.errors.IllegalActionError` for ``index`` outside the mask of
         ``source``: the one :meth:`apply` raises for a hand (the index, the action, the seat, the
-        rule); for a view, the same message (a view of a seat that is not to act says so)."""
+        rule); for a view, the same message (a view of a seat that is not to act says so).  An
+        ``index`` that is no action index (:func:`action_index`: a float, a bool, a sequence, an
+        object with ``__index__``) is refused as such, naming its type (never as the action its
+        ``__index__`` would stand for)."""
         number = action_index(index)
+        if number is None:
+            seat = source.seat if isinstance(source, SeatView) else source.actor
+            return IllegalActionError(f"action index {shown(index)} is not an integer of the action space "
+                                      f"0..{self.actions - 1} (of type {type(index).__name__}; an action index "
+                                      "is an int, a numpy integer or a 0-d integer array)", seat=seat)
         if isinstance(source, SeatView):
             view = source
             if view.legal is None and view.to_act is not None:
@@ -438,7 +446,7 @@ class Encoding:
             raise PokerDraw32TypeError("apply() plays on a Hand; a SeatView cannot be played: use action(view, index)")
         number = action_index(index)
         if number is None or not 0 <= number < self.actions:
-            raise _encode.action_error(hand, index if number is None else number, self._buckets)
+            raise self.action_error(hand, index)
         decision = int(_encode.apply_action(hand, number, self._buckets))
         if decision < 0:
             raise _encode.action_error(hand, number, self._buckets)
