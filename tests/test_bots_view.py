@@ -25,7 +25,7 @@ from pokerdraw32 import (
     Rules,
     parse_cards,
 )
-from pokerdraw32.bots import BotLike, RandomBot, RuleBot, SeatView
+from pokerdraw32.bots import BotLike, CallBot, RandomBot, RuleBot, SeatView
 from pokerdraw32.simulate import simulate
 
 
@@ -75,8 +75,16 @@ def test_view_is_read_only_and_has_no_dict() -> None:
         done.act(RuleBot(1).decide(done))
     with pytest.raises(IllegalActionError, match="nobody is to act"):
         SeatView.of(done)
-    with pytest.raises(AssertionError, match="nobody is to act"):   # decide(hand) fails as it always did
-        RuleBot(1).decide(done)
+    for bot in (RuleBot(1), RandomBot(1), CallBot(1)):    # decide and its distribution: an error naming it
+        for ask in (bot.decide, bot.action_probabilities):
+            with pytest.raises(IllegalActionError, match=r"^nobody is to act in this hand \(phase complete\)"):
+                ask(done)
+            with pytest.raises(IllegalActionError, match=r"^nobody is to act in this hand"):
+                ask(SeatView.of(done, 0))
+    h = Hand(Rules(), [50, 50], 0, seed=2)
+    other = 1 - h.actor                                        # type: ignore[operator]
+    with pytest.raises(IllegalActionError, match=rf"^seat {other} is not to act \(seat {h.actor} is\)"):
+        RuleBot(1).action_probabilities(SeatView.of(h, other))
     assert SeatView.of(done, 0).phase is Phase.COMPLETE and SeatView.of(done, 0).all_in == (False, False)
 
 

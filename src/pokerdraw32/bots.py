@@ -42,7 +42,7 @@ from ._handcore.events import hidden as _hidden
 from ._kernels import ACTION_CODES, Rng, play
 from .actions import Action, ActionKind, Event, EventKind, LegalActions, Phase
 from .cards import DECK, Card
-from .errors import MAX_CHIPS, PokerDraw32TypeError, PokerDraw32ValueError
+from .errors import MAX_CHIPS, IllegalActionError, PokerDraw32TypeError, PokerDraw32ValueError
 from .hand import Hand
 from .rules import Rules
 
@@ -152,7 +152,6 @@ class SeatView(NamedTuple):
         if seat is None:
             seat = hand.actor
             if seat is None:
-                from .errors import IllegalActionError
                 raise IllegalActionError("nobody is to act: name the seat whose view you want")
         else:
             seat = hand._check_seat(seat)
@@ -258,12 +257,18 @@ def _legal_of(view: SeatView | Hand | None, hand: Hand | None) -> tuple[SeatView
             raise PokerDraw32TypeError("decide() takes a view or hand=, not both")
         view = hand
     if isinstance(view, Hand):
-        assert view.actor is not None, "nobody is to act"      # as before views
+        if view.actor is None:
+            raise IllegalActionError(f"nobody is to act in this hand (phase {view.phase.value}): a bot decides for "
+                                     "the seat to act")
         view = SeatView.of(view)
     elif not isinstance(view, SeatView):
         raise PokerDraw32TypeError(f"a bot decides from a SeatView (or a Hand), got {type(view).__name__}")
     legal = view.legal
-    assert legal is not None, "nobody is to act"
+    if legal is None:
+        raise IllegalActionError(f"seat {view.seat} is not to act (seat {view.to_act} is): a bot decides from the "
+                                 "view of the seat to act" if view.to_act is not None else
+                                 f"nobody is to act in this hand (phase {view.phase.value}): a bot decides for the "
+                                 "seat to act", seat=view.seat)
     return view, legal
 
 

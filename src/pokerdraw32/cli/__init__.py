@@ -202,7 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "with probability 1/2, paying its missed blinds (R10.3) (default %(default)s)")
     sim.add_argument("--workers", type=_int_in(1, 1024, "1 to 1024 workers"), default=None, metavar="N",
                      help=f"chunks played at once (default: every core, here {default_workers()}); threads when "
-                          "every bot is built in and the kernels are compiled, else processes")
+                          "every bot is rule or random, nobody sits out, no AIVAT, and the kernels are compiled "
+                          "(their play releases the GIL), else processes")
     sim.add_argument("--scheduler", default=None, metavar="ADDRESS",
                      help="run the chunks on a Dask cluster (tcp://host:8786; needs pokerdraw32[dask])")
     sim.add_argument("--chunk", type=_int_in(1, None, "at least 1 hand"), default=CHUNK, metavar="H",

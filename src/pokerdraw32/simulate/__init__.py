@@ -284,8 +284,9 @@ def simulate(
         a hand (one sitting out returns with probability 1/2, paying the blinds it missed, R10.3).
     :param workers: how many chunks run at once when no ``executor`` is given: 1 (default) on
         this thread, ``None`` every core (:func:`pokerdraw32.parallel.default_workers`).  More than
-        one uses threads when every bot is built in and the kernels are compiled (their play
-        releases the GIL), else processes (bots must then pickle).
+        one uses threads when every bot is ``"rule"`` or ``"random"``, nobody sits out, the estimator
+        is plain and the kernels are compiled (their compiled sessions release the GIL), else
+        processes (bots must then pickle).
     :param executor: any :class:`concurrent.futures.Executor` to run the chunks on (a
         ``ProcessPoolExecutor``, Dask's ``client.get_executor()``, ...); it is not shut down.
     :param chunk: hands per chunk, >= 1 (default 1000; rounded up to a multiple of ``players``,
