@@ -105,6 +105,10 @@ _DRAW0 = _DEAL0 + SHOWDOWN_FEATURES
 _DEC0 = _DRAW0 + 2 * SHOWDOWN_FEATURES
 _ALL_IN0 = _DEC0 + _DECISION
 _VALUE0 = _ALL_IN0 + _ALL_IN
+_VALUE_SAMPLES = 32
+"""A distribution of more actions than this (a random bet size) has the expectation of the value
+after its action estimated from this many draws of the estimator's own generator: unbiased, and
+independent of the action the bot takes, so the feature keeps expectation zero."""
 _FOLD, _PASSIVE, _AGGRESSIVE = 0, 1, 2
 _CODE = {kind: ACTION_CODES[kind] for kind in ActionKind}
 _AGGRESSIVE_CODES = frozenset({_CODE[ActionKind.BET], _CODE[ActionKind.RAISE]})
@@ -287,8 +291,16 @@ class HandFeatures:
             share = self._share_now()
             state = (list(h.contrib), list(h.stacks), [s for s in range(self.n) if not h.folded[s]])
             expected = np.zeros(self.n)
-            for action, q in probabilities:
-                expected += q * self._value_after(seat, action, view.bets[seat], legal.call_amount, strength, state)
+            if len(probabilities) <= _VALUE_SAMPLES:
+                for action, q in probabilities:
+                    expected += q * self._value_after(seat, action, view.bets[seat], legal.call_amount, strength,
+                                                      state)
+            else:       # many amounts (a random bet size): the mean over draws of the estimator's own
+                q = np.array([q for _, q in probabilities])   # generator, an unbiased estimate of the expectation
+                picks = np.bincount(self.rng.choice(len(q), size=_VALUE_SAMPLES, p=q / q.sum()), minlength=len(q))
+                for i in np.flatnonzero(picks):
+                    expected += picks[i] / _VALUE_SAMPLES * self._value_after(
+                        seat, probabilities[i][0], view.bets[seat], legal.call_amount, strength, state)
             self._pending = ("bet", seat, p, chips, view.bets[seat], legal.call_amount,
                              0 if h.phase is Phase.FIRST_ROUND else 1, share, expected, strength, state)
         else:
