@@ -3,13 +3,16 @@
 
     python bench/aivat.py                                   # 20,000 hands; 2, 3 and 5 players
     python bench/aivat.py --hands 5000 --players 2 --duplicate
+    python bench/aivat.py --lineup cfr,rule                 # a line-up of bot names (issue 41)
 
 Each configuration is one ``simulate(estimator="aivat")`` run: the rule bot (whose policy the
 estimator knows) against the user's bot of ``examples/tight_bot.py`` (whose policy it does not know)
 in the other seats; the result carries both estimates of the same hands, so the ratio of the
 interval widths (plain / aivat) is measured in one run.  ``--against random`` puts the built-in
 random bot (known) in the other seats instead, ``--against urandom`` the random bot wrapped as a
-user's bot (unknown, a worst case: its results follow its own coin flips, not the cards).  The time
+user's bot (unknown, a worst case: its results follow its own coin flips, not the cards).
+``--lineup A,B,...`` plays that line-up of bot names instead (its length is the player count):
+``cfr,rule``, five ``rule``, ``cfr,call``, each bot's policy known when it exposes it.  The time
 ratio compares the run with a plain run of the same hands (every bot in Python, as the estimator
 plays them).  Figures, never asserted (the machine may be shared).
 """
@@ -54,11 +57,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--samples", type=int, default=128)
     p.add_argument("--seed", type=int, default=2024)
     p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--lineup", default=None, metavar="A,B,...", help="bot names, one a seat (instead of "
+                   "--players and --against)")
     args = p.parse_args(argv)
-    print(f"{args.hands} hands a configuration, rule bot vs {args.against}, samples {args.samples}, "
+    lineups = [["rule"] + [opponent(args.against)] * (n - 1) for n in args.players] if args.lineup is None \
+        else [args.lineup.split(",")]
+    what = f"rule bot vs {args.against}" if args.lineup is None else args.lineup
+    print(f"{args.hands} hands a configuration, {what}, samples {args.samples}, "
           f"{'duplicate deals, ' if args.duplicate else ''}seed {args.seed}")
-    for n in args.players:
-        bots = ["rule"] + [opponent(args.against)] * (n - 1)
+    for bots in lineups:
+        n = len(bots)
         common = dict(players=n, hands=args.hands, seed=args.seed, bots=bots, duplicate=args.duplicate,
                       workers=args.workers)
         start = time.process_time()
