@@ -224,3 +224,15 @@ def test_policy_bot_exposes_what_its_policy_exposes() -> None:
         assert dist is not None
         _check_distribution(h, dist)
         assert any(_same(a) == _same(mixed.decide(view)) for a, _ in dist)
+
+
+def test_the_blueprint_bot_refuses_a_view_with_nobody_to_act_as_every_bot() -> None:
+    from pokerdraw32.cfr.blueprint import blueprint_bot
+    from pokerdraw32.errors import IllegalActionError
+
+    h = Hand(Rules(), [100, 100], button=0, seed=1)
+    other = 1 - h.actor   # type: ignore[operator]
+    bot = blueprint_bot(1)
+    for ask in (bot.decide, bot.action_probabilities):
+        with pytest.raises(IllegalActionError, match=rf"^seat {other} is not to act \(seat {h.actor} is\)"):
+            ask(SeatView.of(h, other))

@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from ..actions import Action, ActionKind, EventKind, Phase
-from ..bots import Bot, SeatView
+from ..bots import Bot, SeatView, _legal_of
 from ..cards import DECK
 from ..errors import PokerDraw32TypeError, PokerDraw32ValueError
 from ..hand import Hand
@@ -319,8 +319,7 @@ class CfrBot(Bot):
         if not isinstance(view, SeatView):
             raise PokerDraw32TypeError(f"a bot decides from a SeatView (or a Hand), got {type(view).__name__}")
         check_rules(view.rules, view.players)
-        assert view.legal is not None, "nobody is to act"
-        return view
+        return _legal_of(view, None)[0]     # a view of a seat not to act: refused as every bot refuses it
 
     def _weights(self, view: SeatView) -> tuple[dict[int, float] | None, str]:
         """The strategy's probabilities of the slots legal at ``view`` (in slot order), or None for
