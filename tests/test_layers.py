@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("core", {"_handcore"}),
     ("selector", {"_kernels"}),
     ("facades", {"evaluation", "batch", "hand", "snapshot", "phh", "history", "table", "odds", "odds_batch",
-                 "bots", "parallel", "cluster", "aivat", "simulate", "plot"}),
+                 "bots", "parallel", "cluster", "aivat", "lbr", "simulate", "plot"}),
     ("package", {"__init__"}),
     ("interfaces", {"cli", "__main__", "env", "openspiel", "server", "cfr"}),
 ]

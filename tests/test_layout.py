@@ -123,7 +123,8 @@ def _documented_modules() -> list[str]:
 _EXTRAS = {"pokerdraw32.env": "gymnasium", "pokerdraw32.env.exploit": "gymnasium",
            "pokerdraw32.env.sb3": "sb3_contrib", "pokerdraw32.openspiel": "pyspiel",
            "pokerdraw32.server": "starlette", "pokerdraw32.server.app": "starlette",
-           "pokerdraw32.plot": "matplotlib", "pokerdraw32.aivat": "numpy"}
+           "pokerdraw32.plot": "matplotlib", "pokerdraw32.aivat": "numpy",
+           "pokerdraw32.lbr": "numpy"}
 
 
 @needs_source
@@ -142,7 +143,7 @@ def test_the_api_reference_names_modules_that_exist() -> None:
     "pokerdraw32.cards", "pokerdraw32.cfr", "pokerdraw32.cfr.blueprint", "pokerdraw32.cfr.compact",
     "pokerdraw32.cfr.exploitability", "pokerdraw32.cli", "pokerdraw32.cluster", "pokerdraw32.env",
     "pokerdraw32.env.exploit", "pokerdraw32.env.sb3", "pokerdraw32.errors", "pokerdraw32.evaluation",
-    "pokerdraw32.hand", "pokerdraw32.history", "pokerdraw32.odds", "pokerdraw32.odds_batch",
+    "pokerdraw32.hand", "pokerdraw32.history", "pokerdraw32.lbr", "pokerdraw32.odds", "pokerdraw32.odds_batch",
     "pokerdraw32.openspiel", "pokerdraw32.parallel", "pokerdraw32.phh", "pokerdraw32.plot",
     "pokerdraw32.results", "pokerdraw32.rulebook", "pokerdraw32.rules", "pokerdraw32.server",
     "pokerdraw32.server.app", "pokerdraw32.simulate", "pokerdraw32.snapshot", "pokerdraw32.table",

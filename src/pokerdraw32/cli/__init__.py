@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
-import importlib
 import io
 import json
 import os
@@ -33,6 +32,7 @@ from ..phh import Where
 from ..rulebook import rule_text
 from ..rules import PRESETS, Rules, Structure
 from ..simulate import CHUNK, SimulationInterrupted, SimulationResult, simulate, write_csv
+from . import _exploit
 from ._base import (
     EXIT_CODES,
     EXIT_ERROR,
@@ -40,6 +40,8 @@ from ._base import (
     EXIT_OK,
     EXIT_OUTPUT_GONE,
     EXIT_USAGE,
+    _bot_name,
+    _bots_spec,
     _rules_from,
     _write,
 )
@@ -78,48 +80,6 @@ def _int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
         return value
 
     return parse
-
-
-def _bot_name(text: str) -> str:
-    """An argparse type: a registered bot name (:func:`pokerdraw32.bots.bot_names`); the bot itself
-    is made (an installed one loaded) only when it plays."""
-    from ..bots import _REGISTERED, bot_names
-
-    if text in _REGISTERED:         # the engine's own and the registered: no scan of the installed packages
-        return text
-    names = bot_names()
-    if text not in names:
-        raise argparse.ArgumentTypeError(f"unknown bot name {shown(text)}: the bots are {', '.join(names)}")
-    return text
-
-
-def _bots_spec(text: str) -> str | list[Any]:
-    """An argparse type for ``simulate --bots``: ``mixed``, a bot name, or a comma-separated list
-    of bot names and ``module:attr`` import specs (user bots)."""
-    if text == "mixed" or ("," not in text and ":" not in text):
-        return text if text == "mixed" else _bot_name(text)
-    bots: list[Any] = []
-    for item in text.split(","):
-        item = item.strip()
-        module, sep, attr = item.partition(":")
-        if not sep:
-            bots.append(_bot_name(item))
-            continue
-        if not module or not attr:
-            raise argparse.ArgumentTypeError(f"{shown(item)}: use mixed, a bot name, or a comma-separated list of "
-                                             "bot names and module:attr bots")
-        if os.getcwd() not in sys.path:     # module:attr names a module of the current directory too
-            sys.path.insert(0, os.getcwd())  # (as `python -m` and uvicorn's app specs do)
-        try:
-            obj: Any = importlib.import_module(module)
-            for part in attr.split("."):
-                obj = getattr(obj, part)
-        except Exception as e:
-            raise argparse.ArgumentTypeError(f"{shown(item)}: cannot import the bot: {type(e).__name__}: {e}") from None
-        if not (isinstance(obj, type) or callable(getattr(obj, "decide", None)) or callable(obj)):
-            raise argparse.ArgumentTypeError(f"{shown(item)} is not a bot class, a bot object or a function")
-        bots.append(obj)
-    return bots
 
 
 def _float_in(low: float, high: float, what: str, *, closed: bool) -> Callable[[str], float]:
@@ -293,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Print RULES.md, the rule book the engine implements, as shipped in the "
                                     "package: all of it, one section (R3) or one rule with its sub-bullets (R3.4).")
     rb.add_argument("rule", nargs="?", default=None, metavar="ID", help="a section (R1 .. R11) or rule (R3.4) id")
+    _exploit.add_parser(sub, _int_in, _SEED, _Parser)
     srv = sub.add_parser(
         "serve", help="run the game server: tables over WebSocket, a browser table page (extra [server])",
         description="Serve tables (default: three tables with bots) over the WebSocket protocol of PROTOCOL.md at "
@@ -673,6 +634,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
                 _check_simulate(args)
             elif args.command == "play":
                 _check_play(args)
+            elif args.command == "exploit":
+                _exploit.check(args, args.usage_error)
     except SystemExit as e:                 # argparse: --help / --version (0) or a usage error (2)
         code = e.code if isinstance(e.code, int) else EXIT_OK if e.code is None else EXIT_USAGE
         return EXIT_OUTPUT_GONE if out is None and code == EXIT_OK else _flushed(out, code)
@@ -694,6 +657,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None, stdo
             code = EXIT_OK
         elif args.command == "serve":
             code = _cmd_serve(args, err)
+        elif args.command == "exploit":
+            code = _exploit._cmd_exploit(args, out, err)
         else:
             code = _cmd_play(args, out, err, inp if inp is not None else io.StringIO())
         out.flush()     # inside the try: a closed pipe is reported here, not at exit

@@ -5,8 +5,12 @@ that may be gone, and the table options' rules (the command line's lowest module
 from __future__ import annotations
 
 import argparse
-from typing import IO
+import importlib
+import os
+import sys
+from typing import IO, Any
 
+from ..errors import shown
 from ..rules import Rules, Structure
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_OUTPUT_GONE = 0, 1, 2, 130, 141
@@ -42,3 +46,45 @@ def _rules_from(args: argparse.Namespace) -> Rules:
     if getattr(args, "no_suit_tiebreak", False):
         changes["suit_tiebreak"] = False
     return Rules.preset(args.preset, **changes)
+
+
+def _bot_name(text: str) -> str:
+    """An argparse type: a registered bot name (:func:`pokerdraw32.bots.bot_names`); the bot itself
+    is made (an installed one loaded) only when it plays."""
+    from ..bots import _REGISTERED, bot_names
+
+    if text in _REGISTERED:         # the engine's own and the registered: no scan of the installed packages
+        return text
+    names = bot_names()
+    if text not in names:
+        raise argparse.ArgumentTypeError(f"unknown bot name {shown(text)}: the bots are {', '.join(names)}")
+    return text
+
+
+def _bots_spec(text: str) -> str | list[Any]:
+    """An argparse type for ``simulate --bots``: ``mixed``, a bot name, or a comma-separated list
+    of bot names and ``module:attr`` import specs (user bots)."""
+    if text == "mixed" or ("," not in text and ":" not in text):
+        return text if text == "mixed" else _bot_name(text)
+    bots: list[Any] = []
+    for item in text.split(","):
+        item = item.strip()
+        module, sep, attr = item.partition(":")
+        if not sep:
+            bots.append(_bot_name(item))
+            continue
+        if not module or not attr:
+            raise argparse.ArgumentTypeError(f"{shown(item)}: use mixed, a bot name, or a comma-separated list of "
+                                             "bot names and module:attr bots")
+        if os.getcwd() not in sys.path:     # module:attr names a module of the current directory too
+            sys.path.insert(0, os.getcwd())  # (as `python -m` and uvicorn's app specs do)
+        try:
+            obj: Any = importlib.import_module(module)
+            for part in attr.split("."):
+                obj = getattr(obj, part)
+        except Exception as e:
+            raise argparse.ArgumentTypeError(f"{shown(item)}: cannot import the bot: {type(e).__name__}: {e}") from None
+        if not (isinstance(obj, type) or callable(getattr(obj, "decide", None)) or callable(obj)):
+            raise argparse.ArgumentTypeError(f"{shown(item)} is not a bot class, a bot object or a function")
+        bots.append(obj)
+    return bots
