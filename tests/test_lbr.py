@@ -130,11 +130,14 @@ def test_reproducible_and_conserved() -> None:
     assert c.net == d.net and c.bb_per_100 == d.bb_per_100
 
 
-def test_chips_are_conserved_in_every_hand() -> None:
-    """The agent's actions are always legal and every hand's nets sum to zero (R9.5)."""
+@pytest.mark.parametrize("structure", [Structure.NO_LIMIT, Structure.POT_LIMIT, Structure.FIXED_LIMIT])
+@pytest.mark.parametrize("stacks", [[200, 200], [7, 200], [3, 4]])
+def test_chips_are_conserved_in_every_hand(structure: Structure, stacks: list[int]) -> None:
+    """The agent's actions are always legal (all-in, short stacks, every structure) and every hand's
+    nets sum to zero (R9.5)."""
     bot = RuleBot(1)
     for k in range(6):
-        hand = Hand(Rules(), [200, 200], button=k % 2, seed=900 + k)
+        hand = Hand(Rules(structure=structure), stacks, button=k % 2, seed=900 + k)
         agent = _agent(bot, k, particles=16)
         agent.new_hand(hand, k % 2)
         while hand.actor is not None:
@@ -146,7 +149,7 @@ def test_chips_are_conserved_in_every_hand() -> None:
             hand.act(action)
         assert hand.result is not None
         assert sum(hand.result.net) == 0
-        assert sum(hand.result.stacks) == 400
+        assert sum(hand.result.stacks) == sum(stacks)
 
 
 def test_refusals() -> None:
@@ -184,10 +187,125 @@ def test_the_command_line() -> None:
     assert "local best response against rule" in out.getvalue() and "bb/100" in out.getvalue()
     for argv, code, words in (
             (["--against", "rule", "--players", "3"], 2, "heads-up only"),
-            (["--against", "rule", "--hands", "1"], 2, "at least 2 hands"),
+            (["--against", "rule", "--hands", "1"], 2, "2 to 100,000,000 hands"),
             (["--against", "nosuchbot", "--hands", "2"], 1, "nosuchbot"),
             (["--against", "nosuchmodule:Bot", "--hands", "2"], 1, "cannot import"),
             (["--against", "rule", "--particles", "0"], 2, "1 to 100,000")):
         err = io.StringIO()
         assert main(["exploit", "lbr", *argv, "--no-progress"], stdout=io.StringIO(), stderr=err) == code, argv
         assert words in err.getvalue(), (argv, err.getvalue())
+
+
+class _NoDistribution(RuleBot):
+    def action_probabilities(self, view=None, *, hand=None):  # type: ignore[no-untyped-def, override]
+        return None
+
+
+class _Locked(RuleBot):
+    action_probabilities = RuleBot.action_probabilities     # its own class's: a known policy
+
+    def __init__(self, seed: int | None = None) -> None:
+        import threading
+
+        super().__init__(seed)
+        self.lock = threading.Lock()
+
+
+class _Local(RuleBot):
+    action_probabilities = RuleBot.action_probabilities     # its own class's: a known policy
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.f = lambda: None       # copies, but does not pickle
+
+
+class _Boom(RuleBot):
+    action_probabilities = RuleBot.action_probabilities     # its own class's: a known policy
+
+    def __init__(self, seed: int | None = None) -> None:
+        raise RuntimeError("boom")
+
+
+def test_refusals_of_bots_and_arguments() -> None:
+    from pokerdraw32.errors import PokerDraw32TypeError
+    from pokerdraw32.simulate._chunk import BotError
+
+    small = {"hands": 2, "particles": 4, "samples": 2}
+    with pytest.raises(BotError, match="no distribution"):
+        local_best_response(_NoDistribution(1), **small)
+    with pytest.raises(PokerDraw32TypeError, match="cannot make a _Boom: RuntimeError: boom"):
+        local_best_response(_Boom, **small)
+    with pytest.raises(PokerDraw32TypeError, match="cannot be copied"):
+        local_best_response(_Locked(1), **small)
+    with pytest.raises(PokerDraw32TypeError, match="worker processes"):
+        local_best_response(_Local(1), workers=2, **small)
+    assert local_best_response(_Local(1), **small).hands == 2              # one worker: fine
+    assert local_best_response(RuleBot, seed=np.int64(3), **small).net == \
+        local_best_response("rule", seed=3, **small).net                   # a class, a numpy seed
+    with pytest.raises(PokerDraw32TypeError, match="progress"):
+        local_best_response("rule", progress=5, **small)                   # type: ignore[arg-type]
+    with pytest.raises(PokerDraw32TypeError, match="label"):
+        local_best_response("rule", label=5, **small)                      # type: ignore[arg-type]
+    with pytest.raises(PokerDraw32ValueError, match=r"stack_bb .*R3\.2"):
+        local_best_response("rule", rules=Rules(sb=2**45, bb=2**46, ob=2**47), stack_bb=1000, **small)
+    with pytest.raises(PokerDraw32ValueError, match="100,000,000"):
+        local_best_response("rule", hands=10**12)
+
+
+def test_the_agent_refuses_misuse() -> None:
+    from pokerdraw32 import IllegalActionError
+    from pokerdraw32.errors import PokerDraw32TypeError
+
+    policy = RuleBot(1).action_probabilities
+    with pytest.raises(PokerDraw32TypeError, match="Generator"):
+        LbrAgent(policy, None)                                             # type: ignore[arg-type]
+    with pytest.raises(PokerDraw32TypeError, match="policy"):
+        LbrAgent(5, np.random.default_rng(1))                              # type: ignore[arg-type]
+    for bad in (0, -3, "8", 2.5):
+        with pytest.raises(PokerDraw32ValueError, match="particles"):
+            LbrAgent(policy, np.random.default_rng(1), particles=bad)      # type: ignore[arg-type]
+        with pytest.raises(PokerDraw32ValueError, match="samples"):
+            LbrAgent(policy, np.random.default_rng(1), samples=bad)        # type: ignore[arg-type]
+    agent = LbrAgent(policy, np.random.default_rng(1), 8, 2)
+    hand = Hand(Rules(), [200, 200], button=0, seed=1)
+    with pytest.raises(PokerDraw32ValueError, match="new_hand"):
+        agent.decide(hand)
+    with pytest.raises(PokerDraw32TypeError, match="Hand"):
+        agent.new_hand(None, 0)                                            # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError):
+        agent.new_hand(hand, 2)
+    me = 1 - hand.actor
+    agent.new_hand(hand, me)
+    with pytest.raises(PokerDraw32ValueError, match="not to act"):
+        agent.decide(hand)
+    with pytest.raises(IllegalActionError):
+        agent.observe(hand, "nonsense")
+    agent.observe(hand, "call")                   # text is parsed
+    hand.act("call")
+    with pytest.raises(PokerDraw32ValueError, match="just dealt"):
+        LbrAgent(policy, np.random.default_rng(1), 8, 2).new_hand(hand, me)
+
+
+def test_json_without_an_interval_is_strict_json() -> None:
+    import io
+    import json
+
+    from pokerdraw32.cli import main
+
+    out = io.StringIO()
+    assert main(["exploit", "lbr", "--against", "fold", "--hands", "2", "--particles", "4", "--samples", "2",
+                 "--workers", "1", "--json", "--no-progress"], stdout=out, stderr=io.StringIO()) == 0
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"not strict JSON: {name}")
+
+    data = json.loads(out.getvalue(), parse_constant=refuse)
+    assert data["ci95"] is None and data["low"] is None and data["high"] is None
+
+
+def test_ctrl_c_stops_the_run() -> None:
+    def stop(_hands: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        local_best_response("rule", hands=64, particles=4, samples=2, progress=stop)

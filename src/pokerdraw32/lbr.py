@@ -48,6 +48,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import math
+import pickle
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -60,16 +61,19 @@ import numpy.typing as npt
 from ._handcore.events import PRIVATE_EVENTS
 from ._kernels import Rng, evaluate_many, evaluate_mask
 from .actions import Action, ActionKind, Event, EventKind, Phase
-from .bots import SeatView, check_fit, choose_discards, known_policy, make_bot
+from .bots import Bot, SeatView, check_fit, choose_discards, known_policy, make_bot
 from .cards import DECK, Card
-from .errors import PokerDraw32TypeError, PokerDraw32ValueError, integer, shown
+from .errors import MAX_CHIPS, PokerDraw32Error, PokerDraw32TypeError, PokerDraw32ValueError, integer, shown
 from .hand import Hand
-from .parallel import chunk_seed, run_chunks
+from .parallel import check_run, chunk_seed, run_chunks
 from .rules import Rules, Structure
+from .simulate._chunk import BotError
 
-__all__ = ["LbrAgent", "LbrReport", "local_best_response"]
+__all__ = ["MAX_HANDS", "LbrAgent", "LbrReport", "local_best_response"]
 
 _ALL = (1 << 32) - 1
+_MOVES = frozenset({EventKind.FOLD, EventKind.CHECK, EventKind.CALL, EventKind.BET, EventKind.RAISE, EventKind.SPLIT,
+                    EventKind.DECLINE, EventKind.DISCARD, EventKind.TIMEOUT})
 _DEALS_PER_CHUNK = 16
 
 
@@ -125,14 +129,25 @@ class LbrAgent:
     :param rng: the agent's numpy generator (its guesses and samples).
     :param particles: guesses of the opponent's cards (>= 1).
     :param samples: replacement-card deals per guess for the chance to win before the showdown (>= 1).
+    :raises PokerDraw32TypeError: ``policy`` is not callable, ``rng`` not a numpy Generator.
+    :raises PokerDraw32ValueError: ``particles`` or ``samples`` not an integer from 1 to 100,000.
+
+    Drive it with :meth:`new_hand` once the hand is dealt, :meth:`observe` before each of the
+    opponent's actions is applied, and :meth:`decide` at each of its own turns.
     """
 
     def __init__(self, policy: Callable[[SeatView], Any], rng: np.random.Generator, particles: int = 256,
                  samples: int = 16) -> None:
+        if not callable(policy):
+            raise PokerDraw32TypeError(f"policy must be the opponent's action_probabilities, got "
+                                       f"{type(policy).__name__}")
+        if not isinstance(rng, np.random.Generator):
+            raise PokerDraw32TypeError(f"rng must be a numpy Generator (numpy.random.default_rng(seed)), got "
+                                       f"{type(rng).__name__}")
         self.policy = policy
         self.rng = rng
-        self.particles = particles
-        self.samples = samples
+        self.particles = _count("particles", particles)
+        self.samples = _count("samples", samples)
         self.seat = 0
         self.range: _Range | None = None
         self.decisions = 0
@@ -141,15 +156,36 @@ class LbrAgent:
     # -- the hand ------------------------------------------------------------------------------------
 
     def new_hand(self, hand: Hand, seat: int) -> None:
-        """Start a hand (just dealt: R5.1) in which the agent sits at ``seat``."""
+        """Start a hand (just dealt: R5.1) in which the agent sits at ``seat``.
+
+        :raises PokerDraw32TypeError: ``hand`` is not a :class:`~pokerdraw32.hand.Hand`.
+        :raises PokerDraw32ValueError: not two players (heads-up only), or a hand already under way.
+        :raises IllegalActionError: no such seat.
+        """
+        if not isinstance(hand, Hand):
+            raise PokerDraw32TypeError(f"new_hand needs a Hand, got {type(hand).__name__}")
         if hand.n != 2:
             raise PokerDraw32ValueError(f"the local best response plays heads-up only, not {hand.n} players")
+        if hand.phase is not Phase.FIRST_ROUND or any(ev.kind in _MOVES for ev in hand.events):
+            raise PokerDraw32ValueError("new_hand: the hand must be just dealt, before anyone acted (R5.1)")
+        seat = hand._check_seat(seat)
         self.seat = seat
         mine = _mask(self._shadow(hand).hole[seat])
         unseen = [DECK[c] for c in range(32) if not mine >> c & 1]
         n = self.particles
         picks = np.argsort(self.rng.random((n, len(unseen))), axis=1)[:, :5]
         self.range = _Range([tuple(unseen[j] for j in sorted(row)) for row in picks.tolist()])
+
+    def _started(self, hand: Hand, seat: int) -> _Range:
+        """The range, once :meth:`new_hand` started a hand and ``seat`` is to act in ``hand``."""
+        if self.range is None:
+            raise PokerDraw32ValueError("no hand started: call new_hand(hand, seat) first")
+        if not isinstance(hand, Hand):
+            raise PokerDraw32TypeError(f"needs a Hand, got {type(hand).__name__}")
+        if hand.actor != seat:
+            who = "the agent" if seat == self.seat else "the opponent"
+            raise PokerDraw32ValueError(f"{who} (seat {seat}) is not to act (to act: {hand.actor})")
+        return self.range
 
     def _shadow(self, hand: Hand) -> Hand:
         """The hand as the agent may know it (every card it cannot see dealt again at random)."""
@@ -191,7 +227,7 @@ class LbrAgent:
             d = memo.get(k)
             if d is None:
                 self.queries += 1
-                d = memo[k] = list(self.policy(self._as_if(view, i)))
+                d = memo[k] = _distribution(self.policy(self._as_if(view, i)))
             out.append(d)
         return out
 
@@ -222,11 +258,18 @@ class LbrAgent:
 
     # -- watching the opponent -------------------------------------------------------------------------
 
-    def observe(self, hand: Hand, action: Action) -> None:
+    def observe(self, hand: Hand, action: Action | str) -> None:
         """The opponent (the seat to act in ``hand``) is about to take ``action``: weigh the range by
-        the probability of what the agent will see of it (at the draw, only the number of cards)."""
-        rg = self.range
-        assert rg is not None
+        the probability of what the agent will see of it (at the draw, only the number of cards
+        thrown: the cards of ``action`` are not read).
+
+        :raises PokerDraw32ValueError: no hand started (:meth:`new_hand`), or the opponent is not to act.
+        :raises IllegalActionError: ``action`` is not an action (text is parsed as ``Action.parse``).
+        :raises BotError: the opponent's policy gives no distribution.
+        """
+        rg = self._started(hand, 1 - self.seat)
+        if not isinstance(action, Action):
+            action = Action.parse(action) if isinstance(action, str) else Action(action)
         hand = self._shadow(hand)               # from here on, only what the agent may know
         if hand.phase is Phase.SECOND_ROUND and rg.received is None:
             self._materialise(hand)
@@ -268,9 +311,12 @@ class LbrAgent:
     # -- deciding --------------------------------------------------------------------------------------
 
     def decide(self, hand: Hand) -> Action:
-        """The agent's action (the agent's seat is to act in ``hand``)."""
-        rg = self.range
-        assert rg is not None
+        """The agent's action, legal in ``hand``.
+
+        :raises PokerDraw32ValueError: no hand started (:meth:`new_hand`), or the agent is not to act.
+        :raises BotError: the opponent's policy gives no distribution.
+        """
+        rg = self._started(hand, self.seat)
         self.decisions += 1
         shadow = hand = self._shadow(hand)      # from here on, only what the agent may know
         view = SeatView.of(shadow, self.seat)
@@ -417,8 +463,27 @@ class LbrAgent:
         return Action.discard(choices[best])
 
 
+def _distribution(got: Any) -> list[tuple[Action, float]]:
+    """A policy's answer checked: ``[(action, probability), ...]``."""
+    try:
+        out = [(a, float(q)) for a, q in got]
+    except Exception:
+        out = []
+    if not out or not all(isinstance(a, Action) and q >= 0 for a, q in out):
+        raise BotError(f"the opponent's action_probabilities gave no distribution ({shown(got)}): the local best "
+                       "response needs [(action, probability), ...] at every decision")
+    return out
+
+
+def _count(name: str, value: object) -> int:
+    v = integer(value)
+    if v is None or not 1 <= v <= 100_000:
+        raise PokerDraw32ValueError(f"{name} {shown(value)}: an integer from 1 to 100,000")
+    return v
+
+
 def _same(a: Action, b: Action) -> bool:
-    """Whether two actions are the same as an onlooker sees them (a check and a call of nothing alike)."""
+    """Whether two actions are the same as an onlooker sees them (kind, and a bet's amount)."""
     if a.kind is not b.kind:
         return False
     return a.amount == b.amount
@@ -447,10 +512,11 @@ class LbrReport:
     :ivar opponent: the opponent's label.
     :ivar hands: hands played (duplicate deals: each deal from both seats).
     :ivar bb_per_100: the agent's win rate, big blinds per 100 hands.
-    :ivar ci95: half-width of its 95% interval, bb/100 (over deals: the two hands of a deal are one sample).
+    :ivar ci95: half-width of its 95% interval, bb/100 (over deals: the two hands of a deal are one
+        sample); ``None`` below two deals.
     :ivar seed: the seed.
     :ivar particles: guesses of the opponent's cards; ``samples``: replacement-card deals per guess.
-    :ivar seconds: wall time; ``cpu_seconds``: the processes' CPU time (workers' included).
+    :ivar seconds: wall time; ``cpu_seconds``: this process's CPU time (not the workers').
     :ivar hands_per_second: ``hands / seconds``.
     :ivar decisions: the agent's decisions; ``queries``: the opponent's policy asked;
         ``range_resets``: opponent actions no guess explained (the range then kept as it was).
@@ -483,18 +549,24 @@ class LbrReport:
         return math.inf if self.ci95 is None else self.bb_per_100 + self.ci95
 
     def to_json(self) -> dict[str, Any]:
-        """The figures as JSON-ready data (``net`` left out)."""
+        """The figures as JSON-ready data: every field but ``net``, and ``low`` and ``high`` (``None``
+        without an interval: strict JSON has no infinity)."""
         d = dataclasses.asdict(self)
         del d["net"]
+        d["low"] = None if self.ci95 is None else self.low
+        d["high"] = None if self.ci95 is None else self.high
         return d
 
     def __str__(self) -> str:
-        interval = "" if self.ci95 is None else f" ± {self.ci95:.1f} [{self.low:+.1f}, {self.high:+.1f}]"
-        return (f"local best response against {self.opponent}: {self.bb_per_100:+.1f}{interval} bb/100 hands "
-                f"(95% interval; {self.hands:,} duplicate hands, seed {self.seed})\n"
-                f"{self.particles} guesses, {self.samples} draws each; {self.seconds:.1f} s, "
+        if self.ci95 is None:
+            figure = f"{self.bb_per_100:+.1f} bb/100 hands (no interval below two deals; "
+        else:
+            figure = (f"{self.bb_per_100:+.1f} ± {self.ci95:.1f} [{self.low:+.1f}, {self.high:+.1f}] bb/100 hands "
+                      "(95% interval; ")
+        return (f"local best response against {self.opponent}: {figure}{self.hands:,} duplicate hands, seed "
+                f"{self.seed})\n{self.particles} guesses, {self.samples} draws each; {self.seconds:.1f} s, "
                 f"{self.hands_per_second:.1f} hands/s; {self.range_resets} range resets in {self.decisions:,} "
-                f"decisions")
+                "decisions")
 
 
 @dataclass(frozen=True)
@@ -509,6 +581,14 @@ class _Task:
     samples: int
 
 
+def _copy(bot: Any, seed: int) -> Any:
+    """A copy of ``bot`` of its own; a :class:`~pokerdraw32.bots.Bot`'s generator seeded ``seed``."""
+    new = copy.deepcopy(bot)
+    if isinstance(new, Bot):
+        new.rng = Rng(seed)
+    return new
+
+
 def _play(task: _Task) -> tuple[list[int], int, int, int]:
     """Deals ``first .. first + deals - 1``, each from both seats: the agent's nets in chips, and its
     decisions, queries and range resets."""
@@ -517,20 +597,27 @@ def _play(task: _Task) -> tuple[list[int], int, int, int]:
     for deal in range(task.first, task.first + task.deals):
         hand_seed = chunk_seed(task.seed, 2 * deal)
         for seat in (0, 1):
-            opponent = copy.deepcopy(task.opponent)
-            opponent.rng = Rng(chunk_seed(task.seed, 2 * deal + 1) ^ seat)
-            model = copy.deepcopy(opponent)
+            rng = np.random.default_rng(chunk_seed(hand_seed, seat + 1))
+            opponent = _copy(task.opponent, chunk_seed(task.seed, 2 * deal + 1) ^ seat)
+            # the agent's model of the opponent draws from a generator of its own: the real bot's
+            # random choices stay unknown to the agent (it knows the policy, not the coin flips)
+            model = _copy(task.opponent, int(rng.integers(1 << 63)))
             policy = known_policy(model)
             assert policy is not None
-            agent = LbrAgent(policy, np.random.default_rng(chunk_seed(hand_seed, seat + 1)), task.particles,
-                             task.samples)
+            agent = LbrAgent(policy, rng, task.particles, task.samples)
             hand = Hand(task.rules, list(task.stacks), button=deal % 2, seed=hand_seed)
             agent.new_hand(hand, seat)
             while hand.actor is not None:
                 if hand.actor == seat:
                     action = agent.decide(hand)
                 else:
-                    decided = opponent.decide(SeatView.of(hand, hand.actor))
+                    try:
+                        decided = opponent.decide(SeatView.of(hand, hand.actor))
+                    except PokerDraw32Error:
+                        raise
+                    except Exception as e:
+                        raise BotError(f"the opponent ({_label(opponent)}) raised {type(e).__name__}: {e}",
+                                       seat=hand.actor) from e
                     action = decided if isinstance(decided, Action) else Action.parse(decided)
                     agent.observe(hand, action)
                 hand.act(action)
@@ -545,76 +632,132 @@ def _play(task: _Task) -> tuple[list[int], int, int, int]:
 
 def _label(opponent: Any) -> str:
     name = getattr(opponent, "name", None)
-    return name if isinstance(name, str) and name else type(opponent).__name__
+    if isinstance(name, str) and name:
+        return name
+    if isinstance(opponent, type) or (callable(opponent) and hasattr(opponent, "__name__")):
+        return str(opponent.__name__)
+    return type(opponent).__name__
 
 
-def local_best_response(opponent: Any, *, hands: int = 2000, seed: int = 0, rules: Rules | None = None,
-                        stack_bb: int = 100, particles: int = 256, samples: int = 16,
-                        workers: int | None = 1, progress: Callable[[int], None] | None = None,
-                        label: str | None = None) -> LbrReport:
-    """Play the local best response agent against ``opponent`` heads-up and measure its win rate.
+MAX_HANDS = 100_000_000
+"""The most hands :func:`local_best_response` plays in one call."""
 
-    Every deal is played twice, the agent in seat 0 and then in seat 1 (the same cards, button and
-    stub: duplicate), every hand from ``stack_bb`` big blinds each.  The opponent's generator is
-    seeded per hand; the agent asks a copy of the opponent for its probabilities.
 
-    :param opponent: a bot name (``"rule"``, ``"cfr"``, ...) or a bot whose policy is known
-        (:func:`~pokerdraw32.bots.known_policy`: it has ``action_probabilities(view)`` of its own
-        class) and that can be copied.
-    :param hands: hands to play (>= 2; rounded up to whole deals of 2 hands).
-    :param seed: the seed of the deals, the bots and the agent (same seed, same result).
-    :param rules: the table's rules (default the classic preset: no-limit, blinds 1/2).
-    :param stack_bb: every seat's chips at each deal, in big blinds (>= 1).
-    :param particles: guesses of the opponent's cards (>= 1); ``samples``: replacement-card deals per
-        guess (>= 1).
-    :param workers: processes (``None``: every core; 1: this thread); the result does not depend on it.
-    :param progress: called with the number of hands of each chunk of deals as it finishes.
-    :param label: the opponent's name in the report (default: the name given, or the bot's class).
-    :returns: an :class:`LbrReport`.
-    :raises PokerDraw32ValueError: a bad count, an unknown name, a bot whose policy is not known, or
-        one that does not play these rules heads-up.
-    :raises PokerDraw32TypeError: an opponent that is neither a name nor a bot.
-    """
-    hands_n = integer(hands)
-    if hands_n is None or hands_n < 2:
-        raise PokerDraw32ValueError(f"hands {shown(hands)}: at least 2 (one deal from both seats)")
-    for name, value in (("particles", particles), ("samples", samples), ("stack_bb", stack_bb)):
-        v = integer(value)
-        if v is None or not 1 <= v <= 100_000:
-            raise PokerDraw32ValueError(f"{name} {shown(value)}: an integer from 1 to 100,000")
-    if integer(seed) is None or not 0 <= int(seed) < 1 << 64:
-        raise PokerDraw32ValueError(f"seed {shown(seed)}: an integer from 0 to 2**64 - 1")
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise PokerDraw32TypeError(f"rules must be a Rules, got {type(rules).__name__}")
-    bot = make_bot(opponent, seed) if isinstance(opponent, str) else opponent
+def _opponent(opponent: Any, seed: int) -> Any:
+    """The bot a name, class or object stands for, checked: its policy known, copyable."""
+    bot: Any
+    if isinstance(opponent, str):
+        bot = make_bot(opponent, seed)
+    elif isinstance(opponent, type):
+        try:
+            bot = opponent(seed) if issubclass(opponent, Bot) else opponent()
+        except Exception as e:
+            raise PokerDraw32TypeError(f"cannot make a {opponent.__name__}: {type(e).__name__}: {e}") from e
+    else:
+        bot = opponent
     if not callable(getattr(bot, "decide", None)) and not callable(bot):
-        raise PokerDraw32TypeError(f"the opponent must be a bot name or a bot with decide(view), got "
+        raise PokerDraw32TypeError(f"the opponent must be a bot name, a bot class or a bot with decide(view), got "
                                    f"{type(opponent).__name__}")
     if known_policy(bot) is None:
         raise PokerDraw32ValueError(f"the local best response needs the opponent's action probabilities: "
                                     f"{_label(bot)} has no action_probabilities(view) of its own class (or its "
                                     f"decide was replaced), so its range cannot be tracked")
+    try:
+        copy.deepcopy(bot)
+    except Exception as e:
+        raise PokerDraw32TypeError(f"{_label(bot)} cannot be copied ({type(e).__name__}: {e}): the agent plays each "
+                                   "hand against a copy and asks another; pass its class, or a bot that "
+                                   "copy.deepcopy can copy") from e
+    return bot
+
+
+def local_best_response(opponent: Any, *, hands: int = 2000, seed: int = 0, rules: Rules | None = None,
+                        stack_bb: int = 100, particles: int = 256, samples: int = 16,
+                        workers: int | None = 1, progress: Callable[[int], object] | None = None,
+                        label: str | None = None) -> LbrReport:
+    """Play the local best response agent against ``opponent`` heads-up and measure its win rate.
+
+    Every deal is played twice, the agent in seat 0 and then in seat 1 (the same cards, button and
+    stub: duplicate), every hand from ``stack_bb`` big blinds each.  The opponent plays each hand
+    as a copy of ``opponent`` (a :class:`~pokerdraw32.bots.Bot`'s generator seeded per hand); the
+    agent asks another copy, with a generator of its own, for the probabilities.
+
+    :param opponent: a bot name (``"rule"``, ``"cfr"``, ...), a bot class (made with ``seed``), or a
+        bot whose policy is known (:func:`~pokerdraw32.bots.known_policy`: ``action_probabilities(view)``
+        of its own class) and that ``copy.deepcopy`` can copy (and pickle can, with ``workers`` > 1).
+    :param hands: hands to play (2 to :data:`MAX_HANDS`; rounded up to whole deals of 2 hands).
+    :param seed: the seed of the deals, the bots and the agent (0 to 2**64 - 1; same seed, same result).
+    :param rules: the table's :class:`~pokerdraw32.rules.Rules` (default the classic preset:
+        no-limit, blinds 1/2).
+    :param stack_bb: every seat's chips at each deal, in big blinds (1 to 100,000; both stacks within
+        the chip limit, R3.2).
+    :param particles: guesses of the opponent's cards (1 to 100,000); ``samples``: replacement-card
+        deals per guess (1 to 100,000).
+    :param workers: processes (``None``: every core; 1: this thread); the result does not depend on it.
+    :param progress: called with the number of hands of each chunk of deals as it finishes.
+    :param label: the opponent's name in the report (default: the name given, else the bot's
+        ``name`` or its class's).
+    :returns: an :class:`LbrReport`.
+    :raises PokerDraw32ValueError: a bad count or seed, an unknown name, a bot whose policy is not
+        known, one that does not play these rules heads-up, stacks past the chip limit.
+    :raises PokerDraw32TypeError: an opponent that is neither a name, a class nor a bot, one that
+        cannot be copied (or pickled for workers), bad ``rules``, ``progress`` or ``label``.
+    :raises BotError: the opponent raised, or its policy gave no distribution.
+    :raises KeyboardInterrupt: Ctrl-C (the finished chunks are dropped).
+    """
+    hands_n = integer(hands)
+    if hands_n is None or not 2 <= hands_n <= MAX_HANDS:
+        raise PokerDraw32ValueError(f"hands {shown(hands)}: from 2 (one deal from both seats) to {MAX_HANDS:,}")
+    particles, samples, stack_bb = _count("particles", particles), _count("samples", samples), \
+        _count("stack_bb", stack_bb)
+    seed_n = integer(seed)
+    if seed_n is None or not 0 <= seed_n < 1 << 64:
+        raise PokerDraw32ValueError(f"seed {shown(seed)}: an integer from 0 to 2**64 - 1")
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise PokerDraw32TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+    if progress is not None and not callable(progress):
+        raise PokerDraw32TypeError(f"progress must be a function of the hands done, got {type(progress).__name__}")
+    if label is not None and not isinstance(label, str):
+        raise PokerDraw32TypeError(f"label must be a str, got {type(label).__name__}")
+    if 2 * stack_bb * rules.big_blind > MAX_CHIPS:
+        raise PokerDraw32ValueError(f"stack_bb {stack_bb}: two stacks of {stack_bb * rules.big_blind:,} chips are "
+                                    f"more than the largest amount of chips ({MAX_CHIPS:,}) [R3.2]")
+    bot = _opponent(opponent, seed_n)
     check_fit(bot, rules, 2)
-    stacks = (int(stack_bb) * rules.big_blind,) * 2
+    count = check_run(workers, None)
+    if count != 1:
+        try:
+            pickle.dumps(bot)
+        except Exception as e:
+            raise PokerDraw32TypeError(f"{_label(bot)} cannot be sent to worker processes ({type(e).__name__}: {e}): "
+                                       "use workers=1, or a bot that pickles") from e
+    stacks = (stack_bb * rules.big_blind,) * 2
     deals = (hands_n + 1) // 2
-    tasks = [_Task(bot, rules, stacks, int(seed), first, min(_DEALS_PER_CHUNK, deals - first), int(particles),
-                   int(samples)) for first in range(0, deals, _DEALS_PER_CHUNK)]
+    tasks = [_Task(bot, rules, stacks, seed_n, first, min(_DEALS_PER_CHUNK, deals - first), particles, samples)
+             for first in range(0, deals, _DEALS_PER_CHUNK)]
     start, cpu = time.perf_counter(), time.process_time()
-    outcome = run_chunks(_play, tasks, workers=workers,
-                         on_done=None if progress is None else lambda _i, r: progress(len(r[0])))
+    tell = progress
+
+    def on_done(_index: int, result: tuple[list[int], int, int, int]) -> None:
+        if tell is not None:
+            tell(len(result[0]))
+
+    outcome = run_chunks(_play, tasks, workers=workers, on_done=on_done)
+    if outcome.interrupted:
+        raise KeyboardInterrupt
     seconds = time.perf_counter() - start
     done = [r for r in outcome.results if r is not None]
     net = [x for r in done for x in r[0]]
     per_deal = np.array(net, dtype=np.float64).reshape(-1, 2).sum(axis=1) / 2
     bb = rules.big_blind
-    mean = float(per_deal.mean()) / bb * 100 if len(per_deal) else 0.0
-    ci = (1.96 * float(per_deal.std(ddof=1)) / math.sqrt(len(per_deal)) / bb * 100) if len(per_deal) > 1 else None
+    mean = float(per_deal.mean()) / bb * 100
+    ci = 1.96 * float(per_deal.std(ddof=1)) / math.sqrt(len(per_deal)) / bb * 100 if len(per_deal) > 1 else None
     cpu_seconds = time.process_time() - cpu
     if label is None:
         label = opponent if isinstance(opponent, str) else _label(bot)
-    return LbrReport(opponent=label, hands=len(net),
-                     bb_per_100=mean, ci95=ci, seed=int(seed), particles=int(particles), samples=int(samples),
-                     seconds=seconds, cpu_seconds=cpu_seconds, hands_per_second=len(net) / seconds if seconds else 0.0,
+    return LbrReport(opponent=label, hands=len(net), bb_per_100=mean, ci95=ci, seed=seed_n, particles=particles,
+                     samples=samples, seconds=seconds, cpu_seconds=cpu_seconds,
+                     hands_per_second=len(net) / seconds if seconds else 0.0,
                      decisions=sum(r[1] for r in done), queries=sum(r[2] for r in done),
                      range_resets=sum(r[3] for r in done), net=tuple(net))
