@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import copy
 
-import numpy as np
 import pytest
 
 from pokerdraw32 import Action, ActionKind, Hand, Rules, Structure
 from pokerdraw32.bots import CallBot, FoldBot, RuleBot, SeatView
 from pokerdraw32.errors import PokerDraw32ValueError
-from pokerdraw32.lbr import LbrAgent, _Range, local_best_response
+
+np = pytest.importorskip("numpy")        # the [aivat] extra (or [rl], [openspiel])
+
+from pokerdraw32.lbr import LbrAgent, _Range, local_best_response  # noqa: E402
 
 
 def _agent(bot: object, seed: int = 0, particles: int = 8) -> LbrAgent:
@@ -309,3 +311,17 @@ def test_ctrl_c_stops_the_run() -> None:
 
     with pytest.raises(KeyboardInterrupt):
         local_best_response("rule", hands=64, particles=4, samples=2, progress=stop)
+
+
+def test_without_numpy_the_command_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    from pokerdraw32.cli import main
+
+    monkeypatch.setitem(sys.modules, "numpy", None)          # import numpy fails
+    monkeypatch.delitem(sys.modules, "pokerdraw32.lbr")
+    err = io.StringIO()
+    assert main(["exploit", "lbr", "--against", "rule", "--hands", "2", "--no-progress"], stdout=io.StringIO(),
+                stderr=err) == 1
+    assert "pokerdraw32[aivat]" in err.getvalue()
