@@ -217,12 +217,17 @@ class LbrAgent:
         return view._replace(hole_cards=hole, own_events=tuple(own), legal=legal)
 
     def _distributions(self, view: SeatView) -> list[list[tuple[Action, float]]]:
-        """The opponent's action distribution at ``view`` for every guess (guesses alike asked once)."""
+        """The opponent's action distribution at ``view`` for every guess (guesses alike asked once;
+        a guess the range has ruled out, weight 0, is not asked: an empty distribution)."""
         rg = self.range
         assert rg is not None
         memo: dict[tuple[Any, ...], list[tuple[Action, float]]] = {}
-        out = []
+        out: list[list[tuple[Action, float]]] = []
+        live = (rg.weight > 0).tolist()
         for i in range(len(rg)):
+            if not live[i]:
+                out.append([])
+                continue
             k = rg.key(i)
             d = memo.get(k)
             if d is None:
