@@ -21,6 +21,7 @@ from pokerdraw32 import Action, ActionKind, Hand, Rng, Rules, evaluate  # noqa: 
 from pokerdraw32._kernels import evaluate_mask, play  # noqa: E402
 from pokerdraw32.actions import Phase  # noqa: E402
 from pokerdraw32.aivat import (  # noqa: E402
+    _ROLL0,
     CATEGORY_COUNTS,
     FEATURES,
     SHOWDOWN_FEATURES,
@@ -28,6 +29,7 @@ from pokerdraw32.aivat import (  # noqa: E402
     HandFeatures,
     estimate,
     known_policy,
+    rollout_policies,
 )
 from pokerdraw32.bots import RandomBot, RuleBot, SeatView, choose_discards  # noqa: E402
 from pokerdraw32.errors import PokerDraw32ValueError  # noqa: E402
@@ -119,12 +121,15 @@ def test_known_policies() -> None:
     assert known_policy(swapped) is None
 
 
-def _play_with_features(seed: int, players: int, bots: list[object], samples: int = 8) -> HandFeatures:
+def _play_with_features(seed: int, players: int, bots: list[object], samples: int = 8,
+                        rollouts: bool = False) -> HandFeatures:
     rules = Rules()
     h = Hand(rules, [200] * players, button=seed % players, seed=seed)
-    features = HandFeatures(h, np.random.default_rng(seed), samples)
     made = [RuleBot(seed + i) if b == "rule" else RandomBot(seed + i) if b == "random" else b
             for i, b in enumerate(bots)]
+    rng = np.random.default_rng(seed)
+    policies = rollout_policies([known_policy(b) for b in made], rng) if rollouts else None
+    features = HandFeatures(h, rng, samples, policies)
     while h.actor is not None:
         seat = h.actor
         view = SeatView.of(h)
@@ -183,7 +188,39 @@ def test_features_shape_and_untouched_hand() -> None:
     f = _play_with_features(3, 3, ["rule", tight, "random"])
     assert f.features.shape == (3, FEATURES)
     assert np.isfinite(f.features).all()
-    assert FEATURES == 21 + 3 * SHOWDOWN_FEATURES + 27 + 2 + 2
+    assert FEATURES == 21 + 3 * SHOWDOWN_FEATURES + 27 + 2 + 2 + 5 + 26
+    assert not f.features[:, _ROLL0:].any()          # no policies given: no rollouts
+
+
+def test_rollout_features_have_mean_zero() -> None:
+    """The rollout values (after the draw, after known decisions) and the noise-cancelling
+    features of the draw's samples have mean zero over many hands, heads-up and three-handed (a
+    random bot's many bet sizes: rollouts beyond the exact tree), and they follow the results."""
+    for bots, hands in ((["rule", "rule"], 500), (["rule", "random", tight], 300)):
+        n = len(bots)
+        f = np.zeros((hands, n, FEATURES))
+        u = np.zeros((hands, n))
+        for k in range(hands):
+            played = _play_with_features(77_000 + k, n, bots, samples=48, rollouts=True)
+            f[k] = played.features
+            u[k] = [played.hand.stacks[s] - 200 for s in range(n)]
+        g = f[:, :, _ROLL0:].reshape(hands, -1)
+        sd = g.std(axis=0)
+        ok = sd > 1e-3
+        assert ok.sum() >= 6
+        z = g.mean(axis=0)[ok] / (sd[ok] / math.sqrt(hands))
+        assert abs(z).max() < 4.5, z
+        # the draw's rollout value follows the result: strongly correlated with it
+        draw = f[:, 0, _ROLL0 if n == 2 else _ROLL0 + 1]
+        assert np.corrcoef(draw, u[:, 0])[0, 1] > 0.4
+
+
+def test_rollouts_leave_the_bots_alone() -> None:
+    """The rollouts ask copies of the known bots (the CFR bot draws and remembers raise
+    translations from its generator): the hands played are the plain run's."""
+    plain = simulate(players=2, hands=150, seed=3, bots=["cfr", "rule"])
+    r = simulate(players=2, hands=150, seed=3, bots=["cfr", "rule"], estimator="aivat", samples=16)
+    assert r.plain is not None and [b.chips for b in r.plain] == [b.chips for b in plain.per_bot]
 
 
 def _stats(hands: int, bots: list[object], seed: int, samples: int = 32) -> tuple[AivatStats, list[float]]:

@@ -32,7 +32,31 @@ expectation over that event given everything before it:
   check/call/split/decline, bet/raise) and chips put in, and in the draw the number of cards
   thrown, minus their expectations under the distribution, times the seat's current showdown
   share.  The decisions of other bots (a user's plain function) have no correction: nothing is
-  assumed about them.
+  assumed about them;
+* **values under the known policies** (AIVAT's value function; :meth:`HandFeatures._rollout`,
+  :meth:`HandFeatures._exact`), when the run gives :class:`HandFeatures` the seats' policies
+  (:func:`rollout_policies`: each known bot's ``action_probabilities``, asked of a copy of the bot
+  so that the real one is left as it was; the rule bot's as a stand-in for a seat whose policy is
+  not known).  The value of a state is each seat's expected result from it with every decision
+  drawn from these policies by the estimator's generator.  Once the draw is over with betting to
+  come, no card is dealt any more: the value of the hand as it stands is computed exactly, every
+  action of positive probability enumerated (up to :data:`_TREE_NODES` states a hand, rollouts
+  beyond), and its expectation over the replacement cards is the mean of one rollout from each of
+  :data:`_ROLL_DRAWS` of the sampled re-deals; their difference is a feature.  A known bot's
+  second-round decision: the value after the action taken minus the policy's expectation of the
+  value after each of its actions (the same enumerated tree); a known bot's random discard: the
+  same with one rollout after each discard, drawn before the bot chooses.  Before the draw a
+  cheaper value: the first round played to its end by the known policies, then each seat's
+  call-down value with the cards held then (:meth:`HandFeatures._play`), after each action of a
+  known bot's first-round decision.  (The same value after the deal, against its mean over 16
+  re-deals, explained 0.1% more of the variance for half again the time: left out.)  The values'
+  noise comes
+  from the estimator's own generator, independent of the cards and of the bots' choices, so each
+  feature keeps expectation zero given the hand so far whatever the value function; a better one
+  only explains more.  Last, the noise of the re-deals' mean: the first 26 showdown features
+  (``W``, ``v``, ``A``, ``B``, ``W*A``, ``W*B``) averaged over all the samples minus their average over
+  the :data:`_ROLL_DRAWS` rolled out (two unbiased estimates of one expectation: mean zero), so
+  that the fit can take out the part of the rollout mean's sampling error they follow.
 
 Every feature thus has expectation zero given the hand so far, so *any* linear combination of them
 may be subtracted without bias.  The coefficients are fitted by least squares (ridge-regularised,
@@ -48,12 +72,17 @@ The estimate and its interval are per bot; unlike the plain results (integers su
 R9.5) the bots' estimates need not sum exactly to zero.  The reduction is large when the bots'
 results follow the cards (typical heads-up and short-handed play, 2.5x-3x narrower intervals
 with a deterministic opponent), small when they follow the bots' own randomness at unknown
-decisions (a user's bot that bets at random: its luck is not the cards').  Needs numpy (the
+decisions (a user's bot that bets at random: its luck is not the cards').  With every policy
+known the values do most of the work (``python bench/aivat.py --lineup cfr,rule``, 20,000 hands:
+3.2x narrower than the plain interval; five rule bots 2.6x-2.7x), at a cost: the rollouts ask the
+bots' policies in Python some fifty times a hand (cfr,rule: about 5 ms a hand, 22x the
+CPU time of a plain run; five rule bots about 9 ms a hand).  Needs numpy (the
 ``[aivat]`` extra, or any of ``[rl]``, ``[openspiel]``).
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,9 +90,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._kernels import ACTION_CODES, evaluate_many, evaluate_mask, strength_score
+from ._kernels import ACTION_CODES, Rng, evaluate_many, evaluate_mask, play, strength_score
 from .actions import Action, ActionKind, EventKind, Phase
-from .bots import SeatView
+from .bots import _PHASE_CODE, RuleBot, SeatView
+from .bots import _action as _rule_action
 from .bots import known_policy as _known_policy
 from .errors import PokerDraw32ValueError
 from .hand import Hand
@@ -95,16 +125,34 @@ _MARGINAL = 3 + 2 * 9
 _DECISION = 2 * 12 + 3
 _ALL_IN = 2
 _VALUE = 2
-FEATURES = _MARGINAL + 3 * SHOWDOWN_FEATURES + _DECISION + _ALL_IN + _VALUE
+_ROLLOUT = 5
+_NOISE = 26
+FEATURES = _MARGINAL + 3 * SHOWDOWN_FEATURES + _DECISION + _ALL_IN + _VALUE + _ROLLOUT + _NOISE
 """Control variates per seat and hand: 21 exact marginals of the deal, 98 for the deal, 2 x 98 for
 the draw (two players left in the hand, or more: other coefficients), 27 for the known bots'
 decisions, 2 for a draw after which nobody can bet, 2 for the known bots' decisions measured by
-the call-down value after them, one a betting round (346)."""
+the call-down value after them, one a betting round, 6 values under the known policies (after the
+draw with two players left, with more; after a known bot's second-round decision; after a known
+bot's random discard; after its first-round decision), and 26 for the noise of the draw's value
+samples (377)."""
 _DEAL0 = _MARGINAL
 _DRAW0 = _DEAL0 + SHOWDOWN_FEATURES
 _DEC0 = _DRAW0 + 2 * SHOWDOWN_FEATURES
 _ALL_IN0 = _DEC0 + _DECISION
 _VALUE0 = _ALL_IN0 + _ALL_IN
+_ROLL0 = _VALUE0 + _VALUE
+_ROLL_DRAW, _ROLL_BET, _ROLL_DISCARD, _ROLL_FIRST = _ROLL0, _ROLL0 + 2, _ROLL0 + 3, _ROLL0 + 4
+_NOISE0 = _ROLL0 + _ROLLOUT
+_ROLL_DRAWS = 24
+"""The expected value after the draw (its expectation over the replacement cards) is the mean over
+this many of the sampled re-deals of the replacement cards, one rollout each."""
+_TREE_NODES = 400
+_ROLL_ACTIONS = 8
+"""A known decision has its value after each action (rollouts, or the second round's tree) only when
+its distribution has at most this many actions (a random bot's discards and bet sizes: no such
+feature, which costs a rollout an action)."""
+"""The second round's value is computed exactly (every action of the known policies) for this many
+states at most a hand; rollouts beyond."""
 _VALUE_SAMPLES = 32
 """A distribution of more actions than this (a random bet size) has the expectation of the value
 after its action estimated from this many draws of the estimator's own generator: unbiased, and
@@ -196,6 +244,57 @@ def known_policy(bot: Any) -> Any:
     return _known_policy(bot)
 
 
+def rollout_policies(policies: list[Any], rng: np.random.Generator) -> list[Any]:
+    """The known policies (each a bot's ``action_probabilities``, or None) as the estimator's
+    rollouts call them: each of a copy of its bot (``copy.copy``) whose generator, when it has one,
+    is seeded from the estimator's ``rng``.  A bot's ``action_probabilities`` may keep state (the
+    CFR bot draws and remembers the translations of the opponent's raises, from its generator):
+    asking it about rollouts' states would change the real bot's choices.  None where a copy cannot
+    be made or gives no policy (the rollouts' stand-in plays that seat)."""
+    out: list[Any] = []
+    for policy in policies:
+        bot = getattr(policy, "__self__", None)
+        twin: Any = None
+        if bot is not None:
+            try:
+                twin = copy.copy(bot)
+            except Exception:
+                twin = None
+        if twin is not None and isinstance(getattr(twin, "rng", None), Rng):
+            twin.rng = Rng(int(rng.integers(1 << 62)))
+        if twin is not None and type(twin) is RuleBot:
+            out.append(_rule_on_hand)           # the same distribution, read off the hand (no view)
+            continue
+        out.append(_known_policy(twin) if twin is not None else None)
+    return out
+
+
+_RULE_CACHE: dict[tuple[int, ...], list[tuple[Action, float]]] = {}
+
+
+def _rule_on_hand(h: Hand) -> list[tuple[Action, float]]:
+    """:meth:`RuleBot.action_probabilities <pokerdraw32.bots.RuleBot.action_probabilities>` for the
+    seat to act in ``h``, from the hand itself (the compiled
+    :func:`~pokerdraw32._handcore.play.rule_policy` on the same arguments, no :class:`SeatView`
+    built, each distinct answer kept): the rollouts' rule bot, and their stand-in."""
+    legal = h.legal_actions()
+    assert legal is not None
+    seat = legal.seat
+    packed = kinds = 0
+    for i, c in enumerate(h.hole[seat]):
+        packed |= int(c) << 5 * i
+    for kind in legal.kinds:
+        kinds |= 1 << _CODE[kind]
+    key = (packed, _PHASE_CODE[legal.phase], kinds, h.bets[seat], legal.call_amount,
+           legal.min_to if legal.min_to is not None else 0, legal.max_to if legal.max_to is not None else 0, h.pot)
+    out = _RULE_CACHE.get(key)
+    if out is None:
+        if len(_RULE_CACHE) > 200_000:
+            _RULE_CACHE.clear()
+        out = _RULE_CACHE[key] = [(_rule_action(d), count / 100) for d, count in play.rule_policy(*key)]
+    return out
+
+
 def _masks(hand: Hand) -> list[int]:
     return [sum(1 << c for c in hand.hole[s]) for s in range(hand.n)]
 
@@ -217,10 +316,14 @@ class HandFeatures:
     :param hand: the hand, just dealt (reset mode: equal stacks).
     :param rng: the estimator's own numpy generator (the bots' and the table's are not touched).
     :param samples: how many outcomes each expectation is sampled over (>= 1).
+    :param policies: each hand seat's policy for the rollouts (:func:`rollout_policies`; None: no
+        value features, their columns zero).
     """
 
-    def __init__(self, hand: Hand, rng: np.random.Generator, samples: int) -> None:
+    def __init__(self, hand: Hand, rng: np.random.Generator, samples: int,
+                 policies: list[Any] | None = None) -> None:
         self.hand = hand
+        self.policies = policies if policies is not None and any(p is not None for p in policies) else None
         self.rng = rng
         self.samples = samples
         self.n = n = hand.n
@@ -231,6 +334,8 @@ class HandFeatures:
         self._before_draw: tuple[list[int], list[int], list[int]] = ([], [], [])
         self._drawers: list[tuple[int, int, list[tuple[int, int]]]] = []
         self._pending: tuple[Any, ...] | None = None
+        self._tree: dict[tuple[Any, ...], npt.NDArray[np.float64]] | None = None   # the second round's values
+        self._path: tuple[Any, ...] = ()            # the second round's actions so far
         self._dealt()
 
     # -- the deal ----------------------------------------------------------------------------------
@@ -282,7 +387,8 @@ class HandFeatures:
                 thrown = sum(q * len(a.cards) for a, q in probabilities)
                 if any(len(a.cards) != thrown for a, _q in probabilities):
                     share = self._share_now()
-            self._pending = ("draw", seat, list(h.stub), set(h.hole[seat]), len(h.events), thrown, share)
+            rolled = self._roll_actions(probabilities) if probabilities is not None and len(probabilities) > 1 else None
+            self._pending = ("draw", seat, list(h.stub), set(h.hole[seat]), len(h.events), thrown, share, rolled)
         elif probabilities is not None:
             legal = view.legal
             assert legal is not None
@@ -301,8 +407,10 @@ class HandFeatures:
                 for i in np.flatnonzero(picks):
                     expected += picks[i] / _VALUE_SAMPLES * self._value_after(
                         seat, probabilities[i][0], view.bets[seat], legal.call_amount, strength, state)
-            self._pending = ("bet", seat, p, chips, view.bets[seat], legal.call_amount,
-                             0 if h.phase is Phase.FIRST_ROUND else 1, share, expected, strength, state)
+            r = 0 if h.phase is Phase.FIRST_ROUND else 1
+            rolled = self._roll_actions(probabilities) if r == 0 or self._tree is not None else None
+            self._pending = ("bet", seat, p, chips, view.bets[seat], legal.call_amount, r, share, expected, strength,
+                             state, rolled)
         else:
             self._pending = None
 
@@ -335,10 +443,13 @@ class HandFeatures:
     def after(self, action: Action) -> None:
         """The seat that :meth:`before` named has played ``action`` (applied to the hand)."""
         pending, self._pending = self._pending, None
+        path = self._path
+        if self._tree is not None:
+            self._path = (*path, action)
         if pending is None:
             return
         if pending[0] == "bet":
-            _, seat, p, chips, bet, call, r, share, expected, strength, state = pending
+            _, seat, p, chips, bet, call, r, share, expected, strength, state, rolled = pending
             code = _CODE[action.kind]
             taken = [0.0, 0.0, 0.0]
             taken[self._class_of(code)] = 1.0
@@ -346,8 +457,10 @@ class HandFeatures:
             self._decision(seat, r, share, taken, p, self._chips_of(code, to, bet, call), chips)
             value = self._value_after(seat, action, bet, call, strength, state)
             self.features[:, _VALUE0 + r] += (value - expected) / self.scale
+            self._rolled(_ROLL_BET if r else _ROLL_FIRST, rolled, action, path)
         else:
-            self._drew(*pending[1:])
+            self._rolled(_ROLL_DISCARD, pending[-1], action, path)
+            self._drew(*pending[1:-1])
 
     def _value_after(self, seat: int, action: Action, bet: int, call: int, strength: list[int],
                      before: tuple[list[int], list[int], list[int]]) -> Any:
@@ -366,6 +479,12 @@ class HandFeatures:
                       stacks[seat])
             contrib[seat] += put
             stacks[seat] -= put
+        return self._calldown(contrib, stacks, live, strength)
+
+    def _calldown(self, contrib: list[int], stacks: list[int], live: list[int],
+                  strength: list[int]) -> npt.NDArray[np.float64]:
+        """Each seat's call-down value (chips): every live seat matching the largest contribution
+        as far as its stack goes, each pot to the best of ``strength`` among its seats."""
         value = -np.asarray(contrib, dtype=np.float64)
         if len(live) == 1:
             value[live[0]] += sum(contrib)
@@ -378,6 +497,144 @@ class HandFeatures:
             for s in winners:
                 value[s] += amount / len(winners)
         return value
+
+    # -- rollouts: the value of a state under the known policies -----------------------------------
+
+    def _clone(self, h: Hand) -> Hand:
+        """A copy of ``h`` for a rollout, its generator (a reshuffle's, R6.2) seeded from the
+        estimator's own: nothing of the table's generator is copied or touched."""
+        c = h.clone()
+        c.rng = Rng(int(self.rng.integers(1 << 62)))
+        return c
+
+    def _rollout(self, h: Hand) -> npt.NDArray[np.float64]:
+        """Plays ``h`` (a :meth:`_clone`, changed) to its end, every decision drawn by the
+        estimator's generator from the seat's known policy (a seat whose policy is not known, or
+        that gives none: the rule bot's, a stand-in), and returns each seat's result in chips: one
+        sample of the state's value, its noise independent of how the real hand goes on."""
+        return self._play(h, None)
+
+    def _play(self, h: Hand, until: Phase | None) -> npt.NDArray[np.float64]:
+        """:meth:`_rollout`, or with ``until`` a phase, only while the hand is in it; then the value:
+        the result if the hand is over, else each seat's call-down value with the cards held now
+        (:meth:`_value_after`'s: the first round's cheap value, the draw not looked at)."""
+        policies = self.policies
+        assert policies is not None
+        rng = self.rng
+        while (seat := h.actor) is not None and (until is None or h.phase is until):
+            probabilities = self._ask(h, seat)
+            pick = 0
+            if len(probabilities) > 1:
+                u = rng.random() * sum(q for _, q in probabilities)
+                while pick < len(probabilities) - 1 and u >= probabilities[pick][1]:
+                    u -= probabilities[pick][1]
+                    pick += 1
+            h.act(probabilities[pick][0])
+        if h.actor is None:
+            return np.asarray(h.stacks, dtype=np.float64) - np.asarray(h.starting_stacks, dtype=np.float64)
+        live = [s for s in range(self.n) if not h.folded[s]]
+        strength = [evaluate_mask(m, self.tiebreak) if m else -1 for m in _masks(h)]
+        return self._calldown(list(h.contrib), list(h.stacks), live, strength)
+
+    def _ask(self, h: Hand, seat: int) -> Any:
+        """The distribution of seat ``seat``'s decision in ``h`` under its known policy (a seat
+        whose policy is not known, or that gives none: the rule bot's, a stand-in)."""
+        assert self.policies is not None
+        policy = self.policies[seat]
+        if policy is _rule_on_hand or policy is None:
+            return _rule_on_hand(h)
+        probabilities = policy(SeatView.of(h))
+        return probabilities if probabilities else _rule_on_hand(h)
+
+    def _roll_actions(self, probabilities: Any) -> tuple[list[Any], npt.NDArray[np.float64],
+                                                         npt.NDArray[np.float64], Phase] | None:
+        """Before a known decision of two to :data:`_ROLL_ACTIONS` possible actions (more, a
+        random bot's: no feature, decided before it chooses): the value after each (one rollout, or
+        the second round's tree) (``(actions, values[actions, seats], probabilities)``), drawn before the
+        bot chooses and with the estimator's generator, so independent of its choice."""
+        if self.policies is None or not 1 < len(probabilities) <= _ROLL_ACTIONS:
+            return None
+        actions = [a for a, _ in probabilities]
+        q = np.array([q for _, q in probabilities], dtype=np.float64)
+        values = np.zeros((len(actions), self.n))
+        tree = self._tree
+        for i, action in enumerate(actions):
+            if tree is not None and (found := tree.get((*self._path, action))) is not None:
+                values[i] = found
+                continue
+            c = self._clone(self.hand)
+            c.act(action)
+            values[i] = self._value_of(c, (*self._path, action), self.hand.phase)
+        return actions, values, q / q.sum(), self.hand.phase
+
+    def _value_of(self, c: Hand, path: tuple[Any, ...], phase: Phase) -> npt.NDArray[np.float64]:
+        """The value of ``c`` (a :meth:`_clone` of the hand after a decision in ``phase``): after
+        one in the first round its cheap value (:meth:`_play` to the round's end), in the draw a
+        rollout, in the second round the tree's (``path``: the second round's actions to ``c``)."""
+        if phase is Phase.FIRST_ROUND:
+            return self._play(c, Phase.FIRST_ROUND)
+        return self._rollout(c) if self._tree is None else self._exact(c, path, self._tree)
+
+    def _rolled(self, column: int, rolled: Any, action: Action, path: tuple[Any, ...]) -> None:
+        """The known decision ``action`` is played (after ``path`` in the second round): its value
+        (the one drawn before, or a new one from the hand now) minus their expectation under the
+        policy, in ``column``."""
+        if rolled is None:
+            return
+        actions, values, q, phase = rolled
+        for i, a in enumerate(actions):
+            if a == action:
+                value = values[i]
+                break
+        else:           # the hand has moved on: the value of where it is now, by the same measure
+            value = self._value_of(self._clone(self.hand), (*path, action), phase)
+        self.features[:, column] += (value - q @ values) / self.scale
+
+    def _exact(self, h: Hand, path: tuple[Any, ...], tree: dict[tuple[Any, ...], npt.NDArray[np.float64]]
+               ) -> npt.NDArray[np.float64]:
+        """The value of ``h`` (a :meth:`_clone` in the second round: no card is dealt any more) under
+        the known policies, each seat's expected result in chips, by enumerating every action of
+        positive probability (a distribution of more than :data:`_VALUE_SAMPLES` actions, or a
+        tree grown past :data:`_TREE_NODES` nodes: one action drawn, as a rollout does), stored in
+        ``tree`` under ``path`` (the second round's actions to ``h``) and below."""
+        if h.actor is None:
+            value = np.asarray(h.stacks, dtype=np.float64) - np.asarray(h.starting_stacks, dtype=np.float64)
+        else:
+            probabilities = self._ask(h, h.actor)
+            if len(probabilities) > _VALUE_SAMPLES or len(tree) > _TREE_NODES:
+                value = self._rollout(h)
+            else:
+                value = np.zeros(self.n)
+                total = sum(q for _, q in probabilities)
+                for action, q in probabilities:
+                    if q > 0:
+                        c = h.clone()
+                        c.act(action)
+                        value += q / total * self._exact(c, (*path, action), tree)
+        tree[path] = value
+        return value
+
+    def _draw_value(self, rows: npt.NDArray[np.uint32], block: int) -> int:
+        """After the draw, betting still to come: the value of the hand as it is (exact,
+        :meth:`_exact`: its tree kept for the second round's decisions), minus the mean of one
+        rollout from each of the first :data:`_ROLL_DRAWS` re-deals of the replacement cards
+        (``rows[1:]``: every seat's cards after each re-deal; each its own stub, the pile, muck
+        and discards as they are), in ``block``.  Returns how many re-deals were rolled out."""
+        h = self.hand
+        self._tree = {}
+        actual = self._exact(self._clone(h), (), self._tree)
+        pile, muck, own = list(h.pile), list(h.muck), list(h._own_discards)
+        away = set(pile) | set(muck) | set(own)
+        k = min(_ROLL_DRAWS, len(rows) - 1)
+        expected = np.zeros(self.n)
+        for j in range(1, k + 1):
+            hole = [[c for c in range(32) if int(m) >> c & 1] for m in rows[j]]
+            held = {c for cards in hole for c in cards}
+            c = self._clone(h)
+            c._set_cards(hole, pile, muck, own, [x for x in range(32) if x not in held and x not in away])
+            expected += self._rollout(c)
+        self.features[:, block] = (actual - expected / k) / self.scale
+        return k
 
     def _share_now(self) -> list[float]:
         h = self.hand
@@ -451,6 +708,10 @@ class HandFeatures:
         self.features[:, block:block + SHOWDOWN_FEATURES] = d
         if settled:
             self.features[:, _ALL_IN0:_ALL_IN0 + 2] = d[:, :2]
+        elif self.policies is not None and h.actor is not None:
+            k = self._draw_value(rows, _ROLL_DRAW + (0 if len(live) == 2 else 1))
+            few = showdown_features(values[:k + 1], live, contrib, stacks, self.scale)
+            self.features[:, _NOISE0:_NOISE0 + _NOISE] = (few - d)[:, :_NOISE]
 
 
 # -- the chunk's sums and the estimate ------------------------------------------------------------

@@ -410,7 +410,7 @@ def _hand_chunk(plan: Plan, bots: list[Seated], table_seed: int, first: int, han
                 for g, state in zip(generators, saved, strict=True):
                     g.setstate(state)
         h = Hand(plan.rules, [plan.stack] * n, button=(start + deal) % n, rng=table_rng)
-        features = estimator.deal(h) if estimator is not None else None
+        features = estimator.deal(h, rot) if estimator is not None else None
         while h.actor is not None:
             seat = h.actor
             b = (seat - rot) % n
@@ -459,13 +459,19 @@ class _Estimator:
         self.plan = plan
         self.rng = aivat.generator(seed)
         self.stats = aivat.AivatStats.zeros(plan.players, plan.samples, [bot[3] is not None for bot in bots])
+        self.policies = aivat.rollout_policies([bot[3] for bot in bots], self.rng)
         self.first = first // plan.unit
         self.results = [0] * plan.players
         self.features: Any = 0.0
         self.batch: tuple[list[int], list[list[int]], list[Any]] = ([], [], [])
 
-    def deal(self, h: Hand) -> Any:
-        return self.aivat.HandFeatures(h, self.rng, self.plan.samples)
+    def deal(self, h: Hand, rot: int = 0) -> Any:
+        """The hand's features; ``rot``: bot ``b`` sits in hand seat ``(b + rot) % n`` (a duplicate
+        deal's rotation), so seat ``s``'s known policy, for the estimator's rollouts, is bot
+        ``(s - rot) % n``'s."""
+        n = self.plan.players
+        policies = [self.policies[(s - rot) % n] for s in range(n)]
+        return self.aivat.HandFeatures(h, self.rng, self.plan.samples, policies)
 
     def hand(self, results: list[int], features: Any, k: int) -> None:
         unit = self.plan.unit
