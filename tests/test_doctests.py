@@ -40,7 +40,7 @@ def test_module_doctests(name: str, request: pytest.FixtureRequest) -> None:
     if name == "pokerdraw32.env" or name.startswith("pokerdraw32.env."):   # the [rl] extra's
         for needed in ("numpy", "gymnasium", "pettingzoo"):
             pytest.importorskip(needed)
-    if name == "pokerdraw32.aivat":                                           # the [aivat] extra's
+    if name in ("pokerdraw32.aivat", "pokerdraw32.lbr"):                      # the [aivat] extra's
         pytest.importorskip("numpy")
     if name == "pokerdraw32.env.sb3":                                          # the [sb3] extra's
         pytest.importorskip("stable_baselines3")
