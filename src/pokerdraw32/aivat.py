@@ -92,7 +92,7 @@ import numpy.typing as npt
 
 from ._kernels import ACTION_CODES, Rng, evaluate_many, evaluate_mask, play, strength_score
 from .actions import Action, ActionKind, EventKind, Phase
-from .bots import _PHASE_CODE, RuleBot, SeatView
+from .bots import _PHASE_CODE, RuleBot, SeatView, _kinds_mask, _packed
 from .bots import _action as _rule_action
 from .bots import known_policy as _known_policy
 from .errors import PokerDraw32ValueError
@@ -147,12 +147,12 @@ _ROLL_DRAWS = 24
 """The expected value after the draw (its expectation over the replacement cards) is the mean over
 this many of the sampled re-deals of the replacement cards, one rollout each."""
 _TREE_NODES = 400
+"""The second round's value is computed exactly (every action of the known policies) for this many
+states at most a hand; rollouts beyond."""
 _ROLL_ACTIONS = 8
 """A known decision has its value after each action (rollouts, or the second round's tree) only when
 its distribution has at most this many actions (a random bot's discards and bet sizes: no such
 feature, which costs a rollout an action)."""
-"""The second round's value is computed exactly (every action of the known policies) for this many
-states at most a hand; rollouts beyond."""
 _VALUE_SAMPLES = 32
 """A distribution of more actions than this (a random bet size) has the expectation of the value
 after its action estimated from this many draws of the estimator's own generator: unbiased, and
@@ -280,12 +280,7 @@ def _rule_on_hand(h: Hand) -> list[tuple[Action, float]]:
     legal = h.legal_actions()
     assert legal is not None
     seat = legal.seat
-    packed = kinds = 0
-    for i, c in enumerate(h.hole[seat]):
-        packed |= int(c) << 5 * i
-    for kind in legal.kinds:
-        kinds |= 1 << _CODE[kind]
-    key = (packed, _PHASE_CODE[legal.phase], kinds, h.bets[seat], legal.call_amount,
+    key = (_packed(h.hole[seat]), _PHASE_CODE[legal.phase], _kinds_mask(legal), h.bets[seat], legal.call_amount,
            legal.min_to if legal.min_to is not None else 0, legal.max_to if legal.max_to is not None else 0, h.pot)
     out = _RULE_CACHE.get(key)
     if out is None:
