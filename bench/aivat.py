@@ -12,7 +12,10 @@ interval widths (plain / aivat) is measured in one run.  ``--against random`` pu
 random bot (known) in the other seats instead, ``--against urandom`` the random bot wrapped as a
 user's bot (unknown, a worst case: its results follow its own coin flips, not the cards).
 ``--lineup A,B,...`` plays that line-up of bot names instead (its length is the player count):
-``cfr,rule``, five ``rule``, ``cfr,call``, each bot's policy known when it exposes it.  The time
+``cfr,rule``, five ``rule``, ``cfr,call``, each bot's policy known when it exposes it; ``ppo`` is
+the model of ``--policy ZIP`` played as a stochastic PolicyBot (``--lineup rule,ppo,ppo --policy
+agent.zip``, the model trained by ``python examples/maskable_ppo.py --players 3 --stack 100 --output
+agent.zip``).  The time
 ratio compares the run with a plain run of the same hands (every bot in Python, as the estimator
 plays them).  Figures, never asserted (the machine may be shared).
 """
@@ -47,6 +50,25 @@ def opponent(kind: str) -> Any:
     return {"tight": tight, "random": "random", "urandom": UnknownRandom()}[kind]
 
 
+def policy_bot(path: str | None, seat: int) -> Any:
+    """The trained model at ``path`` as a stochastic :class:`~pokerdraw32.env.PolicyBot` (its
+    network's distribution, sampled: a known policy)."""
+    if path is None:
+        raise SystemExit("--lineup names 'ppo': give the model with --policy ZIP")
+    from sb3_contrib import MaskablePPO
+
+    from pokerdraw32.env import PolicyBot
+    return PolicyBot(MaskablePPO.load(path, device="cpu").policy, deterministic=False, name=f"ppo{seat}")
+
+
+def reseed(seed: int) -> None:
+    """A stochastic PolicyBot samples from torch's global generator, not the table's: seeded
+    alike before both runs, so that they play the same hands (the rollouts only read the
+    network's distribution, they draw nothing from torch)."""
+    if "torch" in sys.modules:
+        sys.modules["torch"].manual_seed(seed)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -58,10 +80,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=2024)
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--lineup", default=None, metavar="A,B,...", help="bot names, one a seat (instead of "
-                   "--players and --against)")
+                   "--players and --against); 'ppo' names the --policy model's PolicyBot")
+    p.add_argument("--policy", default=None, metavar="ZIP", help="a MaskablePPO model (sb3-contrib's .zip, e.g. "
+                   "from examples/maskable_ppo.py --output): 'ppo' in --lineup plays it as a stochastic "
+                   "PolicyBot, whose distribution the estimator knows")
     args = p.parse_args(argv)
     lineups = [["rule"] + [opponent(args.against)] * (n - 1) for n in args.players] if args.lineup is None \
-        else [args.lineup.split(",")]
+        else [[policy_bot(args.policy, k) if name == "ppo" else name
+               for k, name in enumerate(args.lineup.split(","))]]
     what = f"rule bot vs {args.against}" if args.lineup is None else args.lineup
     print(f"{args.hands} hands a configuration, {what}, samples {args.samples}, "
           f"{'duplicate deals, ' if args.duplicate else ''}seed {args.seed}")
@@ -69,9 +95,11 @@ def main(argv: list[str] | None = None) -> int:
         n = len(bots)
         common = dict(players=n, hands=args.hands, seed=args.seed, bots=bots, duplicate=args.duplicate,
                       workers=args.workers)
+        reseed(args.seed)
         start = time.process_time()
         plain = simulate(estimator="plain", **common)   # type: ignore[arg-type]
         plain_cpu = time.process_time() - start
+        reseed(args.seed)
         start = time.process_time()
         r = simulate(estimator="aivat", samples=args.samples, **common)   # type: ignore[arg-type]
         aivat_cpu = time.process_time() - start

@@ -21,6 +21,7 @@ from pokerdraw32 import Action, ActionKind, Hand, Rng, Rules, evaluate  # noqa: 
 from pokerdraw32._kernels import evaluate_mask, play  # noqa: E402
 from pokerdraw32.actions import Phase  # noqa: E402
 from pokerdraw32.aivat import (  # noqa: E402
+    _FAST0,
     _ROLL0,
     CATEGORY_COUNTS,
     FEATURES,
@@ -188,7 +189,7 @@ def test_features_shape_and_untouched_hand() -> None:
     f = _play_with_features(3, 3, ["rule", tight, "random"])
     assert f.features.shape == (3, FEATURES)
     assert np.isfinite(f.features).all()
-    assert FEATURES == 21 + 3 * SHOWDOWN_FEATURES + 27 + 2 + 2 + 5 + 26
+    assert FEATURES == 21 + 3 * SHOWDOWN_FEATURES + 27 + 2 + 2 + 5 + 26 + 4
     assert not f.features[:, _ROLL0:].any()          # no policies given: no rollouts
 
 
@@ -213,6 +214,30 @@ def test_rollout_features_have_mean_zero() -> None:
         # the draw's rollout value follows the result: strongly correlated with it
         draw = f[:, 0, _ROLL0 if n == 2 else _ROLL0 + 1]
         assert np.corrcoef(draw, u[:, 0])[0, 1] > 0.4
+
+
+def test_compiled_rollout_values() -> None:
+    """The compiled rollouts' values (after the deal, a known first-round decision, the draw) have
+    mean zero over 400 five-handed hands of rule bots and follow the results (the deal's value
+    alone explains a good part of a seat's result); heads-up beside the blueprint's policy there are
+    none (measured: nothing more explained, for 1.8x the time)."""
+    hands, n = 400, 5
+    f = np.zeros((hands, n, FEATURES))
+    u = np.zeros((hands, n))
+    for k in range(hands):
+        played = _play_with_features(81_000 + k, n, ["rule"] * n, samples=16, rollouts=True)
+        f[k] = played.features
+        u[k] = [played.hand.stacks[s] - 200 for s in range(n)]
+    g = f[:, :, _FAST0:_FAST0 + 4].reshape(hands, -1)
+    sd = g.std(axis=0)
+    ok = sd > 1e-3
+    assert ok.sum() >= 15                        # deal, first round, draw (more than 2 left), each seat
+    z = g.mean(axis=0)[ok] / (sd[ok] / math.sqrt(hands))
+    assert abs(z).max() < 4.5, z
+    assert np.corrcoef(f[:, :, _FAST0].ravel(), u.ravel())[0, 1] > 0.3
+    from pokerdraw32.cfr.blueprint import blueprint_bot
+    played = _play_with_features(5, 2, [blueprint_bot(1), "rule"], samples=16, rollouts=True)
+    assert not played.features[:, _FAST0:].any()
 
 
 def test_rollouts_leave_the_bots_alone() -> None:

@@ -56,7 +56,20 @@ expectation over that event given everything before it:
   only explains more.  Last, the noise of the re-deals' mean: the first 26 showdown features
   (``W``, ``v``, ``A``, ``B``, ``W*A``, ``W*B``) averaged over all the samples minus their average over
   the :data:`_ROLL_DRAWS` rolled out (two unbiased estimates of one expectation: mean zero), so
-  that the fit can take out the part of the rollout mean's sampling error they follow.
+  that the fit can take out the part of the rollout mean's sampling error they follow;
+* **values from compiled rollouts** (:meth:`HandFeatures._fast`): the mean result of whole hands
+  played on from a state in compiled code (:func:`~pokerdraw32._handcore.play.play_hand`, a few
+  microseconds a hand), the rule bot's policy in every seat (exactly the line-up's policy for rule
+  bots, a stand-in for any other: a value function need not be right to keep the features' mean
+  zero, only to explain more when it is; so not heads-up beside another known policy, where they
+  explained nothing more for 1.8x the time), ``samples // 4`` rollouts (at most
+  :data:`_FAST_ROLLOUTS`): after the deal, against its mean over as many re-deals of every card
+  (the hole cards and the stub's order); after each action of a known first-round decision (the
+  value after the action taken minus the policy's expectation); after the draw with betting to
+  come, against its mean over re-deals of the replacement cards.  Rollouts play out the draw, the
+  part of a multi-way hand the first round's cheap value misses: five rule bots 2.6x-2.7x
+  narrower without them, 3.4x-3.5x with them (``python bench/aivat.py --lineup
+  rule,rule,rule,rule,rule``).
 
 Every feature thus has expectation zero given the hand so far, so *any* linear combination of them
 may be subtracted without bias.  The coefficients are fitted by least squares (ridge-regularised,
@@ -74,9 +87,9 @@ results follow the cards (typical heads-up and short-handed play, 2.5x-3x narrow
 with a deterministic opponent), small when they follow the bots' own randomness at unknown
 decisions (a user's bot that bets at random: its luck is not the cards').  With every policy
 known the values do most of the work (``python bench/aivat.py --lineup cfr,rule``, 20,000 hands:
-3.2x narrower than the plain interval; five rule bots 2.6x-2.7x), at a cost: the rollouts ask the
+3.2x narrower than the plain interval; five rule bots 3.4x-3.5x), at a cost: the rollouts ask the
 bots' policies in Python some fifty times a hand (cfr,rule: about 5 ms a hand, 22x the
-CPU time of a plain run; five rule bots about 9 ms a hand).  Needs numpy (the
+CPU time of a plain run; five rule bots about 16 ms a hand, the compiled rollouts included).  Needs numpy (the
 ``[aivat]`` extra, or any of ``[rl]``, ``[openspiel]``).
 """
 
@@ -127,14 +140,16 @@ _ALL_IN = 2
 _VALUE = 2
 _ROLLOUT = 5
 _NOISE = 26
-FEATURES = _MARGINAL + 3 * SHOWDOWN_FEATURES + _DECISION + _ALL_IN + _VALUE + _ROLLOUT + _NOISE
+_FAST = 4
+FEATURES = _MARGINAL + 3 * SHOWDOWN_FEATURES + _DECISION + _ALL_IN + _VALUE + _ROLLOUT + _NOISE + _FAST
 """Control variates per seat and hand: 21 exact marginals of the deal, 98 for the deal, 2 x 98 for
 the draw (two players left in the hand, or more: other coefficients), 27 for the known bots'
 decisions, 2 for a draw after which nobody can bet, 2 for the known bots' decisions measured by
 the call-down value after them, one a betting round, 6 values under the known policies (after the
 draw with two players left, with more; after a known bot's second-round decision; after a known
-bot's random discard; after its first-round decision), and 26 for the noise of the draw's value
-samples (377)."""
+bot's random discard; after its first-round decision), 26 for the noise of the draw's value
+samples, and 4 values from compiled rollouts (after the deal; after a known bot's first-round
+decision; after the draw with two players left, with more) (381)."""
 _DEAL0 = _MARGINAL
 _DRAW0 = _DEAL0 + SHOWDOWN_FEATURES
 _DEC0 = _DRAW0 + 2 * SHOWDOWN_FEATURES
@@ -143,6 +158,11 @@ _VALUE0 = _ALL_IN0 + _ALL_IN
 _ROLL0 = _VALUE0 + _VALUE
 _ROLL_DRAW, _ROLL_BET, _ROLL_DISCARD, _ROLL_FIRST = _ROLL0, _ROLL0 + 2, _ROLL0 + 3, _ROLL0 + 4
 _NOISE0 = _ROLL0 + _ROLLOUT
+_FAST0 = _NOISE0 + _NOISE
+_FAST_DEAL, _FAST_FIRST, _FAST_DRAW = _FAST0, _FAST0 + 1, _FAST0 + 2
+_FAST_ROLLOUTS = 32
+"""The most compiled rollouts (:meth:`HandFeatures._fast`) a value from them takes: ``samples // 4``
+(at least one), up to this many."""
 _ROLL_DRAWS = 24
 """The expected value after the draw (its expectation over the replacement cards) is the mean over
 this many of the sampled re-deals of the replacement cards, one rollout each."""
@@ -325,6 +345,11 @@ class HandFeatures:
         self.scale = float(max(hand.starting_stacks))
         self.tiebreak = bool(hand.rules.suit_tiebreak)
         self.features = np.zeros((n, FEATURES))
+        self._fast_count = max(1, min(_FAST_ROLLOUTS, samples // 4))
+        # compiled rollouts play the rule policy in every seat: heads-up beside another known policy
+        # they explained nothing more (cfr,rule: 3.24x against 3.23x) for 1.8x the CPU time
+        self._compiled = self.policies is not None and (
+            n > 2 or all(policy is _rule_on_hand or policy is None for policy in self.policies))
         self._segments: list[list[int]] | None = None
         self._before_draw: tuple[list[int], list[int], list[int]] = ([], [], [])
         self._drawers: list[tuple[int, int, list[tuple[int, int]]]] = []
@@ -362,6 +387,15 @@ class HandFeatures:
             f[3:12] = categories[me]
             f[12:21] = categories[others].mean(axis=0)
         self.features[:, _DEAL0:_DRAW0] = showdown_features(values, live, contrib, stacks, self.scale)
+        if self._compiled:
+            k = self._fast_count
+            expected = np.zeros(n)
+            for j in range(k):
+                c = self._clone(h)
+                c._set_cards([[int(x) for x in order[j, 5 * s:5 * s + 5]] for s in range(n)], [], [], [],
+                             [int(x) for x in order[j, 5 * n:]])
+                expected += self._fast(c, 1)
+            self.features[:, _FAST_DEAL] = (self._fast(h, k) - expected / k) / self.scale
 
     # -- decisions and the draw --------------------------------------------------------------------
 
@@ -404,8 +438,11 @@ class HandFeatures:
                         seat, probabilities[i][0], view.bets[seat], legal.call_amount, strength, state)
             r = 0 if h.phase is Phase.FIRST_ROUND else 1
             rolled = self._roll_actions(probabilities) if r == 0 or self._tree is not None else None
+            fast = None
+            if r == 0 and self._compiled and 1 < len(probabilities) <= _ROLL_ACTIONS:
+                fast = [(a, q, self._fast(self._acted(a), self._fast_count)) for a, q in probabilities]
             self._pending = ("bet", seat, p, chips, view.bets[seat], legal.call_amount, r, share, expected, strength,
-                             state, rolled)
+                             state, rolled, fast)
         else:
             self._pending = None
 
@@ -444,7 +481,7 @@ class HandFeatures:
         if pending is None:
             return
         if pending[0] == "bet":
-            _, seat, p, chips, bet, call, r, share, expected, strength, state, rolled = pending
+            _, seat, p, chips, bet, call, r, share, expected, strength, state, rolled, fast = pending
             code = _CODE[action.kind]
             taken = [0.0, 0.0, 0.0]
             taken[self._class_of(code)] = 1.0
@@ -453,6 +490,11 @@ class HandFeatures:
             value = self._value_after(seat, action, bet, call, strength, state)
             self.features[:, _VALUE0 + r] += (value - expected) / self.scale
             self._rolled(_ROLL_BET if r else _ROLL_FIRST, rolled, action, path)
+            if fast is not None:
+                values = {a: v for a, _q, v in fast}
+                after = values[action] if action in values else self._fast(self.hand, self._fast_count)
+                mean = sum(q * v for _a, q, v in fast) / sum(q for _a, q, _v in fast)
+                self.features[:, _FAST_FIRST] += (after - mean) / self.scale
         else:
             self._rolled(_ROLL_DISCARD, pending[-1], action, path)
             self._drew(*pending[1:-1])
@@ -508,6 +550,27 @@ class HandFeatures:
         that gives none: the rule bot's, a stand-in), and returns each seat's result in chips: one
         sample of the state's value, its noise independent of how the real hand goes on."""
         return self._play(h, None)
+
+    def _acted(self, action: Action) -> Hand:
+        """A :meth:`_clone` of the hand with ``action`` played."""
+        c = self._clone(self.hand)
+        c.act(action)
+        return c
+
+    def _fast(self, h: Hand, count: int) -> npt.NDArray[np.float64]:
+        """The mean result (chips, each seat) of ``count`` rollouts of ``h`` (left as it is) in
+        compiled code, the rule bot's policy in every seat (:func:`~pokerdraw32._handcore.play.play_hand`),
+        each with a generator seeded from the estimator's: a value of the state as cheap as a few
+        microseconds a rollout, the same function of the state and the estimator's noise in both
+        builds."""
+        total = np.zeros(self.n)
+        rule = [play.RULE] * self.n
+        for seed in self.rng.integers(1 << 62, size=count).tolist():
+            c = h.clone()
+            c.rng = g = Rng(seed)
+            play.play_hand(c, rule, [g] * self.n)
+            total += c.stacks
+        return total / count - np.asarray(h.starting_stacks, dtype=np.float64)
 
     def _play(self, h: Hand, until: Phase | None) -> npt.NDArray[np.float64]:
         """:meth:`_rollout`, or with ``until`` a phase, only while the hand is in it; then the value:
@@ -631,6 +694,23 @@ class HandFeatures:
         self.features[:, block] = (actual - expected / k) / self.scale
         return k
 
+    def _fast_draw(self, rows: npt.NDArray[np.uint32], column: int) -> None:
+        """After the draw, betting still to come: :meth:`_fast`'s value of the hand as it is minus
+        the mean of one compiled rollout from each of the first :data:`_FAST_ROLLOUTS` re-deals of
+        the replacement cards (``rows[1:]``, as :meth:`_draw_value`), in ``column``."""
+        h = self.hand
+        pile, muck, own = list(h.pile), list(h.muck), list(h._own_discards)
+        away = set(pile) | set(muck) | set(own)
+        k = min(self._fast_count, len(rows) - 1)
+        expected = np.zeros(self.n)
+        for j in range(1, k + 1):
+            hole = [[c for c in range(32) if int(m) >> c & 1] for m in rows[j]]
+            held = {c for cards in hole for c in cards}
+            c = self._clone(h)
+            c._set_cards(hole, pile, muck, own, [x for x in range(32) if x not in held and x not in away])
+            expected += self._fast(c, 1)
+        self.features[:, column] = (self._fast(h, k) - expected / k) / self.scale
+
     def _share_now(self) -> list[float]:
         h = self.hand
         live = [s for s in range(self.n) if not h.folded[s]]
@@ -705,6 +785,8 @@ class HandFeatures:
             self.features[:, _ALL_IN0:_ALL_IN0 + 2] = d[:, :2]
         elif self.policies is not None and h.actor is not None:
             k = self._draw_value(rows, _ROLL_DRAW + (0 if len(live) == 2 else 1))
+            if self._compiled:
+                self._fast_draw(rows, _FAST_DRAW + (0 if len(live) == 2 else 1))
             few = showdown_features(values[:k + 1], live, contrib, stacks, self.scale)
             self.features[:, _NOISE0:_NOISE0 + _NOISE] = (few - d)[:, :_NOISE]
 
