@@ -32,6 +32,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from tight_bot import tight
 
+from pokerdraw32 import Rules
 from pokerdraw32.bots import RandomBot
 from pokerdraw32.simulate import simulate
 
@@ -78,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--duplicate", action="store_true")
     p.add_argument("--samples", type=int, default=128)
     p.add_argument("--seed", type=int, default=2024)
+    p.add_argument("--stack", type=int, default=100, help="big blinds each at every deal")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--lineup", default=None, metavar="A,B,...", help="bot names, one a seat (instead of "
                    "--players and --against); 'ppo' names the --policy model's PolicyBot")
@@ -94,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     for bots in lineups:
         n = len(bots)
         common = dict(players=n, hands=args.hands, seed=args.seed, bots=bots, duplicate=args.duplicate,
-                      workers=args.workers)
+                      stack=args.stack * Rules().bb, workers=args.workers)
         reseed(args.seed)
         start = time.process_time()
         plain = simulate(estimator="plain", **common)   # type: ignore[arg-type]

@@ -504,6 +504,35 @@ def test_maskable_ppo_plays_in_simulate(maskable: Any) -> None:
     assert bot.decide(view) == Encoding().action(h, index)
 
 
+def test_a_stochastic_model_and_its_policy_give_the_networks_distribution(maskable: Any) -> None:
+    """``deterministic=False``: the model and its ``.policy`` (what the docs give a PolicyBot, so
+    that it can be copied) both expose the network's masked distribution, the same one; it covers
+    exactly the legal actions, sums to 1, and ``decide``'s draws follow it."""
+    import torch
+
+    whole, policy = PolicyBot(maskable, deterministic=False), PolicyBot(maskable.policy, deterministic=False)
+    h = Hand(Rules(), [200, 200], button=0, seed=4)
+    for _ in range(3):
+        if h.actor is None:
+            h = Hand(Rules(), [200, 200], button=1, seed=5)
+        view = SeatView.of(h)
+        a, b = whole.action_probabilities(view), policy.action_probabilities(view)
+        assert a is not None and a == b and len(a) > 1
+        assert abs(sum(q for _, q in a) - 1.0) < 1e-9
+        for action, _ in a:
+            h.clone().act(action)                                       # legal: no IllegalActionError
+        obs, mask = policy.arrays(view)
+        with torch.no_grad():
+            tensor, _ = maskable.policy.obs_to_tensor(obs)
+            net = maskable.policy.get_distribution(tensor, action_masks=mask).distribution.probs.reshape(-1).numpy()
+        assert sorted(q for _, q in a) == pytest.approx(sorted(net[mask & (net > 0)] / net[mask].sum()))
+        torch.manual_seed(0)
+        draws = [policy.decide(view) for _ in range(400)]
+        for action, q in a:
+            assert abs(draws.count(action) / 400 - q) < 5 * math.sqrt(q * (1 - q) / 400) + 0.01
+        h.act(RuleBot(1).decide(view))
+
+
 def test_self_play_a_policy_bot_of_the_learner_as_its_opponent() -> None:
     sb3_contrib = pytest.importorskip("sb3_contrib")
 

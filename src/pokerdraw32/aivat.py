@@ -49,7 +49,9 @@ expectation over that event given everything before it:
   cheaper value: the first round played to its end by the known policies, then each seat's
   call-down value with the cards held then (:meth:`HandFeatures._play`), after each action of a
   known bot's first-round decision.  (The same value after the deal, against its mean over 16
-  re-deals, explained 0.1% more of the variance for half again the time: left out.)  The values'
+  re-deals, explained 0.1% more of the variance for half again the time: left out.)  A
+  distribution of more than :data:`_ROLL_ACTIONS` actions has its expectation taken over that many
+  draws from it (:meth:`HandFeatures._choices`).  The values'
   noise comes
   from the estimator's own generator, independent of the cards and of the bots' choices, so each
   feature keeps expectation zero given the hand so far whatever the value function; a better one
@@ -170,9 +172,9 @@ _TREE_NODES = 400
 """The second round's value is computed exactly (every action of the known policies) for this many
 states at most a hand; rollouts beyond."""
 _ROLL_ACTIONS = 8
-"""A known decision has its value after each action (rollouts, or the second round's tree) only when
-its distribution has at most this many actions (a random bot's discards and bet sizes: no such
-feature, which costs a rollout an action)."""
+"""A known decision has its value after each action (rollouts, or the second round's tree) when its
+distribution has at most this many actions; with more (a random bot's discards and bet sizes, a
+network's bet buckets), after each of this many draws from it (:meth:`HandFeatures._choices`)."""
 _VALUE_SAMPLES = 32
 """A distribution of more actions than this (a random bet size) has the expectation of the value
 after its action estimated from this many draws of the estimator's own generator: unbiased, and
@@ -439,8 +441,9 @@ class HandFeatures:
             r = 0 if h.phase is Phase.FIRST_ROUND else 1
             rolled = self._roll_actions(probabilities) if r == 0 or self._tree is not None else None
             fast = None
-            if r == 0 and self._compiled and 1 < len(probabilities) <= _ROLL_ACTIONS:
-                fast = [(a, q, self._fast(self._acted(a), self._fast_count)) for a, q in probabilities]
+            chosen = self._choices(probabilities) if r == 0 and self._compiled else None
+            if chosen is not None:
+                fast = [(a, q, self._fast(self._acted(a), self._fast_count)) for a, q in chosen]
             self._pending = ("bet", seat, p, chips, view.bets[seat], legal.call_amount, r, share, expected, strength,
                              state, rolled, fast)
         else:
@@ -604,16 +607,33 @@ class HandFeatures:
         probabilities = policy(SeatView.of(h))
         return probabilities if probabilities else _rule_on_hand(h)
 
+    def _choices(self, probabilities: Any) -> list[tuple[Any, float]] | None:
+        """The actions a known decision's value features weigh, with their weights (summing to 1):
+        every action of the distribution when it has two to :data:`_ROLL_ACTIONS`; with more (a
+        random bot's discards and bet sizes, a network's bet buckets) the distinct ones among
+        :data:`_ROLL_ACTIONS` draws of the estimator's generator, weighted by how often each was
+        drawn (an unbiased estimate of the expectation, independent of the action the bot takes:
+        the action taken, when not drawn, is valued afresh); None for one action."""
+        if len(probabilities) <= 1:
+            return None
+        if len(probabilities) <= _ROLL_ACTIONS:
+            total = sum(q for _, q in probabilities)
+            return [(a, q / total) for a, q in probabilities]
+        q = np.array([q for _, q in probabilities], dtype=np.float64)
+        counts = np.bincount(self.rng.choice(len(q), size=_ROLL_ACTIONS, p=q / q.sum()), minlength=len(q))
+        return [(probabilities[i][0], counts[i] / _ROLL_ACTIONS) for i in np.flatnonzero(counts)]
+
     def _roll_actions(self, probabilities: Any) -> tuple[list[Any], npt.NDArray[np.float64],
                                                          npt.NDArray[np.float64], Phase] | None:
-        """Before a known decision of two to :data:`_ROLL_ACTIONS` possible actions (more, a
-        random bot's: no feature, decided before it chooses): the value after each (one rollout, or
-        the second round's tree) (``(actions, values[actions, seats], probabilities)``), drawn before the
-        bot chooses and with the estimator's generator, so independent of its choice."""
-        if self.policies is None or not 1 < len(probabilities) <= _ROLL_ACTIONS:
+        """Before a known decision of two or more possible actions: the value after each of
+        :meth:`_choices` (one rollout, or the second round's tree) (``(actions, values[actions,
+        seats], weights)``), drawn before the bot chooses and with the estimator's generator, so
+        independent of its choice."""
+        chosen = self._choices(probabilities) if self.policies is not None else None
+        if chosen is None:
             return None
-        actions = [a for a, _ in probabilities]
-        q = np.array([q for _, q in probabilities], dtype=np.float64)
+        actions = [a for a, _ in chosen]
+        q = np.array([w for _, w in chosen], dtype=np.float64)
         values = np.zeros((len(actions), self.n))
         tree = self._tree
         for i, action in enumerate(actions):

@@ -189,8 +189,9 @@ class PolicyBot:
 
         * ``deterministic=True`` with a ``predict`` (Stable-Baselines3): the action ``predict``
           picks, certain (it is asked once more; its answer does not change);
-        * ``deterministic=False`` with an SB3 model whose ``policy`` has ``get_distribution``
-          (PPO, A2C, sb3-contrib's MaskablePPO, the mask applied as ``predict`` applies it): the
+        * ``deterministic=False`` with an SB3 model, or its ``.policy``, that has
+          ``get_distribution`` (PPO, A2C, sb3-contrib's MaskablePPO, the mask applied as
+          ``predict`` applies it): the
           probability of each index from the network, on the indices the mask allows; None if the
           policy puts any probability on an index the mask forbids (a plain PPO, whose ``decide``
           would raise there);
@@ -234,8 +235,9 @@ def _network_probabilities(model: Any, obs: npt.NDArray[np.float32],
                            mask: npt.NDArray[np.bool_] | None) -> npt.NDArray[np.float64] | None:
     """The action probabilities of an SB3 model's policy network for one observation (the mask
     applied when given, as sb3-contrib's maskable policies apply it), or None when the model has no
-    categorical distribution to read."""
-    policy = getattr(model, "policy", None)
+    categorical distribution to read.  ``model`` is a model (its ``.policy`` read) or its policy
+    itself (``model.policy``, what a :class:`PolicyBot` is given so that it can be copied)."""
+    policy = model if callable(getattr(model, "get_distribution", None)) else getattr(model, "policy", None)
     get = getattr(policy, "get_distribution", None)
     to_tensor = getattr(policy, "obs_to_tensor", None)
     if not callable(get) or not callable(to_tensor):
