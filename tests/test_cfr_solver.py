@@ -30,7 +30,7 @@ def _tables(trainer: Trainer) -> tuple[list[int], list[int], list[float], list[f
 def _solver(module: object, a: Abstraction, seed: int) -> object:
     ct = card_tables(a.pre_strength, a.pre_potential, a.post_buckets)
     return module.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack,  # type: ignore[attr-defined]
-                         ct.pre, ct.post, ct.value, ct.ruled, seed)
+                         ct.pre, ct.post, ct.value, ct.ruled, seed, a.fixed_limit)
 
 
 @pytest.mark.parametrize("a, iterations, outcome", [(TINY, 60, False), (SMALL, 12, False), (SMALL, 600, True)])

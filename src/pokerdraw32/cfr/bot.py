@@ -131,7 +131,7 @@ class CfrBot(Bot):
         self._tables = a.tables()
         t = self._tables
         self._sv: Any = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, t.pre, t.post, t.value,
-                                     t.ruled, 0)
+                                     t.ruled, 0, a.fixed_limit)
         self._memo: dict[int, int] = {}
         self._seen: tuple[Any, ...] = ()
         self.stats = {"strategy": 0, "mapped": 0, "unseen": 0, "off_tree": 0}
