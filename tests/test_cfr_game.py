@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pokerdraw32 import Action, ActionKind, Hand, Phase, Rules
-from pokerdraw32.rules import Structure
 from pokerdraw32.cards import DECK
 from pokerdraw32.cfr._select import mccfr
 from pokerdraw32.cfr.abstraction import Abstraction, card_tables
+from pokerdraw32.rules import Structure
 
 M = mccfr
 PHASES = {M.PH_FIRST: Phase.FIRST_ROUND, M.PH_DRAW: Phase.DRAW, M.PH_SECOND: Phase.SECOND_ROUND,

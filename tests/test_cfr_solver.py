@@ -154,7 +154,8 @@ def test_abstraction_json_and_checks(tmp_path: Path) -> None:
 
 def test_fixed_limit_abstraction_json_and_checks(tmp_path: Path) -> None:
     """structure: saved only when fixed-limit (no-limit files unchanged), bet_fractions refused there (R3.4)."""
-    assert "structure" not in Abstraction().to_dict() and Abstraction.from_dict(Abstraction().to_dict()) == Abstraction()
+    assert "structure" not in Abstraction().to_dict()
+    assert Abstraction.from_dict(Abstraction().to_dict()) == Abstraction()
     FIXED.save(tmp_path / "f.json")
     assert json.loads((tmp_path / "f.json").read_text())["structure"] == "fixed-limit"
     assert Abstraction.load(tmp_path / "f.json") == FIXED and FIXED.fixed_limit and FIXED.raise_slots == 1

@@ -13,7 +13,9 @@
 
 ``--structure fixed-limit`` (R3.4) makes a fixed-limit abstraction (the one fixed raise, ``--raise-cap``
 the rules' cap; :class:`~pokerdraw32.cfr.abstraction.Abstraction`); ``train --structure fixed-limit``
-trains the default abstraction in fixed-limit.  ``train`` prints its progress (iterations, iterations per second, information sets) after each chunk
+trains the default abstraction in fixed-limit.
+
+``train`` prints its progress (iterations, iterations per second, information sets) after each chunk
 of ``--every`` iterations (default: a tenth of the run), and writes the checkpoint then if asked;
 ``--resume`` goes on from a checkpoint (its abstraction and generator; ``--seed`` and
 ``--abstraction`` are then not allowed) for ``--iterations`` more iterations.  ``--threads K`` walks

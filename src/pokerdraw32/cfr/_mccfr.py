@@ -7,7 +7,7 @@ file as plain Python; :mod:`pokerdraw32.cfr._select` picks one, following
 :data:`pokerdraw32._kernels.IMPLEMENTATION`.  Both do the same arithmetic in the same order on
 64-bit integers and IEEE doubles (tests/test_cfr_solver.py asserts the tables equal bit for bit).
 
-**The abstract game** (heads-up, no-limit, RULES.md with the classic preset's options).  Player 0
+**The abstract game** (heads-up, no-limit or fixed-limit, RULES.md with the classic preset's options).  Player 0
 is the small blind (the non-dealer, R4.3), player 1 the big blind (the button).  One row of
 :data:`NF` 64-bit integers is a state (fields ``F_*`` below); a walk keeps one row per depth.
 
@@ -20,15 +20,15 @@ is the small blind (the non-dealer, R4.3), player 1 the big blind (the button). 
   raise (R3.4) and dropped when it reaches the stack or repeats the previous amount, and
   ``3+nb`` all-in.  At most ``cap`` raises a round (the abstraction's cap; blinds do not
   count).  A raise needs chips beyond the call and an opponent with chips behind (R5.5; with
-  two players this also covers R3.5).
-* Fixed-limit (``Solver(..., fixed=True)``, R3.4): one raise slot ``3``, to the current bet
-  plus ``L`` in the first round and ``2 L`` in the second (R7.2, even when it puts the player
-  all-in); when the stack cannot make it, slot ``4``, the all-in for less, instead (heads-up an all-in player ends the raising, R5.5, so the
-  half-bet rule of R3.5 never decides anything here).  ``cap`` is the rules' cap: at most
-  ``cap`` bets and raises a round, the big blind counting as the first round's first bet (so
-  ``cap - 1`` raises there).  A round ends when every player not all-in has acted and
+  two players this also covers R3.5).  A round ends when every player not all-in has acted and
   matched the largest bet, or at most one player is not all-in and owes nothing (R5.3, R5.4);
   then the uncalled part of a bet goes back (R9.2).
+* Fixed-limit (``Solver(..., fixed=True)``, R3.4): one raise slot ``3``, to the current bet
+  plus ``L`` in the first round and ``2 L`` in the second (R7.2, even when it puts the player
+  all-in); when the stack cannot make it, slot ``4``, the all-in for less, instead (heads-up an
+  all-in player ends the raising, R5.5, so the half-bet rule of R3.5 never decides anything
+  here).  ``cap`` is the rules' cap: at most ``cap`` bets and raises a round, the big blind
+  counting as the first round's first bet (so ``cap - 1`` raises there).
 * Draw R6: the small blind first (R6.1), all-in players too; slot ``k`` = draw ``k`` cards
   (0..4), the cards chosen by :func:`draw_discard`; replacements from the stub in order.
 * Parole R8: slot 2 while no bet was made in the second round and every earlier action of the
