@@ -158,3 +158,69 @@ def test_an_opponent_in_the_gymnasium_env(strategy: Strategy) -> None:
             episodes += 1
             _obs, info = env.reset()
     assert sum(bot.stats.values()) > 30
+
+
+FIXED = Abstraction(structure="fixed-limit", stack_bb=20, raise_cap=4, pre_strength=2, pre_potential=2, post_buckets=3)
+
+
+@pytest.fixture(scope="module")
+def fixed_strategy() -> Strategy:
+    trainer = Trainer(FIXED, seed=5)
+    trainer.train(3000)
+    return trainer.strategy()
+
+
+def test_fixed_limit_plays_2000_hands_against_rule(fixed_strategy: Strategy) -> None:
+    """A fixed-limit strategy in fixed-limit hands (R3.4): through simulate, every action legal (an illegal one
+    stops simulate) and chips conserved; mostly the strategy's own decisions at the trained depth."""
+    bot = CfrBot(fixed_strategy, seed=2)
+    r = simulate(players=2, hands=2000, seed=7, stack=40, bots=[bot, "rule"], rules=Rules(structure="fixed-limit"),
+                 workers=1)
+    assert r.hands_played == 2000 and sum(b.chips for b in r.per_bot) == 0        # R9.5
+
+
+FIXED_SITUATIONS = [[40, 40], [200, 200], [3, 500], [500, 2], [1, 9], [5, 5], [7, 11], [13, 40]]
+
+
+def test_fixed_limit_only_legal_actions(fixed_strategy: Strategy) -> None:
+    """Fixed-limit hands at several depths (short stacks: all-ins for less than a raise, R3.5), caps 4 and 2, both
+    seats, against random, rule and fixed-limit CFR bots: every action legal, chips conserved; at the trained
+    depth with the abstraction's cap the strategy decides."""
+    cfr = CfrBot(fixed_strategy, seed=1)
+    opponents: list[object] = [RandomBot(seed=2), RuleBot(seed=3), CfrBot(fixed_strategy, seed=4)]
+    for i, stacks in enumerate(FIXED_SITUATIONS):
+        for cap in (4, 2):
+            rules = Rules(structure="fixed-limit", cap=cap)
+            for j in range(40):
+                other = opponents[j % 3]
+                seats = [cfr, other] if j % 2 else [other, cfr]
+                _hand(seats, rules, stacks, button=j // 2 % 2, seed=1000 * i + 100 * cap + j)
+    assert cfr.stats["strategy"] > 500 and cfr.stats["strategy"] > 4 * cfr.stats["off_tree"], cfr.stats
+    self_play = [CfrBot(fixed_strategy, seed=5), CfrBot(fixed_strategy, seed=6)]
+    for seed in range(100):
+        _hand(self_play, Rules(structure="fixed-limit"), [40, 40], button=seed % 2, seed=seed)
+    for b in self_play:
+        assert b.stats["off_tree"] == 0 and b.stats["mapped"] == 0 and b.stats["strategy"] > 0, b.stats
+
+
+def test_structures_must_match(strategy: Strategy, fixed_strategy: Strategy) -> None:
+    """A no-limit strategy refuses fixed-limit hands, a fixed-limit one no-limit and pot-limit hands (R3.4): at the
+    first decision and before any hand (simulate's check_fit)."""
+    h = Hand(Rules(structure="fixed-limit"), [40, 40], button=0, seed=1)
+    with pytest.raises(PokerDraw32ValueError, match=r"does not play fixed-limit \(R3.4\) with a no-limit strategy"):
+        CfrBot(strategy).decide(SeatView.of(h))
+    for structure in ("no-limit", "pot-limit"):
+        h = Hand(Rules(structure=structure), [40, 40], button=0, seed=1)
+        with pytest.raises(PokerDraw32ValueError,
+                           match=rf"does not play {structure} \(R3.4\) with a fixed-limit strategy"):
+            CfrBot(fixed_strategy).decide(SeatView.of(h))
+        with pytest.raises(PokerDraw32Error, match=rf"does not play {structure} \(R3.4\) with a fixed-limit"):
+            simulate(players=2, hands=4, seed=1, stack=40, rules=Rules(structure=structure),
+                     bots=[CfrBot(fixed_strategy), "rule"], workers=1)
+    with pytest.raises(PokerDraw32Error, match=r"does not play fixed-limit \(R3.4\) with a no-limit strategy"):
+        simulate(players=2, hands=4, seed=1, stack=40, rules=Rules(structure="fixed-limit"),
+                 bots=[CfrBot(strategy), "rule"], workers=1)
+    CfrBot.check_rules(Rules(), 2)                            # the class: a no-limit strategy's check
+    with pytest.raises(PokerDraw32ValueError, match="fixed-limit"):
+        CfrBot.check_rules(Rules(structure="fixed-limit"), 2)
+    CfrBot(fixed_strategy).check_rules(Rules(structure="fixed-limit"), 2)

@@ -21,6 +21,7 @@ from pokerdraw32 import Action, ActionKind, Hand, Phase, Rules
 from pokerdraw32.cards import DECK
 from pokerdraw32.cfr._select import mccfr
 from pokerdraw32.cfr.abstraction import Abstraction, card_tables
+from pokerdraw32.rules import Structure
 
 M = mccfr
 PHASES = {M.PH_FIRST: Phase.FIRST_ROUND, M.PH_DRAW: Phase.DRAW, M.PH_SECOND: Phase.SECOND_ROUND,
@@ -30,7 +31,8 @@ RAISES = (ActionKind.BET, ActionKind.RAISE)
 
 def _solver(a: Abstraction, s0: int, s1: int) -> object:
     ct = card_tables(a.pre_strength, a.pre_potential, a.post_buckets)
-    return M.Solver(a.milli, a.raise_cap, a.parole, 1, 2, s0, s1, ct.pre, ct.post, ct.value, ct.ruled, 1)
+    return M.Solver(a.milli, a.raise_cap, a.parole, 1, 2, s0, s1, ct.pre, ct.post, ct.value, ct.ruled, 1,
+                    a.fixed_limit)
 
 
 def _deal_pending(h: Hand, deck: list[int], hands: list[int], pos: list[int]) -> None:
@@ -51,7 +53,8 @@ def _play(a: Abstraction, s0: int, s1: int, seed: int) -> int:
     sv = _solver(a, s0, s1)
     sv.set_deck(deck)
     sv.start(0)
-    h = Hand(Rules(), [s0, s1], button=1, auto_deal=False)
+    rules = Rules(structure=Structure.FIXED_LIMIT, cap=a.raise_cap) if a.fixed_limit else Rules()
+    h = Hand(rules, [s0, s1], button=1, auto_deal=False)
     hands = [sum(1 << c for c in deck[:5]), sum(1 << c for c in deck[5:10])]
     pos = [10]
     _deal_pending(h, deck, hands, pos)
@@ -78,7 +81,16 @@ def _play(a: Abstraction, s0: int, s1: int, seed: int) -> int:
             assert (ActionKind.SPLIT in legal.kinds and a.parole) == (2 in options), (seed, steps)
             raises = [s for s in options if s >= 3]
             engine_raises = any(k in legal.kinds for k in RAISES)
-            assert engine_raises == bool(raises) or (engine_raises and row[M.F_NRAISE] == a.raise_cap), (seed, steps)
+            if a.fixed_limit:      # the rules' cap is the abstraction's (R3.4): the same raises, one amount
+                assert engine_raises == bool(raises), (seed, steps)
+                assert len(raises) <= 1 and (not raises or legal.min_to == legal.max_to == sv.amount(0, raises[0]))
+                if raises:             # slot 4 (all-in) exactly when the full raise is beyond the stack
+                    unit = 2 if row[M.F_PHASE] == M.PH_FIRST else 4
+                    full = max(row[M.F_C0], row[M.F_C1]) - row[M.F_BASE] + unit
+                    assert (raises[0] == 4) == (sv.amount(0, raises[0]) < full), (seed, steps)
+            else:
+                assert engine_raises == bool(raises) or (engine_raises and row[M.F_NRAISE] == a.raise_cap), \
+                    (seed, steps)
             for s in raises:
                 assert legal.min_to <= sv.amount(0, s) <= legal.max_to, (seed, steps, s)
             if raises:
@@ -126,6 +138,32 @@ def test_model_agrees_with_engine(abstraction: Abstraction) -> None:
         for seed in range(25):
             total += _play(abstraction, s0, s1, 1000 * i + seed)
     assert total > 600
+
+
+FIXED_STACKS = [(200, 200)] * 3 + [(1, 200), (200, 1), (2, 3), (3, 2), (3, 200), (200, 5), (4, 4), (6, 7), (7, 200),
+                                   (200, 9), (11, 13), (13, 11), (15, 200), (20, 20), (40, 400)]
+
+
+@pytest.mark.parametrize("abstraction", [Abstraction(structure="fixed-limit", raise_cap=4),
+                                         Abstraction(structure="fixed-limit", raise_cap=3, parole=False),
+                                         Abstraction(structure="fixed-limit", raise_cap=1),
+                                         Abstraction(structure="fixed-limit", raise_cap=2, stack_bb=5)])
+def test_fixed_limit_model_agrees_with_engine(abstraction: Abstraction) -> None:
+    """Fixed-limit (R3.4, R3.5, R7.2) against the engine's Rules(structure=fixed-limit, cap=raise_cap): seeded
+    random walks at every stack pair of FIXED_STACKS (short stacks: all-in for less than a raise), 25 seeds each."""
+    total = 0
+    for i, (s0, s1) in enumerate(FIXED_STACKS):
+        for seed in range(25):
+            total += _play(abstraction, s0, s1, 1000 * i + seed)
+    assert total > 600
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(s0=st.integers(1, 60), s1=st.integers(1, 60), seed=st.integers(0, 2**32), cap=st.integers(1, 4),
+       parole=st.booleans())
+def test_fixed_limit_model_agrees_with_engine_property(s0: int, s1: int, seed: int, cap: int, parole: bool) -> None:
+    """Fixed-limit: any stacks from 1 to 60 chips (30 big blinds), caps and Parole setting."""
+    _play(Abstraction(structure="fixed-limit", raise_cap=cap, parole=parole), s0, s1, seed)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

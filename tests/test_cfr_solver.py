@@ -20,6 +20,8 @@ from pokerdraw32.errors import PokerDraw32TypeError, PokerDraw32ValueError
 
 TINY = Abstraction(stack_bb=20, bet_fractions=(1.0,), raise_cap=1, pre_strength=2, pre_potential=2, post_buckets=3)
 SMALL = Abstraction(stack_bb=50, bet_fractions=(0.5, 2.0), raise_cap=2, pre_strength=2, pre_potential=3, post_buckets=4)
+FIXED = Abstraction(structure="fixed-limit", stack_bb=30, raise_cap=4, pre_strength=2, pre_potential=3,
+                    post_buckets=4)
 
 
 def _tables(trainer: Trainer) -> tuple[list[int], list[int], list[float], list[float]]:
@@ -30,10 +32,11 @@ def _tables(trainer: Trainer) -> tuple[list[int], list[int], list[float], list[f
 def _solver(module: object, a: Abstraction, seed: int) -> object:
     ct = card_tables(a.pre_strength, a.pre_potential, a.post_buckets)
     return module.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack,  # type: ignore[attr-defined]
-                         ct.pre, ct.post, ct.value, ct.ruled, seed)
+                         ct.pre, ct.post, ct.value, ct.ruled, seed, a.fixed_limit)
 
 
-@pytest.mark.parametrize("a, iterations, outcome", [(TINY, 60, False), (SMALL, 12, False), (SMALL, 600, True)])
+@pytest.mark.parametrize("a, iterations, outcome", [(TINY, 60, False), (SMALL, 12, False), (SMALL, 600, True),
+                                                    (FIXED, 40, False), (FIXED, 600, True)])
 def test_compiled_walk_equals_pure_twin(a: Abstraction, iterations: int, outcome: bool) -> None:
     """Same seed, same iterations: the same keys, layout, regrets and strategy sums, bit for bit
     (external and outcome sampling)."""
@@ -149,7 +152,40 @@ def test_abstraction_json_and_checks(tmp_path: Path) -> None:
         Abstraction.load(tmp_path / "bad.json")
 
 
-def test_potential_table_is_exact() -> None:
+def test_fixed_limit_abstraction_json_and_checks(tmp_path: Path) -> None:
+    """structure: saved only when fixed-limit (no-limit files unchanged), bet_fractions refused there (R3.4)."""
+    assert "structure" not in Abstraction().to_dict()
+    assert Abstraction.from_dict(Abstraction().to_dict()) == Abstraction()
+    FIXED.save(tmp_path / "f.json")
+    assert json.loads((tmp_path / "f.json").read_text())["structure"] == "fixed-limit"
+    assert Abstraction.load(tmp_path / "f.json") == FIXED and FIXED.fixed_limit and FIXED.raise_slots == 1
+    from pokerdraw32.rules import Structure
+    assert Abstraction(structure=Structure.FIXED_LIMIT) == Abstraction(structure="fixed-limit")   # type: ignore[arg-type]
+    with pytest.raises(PokerDraw32ValueError, match=r"bet_fractions=\(1.0,\): not used in fixed-limit.*R3.4"):
+        Abstraction(structure="fixed-limit", bet_fractions=(1.0,))
+    with pytest.raises(PokerDraw32ValueError, match=r"structure='pot-limit'.*R3.4"):
+        Abstraction(structure="pot-limit")
+    with pytest.raises(PokerDraw32TypeError, match="structure"):
+        Abstraction(structure=4)  # type: ignore[arg-type]
+
+
+def test_fixed_limit_training_and_file(tmp_path: Path) -> None:
+    """A fixed-limit run: its betting nodes' only raise is slot 3 (deep stacks: no all-in); the strategy file
+    round-trips with its abstraction."""
+    trainer = Trainer(FIXED, seed=3)
+    trainer.train(200)
+    st = trainer.strategy()
+    st.save(tmp_path / "f.cfr")
+    again = Strategy.load(tmp_path / "f.cfr")
+    assert again.abstraction == FIXED and list(again.keys) == list(st.keys)
+    slots = 0
+    for key in st.keys:
+        found = st.lookup(key)
+        assert found is not None
+        if found[0] != 2:
+            slots |= found[1]
+    assert slots & 8 and not slots >> 4    # the raise; no all-in at 30 bb (at most 8 + 16 chips a player, R3.4)
+
     """A seeded sample of the shipped potentials, recomputed from the exact draw kernels."""
     from itertools import combinations
 
@@ -195,6 +231,17 @@ def test_cli_train_resume_and_out(tmp_path: Path) -> None:
                     str(tmp_path / "s2")], check=True, capture_output=True)
     one, two = Strategy.load(tmp_path / "s1"), Strategy.load(tmp_path / "s2")
     assert two.iterations == 30 and list(one.keys) == list(two.keys) and list(one.probs) == list(two.probs)
+    fixed = tmp_path / "f.json"
+    subprocess.run([*run, "abstraction", "--out", str(fixed), "--structure", "fixed-limit", "--stack-bb", "30",
+                    "--raise-cap", "4", "--pre-strength", "2", "--pre-potential", "3", "--post-buckets", "4"],
+                   check=True, capture_output=True)
+    assert Abstraction.load(fixed) == FIXED
+    done = subprocess.run([*run, "train", "--iterations", "20", "--seed", "5", "--structure", "fixed-limit",
+                           "--out", str(tmp_path / "f1")], check=True, capture_output=True, text=True)
+    assert "20 iterations" in done.stdout and Strategy.load(tmp_path / "f1").abstraction.fixed_limit
+    clash = subprocess.run([*run, "train", "--iterations", "2", "--structure", "no-limit", "--abstraction", str(fixed),
+                            "--out", str(tmp_path / "f2")], capture_output=True, text=True)
+    assert clash.returncode == 2 and "is fixed-limit" in clash.stderr
     bad = subprocess.run([*run, "train", "--iterations", "x"], capture_output=True, text=True)
     assert bad.returncode == 2 and "iterations" in bad.stderr
 

@@ -1,13 +1,19 @@
 """``python -m pokerdraw32.cfr``: write an abstraction, train a strategy (with checkpoints, resumable), export it.
 
     python -m pokerdraw32.cfr abstraction --out abs.json [--bet-fractions 0.5,1,2 --raise-cap 3 ...]
-    python -m pokerdraw32.cfr train --iterations N --seed S [--abstraction abs.json] --out strategy.cfr
+                                          [--structure no-limit|fixed-limit]
+    python -m pokerdraw32.cfr train --iterations N --seed S [--abstraction abs.json | --structure fixed-limit]
+                                    --out strategy.cfr
                                     [--sampling external|outcome] [--checkpoint ck.cfr [--every K]]
                                     [--resume ck.cfr] [--threads K] [--prune-after N [--prune-bb X]]
                                     [--scheduler ADDRESS [--workers K] [--rounds R]]
                                     [--exploitability-every K]
     python -m pokerdraw32.cfr exploitability --strategy strategy.cfr [--unseen bot|uniform]
     python -m pokerdraw32.cfr export --strategy strategy.cfr --out strategy.cfrz [--command "..."]
+
+``--structure fixed-limit`` (R3.4) makes a fixed-limit abstraction (the one fixed raise, ``--raise-cap``
+the rules' cap; :class:`~pokerdraw32.cfr.abstraction.Abstraction`); ``train --structure fixed-limit``
+trains the default abstraction in fixed-limit.
 
 ``train`` prints its progress (iterations, iterations per second, information sets) after each chunk
 of ``--every`` iterations (default: a tenth of the run), and writes the checkpoint then if asked;
@@ -40,7 +46,7 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import PokerDraw32Error, PokerDraw32ValueError
-from .abstraction import Abstraction
+from .abstraction import STRUCTURES, Abstraction
 from .solver import Progress, Strategy, Trainer
 
 
@@ -118,7 +124,12 @@ def _parser() -> argparse.ArgumentParser:
     d = Abstraction()
     ab.add_argument("--stack-bb", type=_count, default=d.stack_bb, help="big blinds behind each player")
     ab.add_argument("--bet-fractions", type=_fractions, default=d.bet_fractions, help="raise sizes, pot fractions")
-    ab.add_argument("--raise-cap", type=_count, default=d.raise_cap, help="most raises a round (1..4)")
+    ab.add_argument("--raise-cap", type=_count, default=d.raise_cap,
+                    help="most raises a round (1..4); fixed-limit: the rules' cap (bets and raises, the big blind "
+                         "the first round's first bet, R3.4)")
+    ab.add_argument("--structure", choices=STRUCTURES, default=d.structure,
+                    help="betting structure (R3.4): no-limit (pot-fraction raises, all-in) or fixed-limit (the one "
+                         "fixed raise; --bet-fractions not used)")
     ab.add_argument("--no-parole", action="store_true", help="never offer the Parole split (R8)")
     ab.add_argument("--pre-strength", type=_count, default=d.pre_strength, help="strength buckets before the draw")
     ab.add_argument("--pre-potential", type=_count, default=d.pre_potential, help="potential buckets before the draw")
@@ -129,6 +140,9 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--iterations", type=_count, required=True, help="iterations to run (more, with --resume)")
     tr.add_argument("--seed", type=_seed, default=None, help="the walk's seed (default 0)")
     tr.add_argument("--abstraction", default=None, help="an abstraction JSON file (default: the defaults)")
+    tr.add_argument("--structure", choices=STRUCTURES, default=None,
+                    help="betting structure (R3.4) of the default abstraction (no-limit, fixed-limit); with "
+                         "--abstraction, must be the file's")
     tr.add_argument("--out", required=True, help="the strategy file to write")
     tr.add_argument("--checkpoint", default=None, help="write a checkpoint here after each chunk")
     tr.add_argument("--every", type=_count, default=0, help="iterations per chunk (default: a tenth of the run)")
@@ -223,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 a = Abstraction(stack_bb=args.stack_bb, bet_fractions=args.bet_fractions, raise_cap=args.raise_cap,
                                 parole=not args.no_parole, pre_strength=args.pre_strength,
                                 pre_potential=args.pre_potential, post_buckets=args.post_buckets,
-                                potential_within_strength=args.potential_within_strength)
+                                potential_within_strength=args.potential_within_strength, structure=args.structure)
             except PokerDraw32Error as refused:
                 parser.error(str(refused))
             a.save(args.out)
@@ -247,12 +261,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.resume is not None:
             if (args.seed is not None or args.abstraction is not None or args.sampling is not None
-                    or args.prune_after is not None or args.prune_bb is not None):
+                    or args.prune_after is not None or args.prune_bb is not None or args.structure is not None):
                 parser.error("--resume takes the seed, the abstraction, the sampling and the pruning from the "
-                             "checkpoint: leave out --seed, --abstraction, --sampling, --prune-after and --prune-bb")
+                             "checkpoint: leave out --seed, --abstraction, --structure, --sampling, --prune-after and "
+                             "--prune-bb")
             trainer = Trainer.load(args.resume, threads=args.threads or _cores())
         else:
-            a = Abstraction.load(args.abstraction) if args.abstraction else Abstraction()
+            if args.abstraction:
+                a = Abstraction.load(args.abstraction)
+                if args.structure is not None and args.structure != a.structure:
+                    parser.error(f"--structure {args.structure}: the abstraction {args.abstraction} is "
+                                 f"{a.structure} (R3.4); leave out --structure or write another abstraction")
+            else:
+                a = Abstraction(structure=args.structure or "no-limit")
             trainer = Trainer(a, seed=args.seed or 0, sampling=args.sampling or "external",
                               threads=args.threads or _cores(), prune_after=args.prune_after or 0,
                               prune_bb=1.0 if args.prune_bb is None else args.prune_bb)

@@ -224,7 +224,7 @@ def check_abstraction(where: str, a: Abstraction, keys: array, heads: array,  # 
                       distinct: Iterable[int]) -> None:
     """Check the abstraction ``a`` of a file against its body: the buckets of the keys (``key & 127``:
     below ``pre_strength * pre_potential`` in phases 1 and 2, below ``post_buckets`` in phase 3) and
-    the legal slots (a betting node's up to the all-in, ``3 + len(bet_fractions)``, the Parole split
+    the legal slots (a betting node's up to the all-in, ``3 + len(bet_fractions)`` or 4 in fixed-limit, the Parole split
     only with ``parole``; a draw's up to 4).  ``heads[i]`` holds key ``i``'s ``phase << 16 | slots``
     (and anything from bit 18 up); ``distinct`` its distinct values' low 18 bits.  A key 0 (an empty
     slot of a hash map, with head 0) counts for nothing.  What the body cannot show (the stack, the
@@ -250,9 +250,10 @@ def check_abstraction(where: str, a: Abstraction, keys: array, heads: array,  # 
             draws |= head & 0xFFFF
         elif head >> 16 & 3:
             bets |= head & 0xFFFF
-    allin = 3 + len(a.bet_fractions)
+    allin = 3 + a.raise_slots
     if bets >> allin + 1:
-        raise PokerDraw32ValueError(f"{where} is damaged: its abstraction has {len(a.bet_fractions)} bet_fractions "
+        sizes = "fixed-limit's one raise" if a.fixed_limit else f"{len(a.bet_fractions)} bet_fractions"
+        raise PokerDraw32ValueError(f"{where} is damaged: its abstraction has {sizes} "
                                     f"(the all-in is slot {allin}), its body a legal slot {bets.bit_length() - 1}")
     if bets & 4 and not a.parole:
         raise PokerDraw32ValueError(f"{where} is damaged: its abstraction has parole=False, its body a Parole "

@@ -94,7 +94,7 @@ cdef i64 _popcount4(i64 x) noexcept nogil
 @cython.final
 cdef class Solver:
     cdef public int nb, cap
-    cdef public bint parole
+    cdef public bint parole, fixed
     cdef public i64 sb, bb, s0, s1
     cdef public u64 seed
     cdef public bint outcome, shared, pruning
@@ -162,7 +162,7 @@ cdef class Solver:
     @cython.locals(c0=i64, c1=i64, low=i64)
     cdef int _end_round(self, i64 b) noexcept nogil
     @cython.locals(b=i64, phase=i64, p=int, base=i64, cp=i64, co=i64, sp=i64, so=i64, owe=i64, slots=i64,
-                   cur=i64, lo=i64, hi=i64, pot=i64, last=i64, a=i64, i=int, to=i64)
+                   cur=i64, lo=i64, hi=i64, pot=i64, last=i64, a=i64, i=int, to=i64, lim=i64)
     cpdef i64 legal(self, int d) noexcept nogil
     @cython.locals(b=i64, c=i64, i=int, p=int, h=i64, ruled=i64, out=i64, pos=i64, one=i64, cp=i64, co=i64,
                    top=i64, base=i64, to=i64, cur=i64)

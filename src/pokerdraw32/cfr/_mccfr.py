@@ -7,7 +7,7 @@ file as plain Python; :mod:`pokerdraw32.cfr._select` picks one, following
 :data:`pokerdraw32._kernels.IMPLEMENTATION`.  Both do the same arithmetic in the same order on
 64-bit integers and IEEE doubles (tests/test_cfr_solver.py asserts the tables equal bit for bit).
 
-**The abstract game** (heads-up, no-limit, RULES.md with the classic preset's options).  Player 0
+**The abstract game** (heads-up, no-limit or fixed-limit, RULES.md with the classic preset's options).  Player 0
 is the small blind (the non-dealer, R4.3), player 1 the big blind (the button).  One row of
 :data:`NF` 64-bit integers is a state (fields ``F_*`` below); a walk keeps one row per depth.
 
@@ -23,6 +23,12 @@ is the small blind (the non-dealer, R4.3), player 1 the big blind (the button). 
   two players this also covers R3.5).  A round ends when every player not all-in has acted and
   matched the largest bet, or at most one player is not all-in and owes nothing (R5.3, R5.4);
   then the uncalled part of a bet goes back (R9.2).
+* Fixed-limit (``Solver(..., fixed=True)``, R3.4): one raise slot ``3``, to the current bet
+  plus ``L`` in the first round and ``2 L`` in the second (R7.2, even when it puts the player
+  all-in); when the stack cannot make it, slot ``4``, the all-in for less, instead (heads-up an
+  all-in player ends the raising, R5.5, so the half-bet rule of R3.5 never decides anything
+  here).  ``cap`` is the rules' cap: at most ``cap`` bets and raises a round, the big blind
+  counting as the first round's first bet (so ``cap - 1`` raises there).
 * Draw R6: the small blind first (R6.1), all-in players too; slot ``k`` = draw ``k`` cards
   (0..4), the cards chosen by :func:`draw_discard`; replacements from the stub in order.
 * Parole R8: slot 2 while no bet was made in the second round and every earlier action of the
@@ -142,14 +148,17 @@ def _popcount4(x):
 class Solver:
     """Tables of regrets and average strategies, the game's configuration and the walk.
 
-    :param fm: the raise sizes in milli-pots (ints, ascending, at most 12).
-    :param cap: most raises a betting round (1..4).
+    :param fm: the raise sizes in milli-pots (ints, ascending, at most 12; not used when ``fixed``).
+    :param cap: most raises a betting round (1..4); with ``fixed``, the rules' cap (R3.4): most bets
+        and raises a round, the big blind counting as the first round's first bet.
     :param parole: offer the split slot (R8).
     :param sb, bb, s0, s1: blinds and the two stacks in chips.
     :param pre, post: ``array('B')`` of 201,376 card buckets by :func:`hand_index` (< 128).
     :param val: ``array('I')`` hand values by index (showdown, R2).
     :param ruled: ``array('I')`` the rule's discard mask by index.
     :param seed: the walk's generator seed (a 64-bit integer).
+    :param fixed: fixed-limit (R3.4): one raise slot, to the current bet plus ``bb`` in the first
+        round and ``2 * bb`` in the second, and the all-in slot only when the stack cannot make it.
 
     :ivar t: iterations done (the weight of the iteration being walked, linear CFR).
     :ivar count: information sets.  :ivar used: values in the tables (both kept in :attr:`meta`,
@@ -166,7 +175,10 @@ class Solver:
         external sampling (:meth:`_walk`); set before the first iteration.
     """
 
-    def __init__(self, fm, cap, parole, sb, bb, s0, s1, pre, post, val, ruled, seed):
+    def __init__(self, fm, cap, parole, sb, bb, s0, s1, pre, post, val, ruled, seed, fixed=False):
+        self.fixed = fixed
+        if fixed:
+            fm = [0]                  # one raise slot (3), the fixed raise; the all-in (4) only when short
         self.nb = len(fm)
         self._fm_a = array("q", fm)
         self.fm = self._fm_a
@@ -579,13 +591,25 @@ class Solver:
         if (phase == PH_SECOND and self.parole and cp == base and co == base
                 and self.st[b + F_SPLITS] == self.st[b + F_RACTS]):
             slots |= 4
-        if sp > owe and so > 0 and self.st[b + F_NRAISE] < self.cap:
+        lim = self.cap
+        if self.fixed and phase == PH_FIRST:
+            lim -= 1                  # R3.4: the big blind is the first round's first bet
+        if sp > owe and so > 0 and self.st[b + F_NRAISE] < lim:
             cur = max(cp, co) - base
             lo = cur + self.st[b + F_INC]
             hi = cp - base + sp
             pot = cp + co + owe
             last = -1
             a = d * NSLOT
+            if self.fixed:            # R3.4: exactly one bet more (L, then 2 L); short: all-in (R3.5)
+                to = cur + (self.bb if phase == PH_FIRST else 2 * self.bb)
+                if to <= hi:          # (all-in for exactly the raise: still the raise)
+                    slots |= 8
+                    self.amt[a + 3] = to
+                else:
+                    slots |= 16
+                    self.amt[a + 4] = hi
+                return slots
             for i in range(self.nb):
                 to = cur + (self.fm[i] * pot + 500) // 1000
                 if to < lo:

@@ -39,6 +39,7 @@ class Solver:
     nb: int
     cap: int
     parole: bool
+    fixed: bool
     sb: int
     bb: int
     s0: int
@@ -52,7 +53,8 @@ class Solver:
     outcome: bool
     eps: float
     def __init__(self, fm: Sequence[int], cap: int, parole: bool, sb: int, bb: int, s0: int, s1: int,
-                 pre: array[int], post: array[int], val: array[int], ruled: array[int], seed: int) -> None: ...
+                 pre: array[int], post: array[int], val: array[int], ruled: array[int], seed: int,
+                 fixed: bool = ...) -> None: ...
     def _set_tables(self, keys: array[int], offs: array[int], reg: array[float], strat: array[float]) -> int: ...
     shared: bool
     pruning: bool

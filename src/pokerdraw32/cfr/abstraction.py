@@ -5,9 +5,17 @@ An :class:`Abstraction` is a small immutable record, saved and loaded as JSON
 
 * **stakes**: the classic preset's no-limit blinds (small blind 1 chip, big blind 2, R3.2, R4.3)
   and ``stack_bb`` big blinds behind each player (default 100);
-* **betting**: raise sizes as fractions of the pot after calling (``bet_fractions``, multiples
-  of 1/1000, ascending, default 0.5, 1, 2), plus all-in, at most ``raise_cap`` raises a betting
-  round (1..4; the blinds do not count), the Parole split where it is legal (``parole``, R8);
+* **betting** (``structure="no-limit"``, the default): raise sizes as fractions of the pot after
+  calling (``bet_fractions``, multiples of 1/1000, ascending, default 0.5, 1, 2), plus all-in, at
+  most ``raise_cap`` raises a betting round (1..4; the blinds do not count), the Parole split where
+  it is legal (``parole``, R8);
+* **fixed-limit betting** (``structure="fixed-limit"``, R3.4): one raise, to the current bet plus
+  ``L`` (the big blind, 2 chips) in the first round and ``2 L`` in the second (R7.2), the all-in
+  instead only when the stack cannot make it; ``raise_cap`` is the rules' cap (R3.4): at most
+  ``raise_cap`` bets and raises a round, the big blind counting as the first round's first bet
+  (the rules' default cap is 4: give ``raise_cap=4`` to play :class:`~pokerdraw32.Rules`'s
+  default fixed-limit game; the field's default stays 3).  ``bet_fractions`` has no use there and
+  must be left at its default (anything else is refused);
 * **cards before the draw** (first round and the draw): ``pre_strength`` x ``pre_potential``
   buckets: the hand's strength percentile now (:func:`~pokerdraw32._kernels.strength_score`)
   cut in ``pre_strength`` equal slices, and its draw potential (the exact expected percentile
@@ -39,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PokerDraw32TypeError, PokerDraw32ValueError, shown
+from ..rules import Structure
 
 __all__ = ["Abstraction", "CardTables", "card_tables", "potential_table", "pseudo_harmonic"]
 
@@ -47,22 +56,31 @@ HANDS = 201376
 
 FORMAT = "pokerdraw32-cfr-abstraction"
 
+STRUCTURES = ("no-limit", "fixed-limit")
+"""The betting structures an :class:`Abstraction` models (R3.4)."""
+
+DEFAULT_FRACTIONS = (0.5, 1.0, 2.0)
+"""``Abstraction.bet_fractions``'s default (the only value allowed in fixed-limit)."""
+
 
 @dataclass(frozen=True)
 class Abstraction:
     """The game the solver solves: stakes, bet sizes and card buckets (see the module's docstring).
 
     :raises PokerDraw32ValueError: a field out of range (the message names it); at most 127
-        buckets a round, 12 bet sizes and 4 raises a round (the information set key's room).
+        buckets a round, 12 bet sizes and 4 raises a round (the information set key's room); a
+        structure other than ``"no-limit"`` and ``"fixed-limit"``, or fixed-limit with other
+        ``bet_fractions`` than the default (R3.4).
     :raises PokerDraw32TypeError: a field of the wrong type.
     """
 
     stack_bb: int = 100
     """Chips behind each player at the start, in big blinds (the big blind is 2 chips)."""
-    bet_fractions: tuple[float, ...] = (0.5, 1.0, 2.0)
+    bet_fractions: tuple[float, ...] = DEFAULT_FRACTIONS
     """Raise sizes: fractions of the pot after calling (multiples of 0.001, ascending); all-in is always there."""
     raise_cap: int = 3
-    """Most raises (and bets) in one betting round, 1..4."""
+    """Most raises (and bets) in one betting round, 1..4 (the blinds do not count); in fixed-limit the
+    rules' cap (R3.4): bets and raises, the big blind counting as the first round's first bet."""
     parole: bool = True
     """Offer the Parole split (R8) where it is legal."""
     pre_strength: int = 4
@@ -75,6 +93,12 @@ class Abstraction:
     """Cut the draw potential in equal slices within each strength slice (no empty bucket) rather
     than over all hands (the first abstractions' way, kept as the default so that their files and
     strategies mean what they meant); saved in the JSON only when True."""
+    structure: str = "no-limit"
+    """The betting structure (R3.4, a string; a :class:`~pokerdraw32.rules.Structure` is taken as its
+    value): ``"no-limit"`` (pot-fraction raises and all-in) or
+    ``"fixed-limit"`` (the one fixed raise; ``raise_cap`` is then the rules' cap, the big blind
+    counting as the first round's first bet); saved in the JSON only when not ``"no-limit"``, so
+    the files and strategies of before load unchanged."""
 
     def __post_init__(self) -> None:
         for name in ("stack_bb", "raise_cap", "pre_strength", "pre_potential", "post_buckets"):
@@ -88,7 +112,8 @@ class Abstraction:
         if not 1 <= self.stack_bb <= 100000:
             raise PokerDraw32ValueError(f"Abstraction.stack_bb={self.stack_bb}: use 1 to 100000 big blinds")
         if not 1 <= self.raise_cap <= 4:
-            raise PokerDraw32ValueError(f"Abstraction.raise_cap={self.raise_cap}: use 1 to 4 raises a round")
+            raise PokerDraw32ValueError(f"Abstraction.raise_cap={self.raise_cap}: use 1 to 4 raises a round "
+                                        "(fixed-limit: bets and raises, R3.4)")
         if not 1 <= self.pre_strength * self.pre_potential <= 127 or min(self.pre_strength, self.pre_potential) < 1:
             raise PokerDraw32ValueError(f"Abstraction: pre_strength={self.pre_strength} x pre_potential="
                                         f"{self.pre_potential} must make 1 to 127 buckets")
@@ -108,6 +133,28 @@ class Abstraction:
             raise PokerDraw32ValueError(f"Abstraction.bet_fractions={shown(fr)}: at most 12 ascending pot fractions, "
                                         "each a multiple of 0.001 from 0.001 to 1000")
         object.__setattr__(self, "bet_fractions", tuple(m / 1000 for m in milli))
+        if isinstance(self.structure, Structure):
+            object.__setattr__(self, "structure", self.structure.value)
+        if not isinstance(self.structure, str):
+            raise PokerDraw32TypeError(f"Abstraction.structure must be a string, got {shown(self.structure)}")
+        if self.structure not in STRUCTURES:
+            raise PokerDraw32ValueError(f"Abstraction.structure={shown(self.structure)}: use 'no-limit' or "
+                                        "'fixed-limit' [R3.4] (the solver has no pot-limit game)")
+        if self.structure == "fixed-limit" and self.bet_fractions != DEFAULT_FRACTIONS:
+            raise PokerDraw32ValueError(f"Abstraction.bet_fractions={shown(fr)}: not used in fixed-limit (its one "
+                                        "raise is fixed, R3.4): leave bet_fractions at its default "
+                                        f"{DEFAULT_FRACTIONS}")
+
+    @property
+    def fixed_limit(self) -> bool:
+        """Whether the structure is fixed-limit (R3.4)."""
+        return self.structure == "fixed-limit"
+
+    @property
+    def raise_slots(self) -> int:
+        """The betting slots before the all-in's: 1 in fixed-limit (the fixed raise, slot 3; the all-in
+        is slot 4), else ``len(bet_fractions)``."""
+        return 1 if self.fixed_limit else len(self.bet_fractions)
 
     @property
     def milli(self) -> tuple[int, ...]:
@@ -126,6 +173,8 @@ class Abstraction:
         out["bet_fractions"] = list(self.bet_fractions)
         if not self.potential_within_strength:
             del out["potential_within_strength"]
+        if self.structure == "no-limit":
+            del out["structure"]
         return out
 
     def tables(self) -> CardTables:

@@ -28,7 +28,7 @@ or another player acts than the abstract game expects) or meets an information s
 never saw, it plays the *fallback*: check, else call; in the draw the ``"rule"`` draw.  Counts of
 each case are in :attr:`CfrBot.stats`.  Every action it returns is legal (tests/test_cfr_bot.py).
 
-Rules it was not trained for (the strategy is a heads-up no-limit one, classic preset, blinds 1/2;
+Rules it was not trained for (the strategy is a heads-up one, no-limit or fixed-limit, classic preset, blinds 1/2;
 tests/test_cfr_blueprint.py):
 
 * **stack depth**: as above (deeper: capped at ``stack_bb``; shallower: its own all-ins);
@@ -37,8 +37,15 @@ tests/test_cfr_blueprint.py):
 * **pot-limit** (R3.4): played as no-limit; a raise the strategy sizes above the pot limit (a
   two-pot raise, the all-in) is made at the pot limit (the legal maximum), and read back, like any
   real raise, by its pot fraction;
-* **fixed-limit** (R3.4): refused (:func:`check_rules`): its bets are fixed, the strategy's are
-  pot fractions and all-in;
+* **fixed-limit** (R3.4): played by a fixed-limit strategy (``Abstraction(structure="fixed-limit")``),
+  refused with a no-limit one (:func:`check_rules`: its bets are pot fractions and all-in); a
+  fixed-limit strategy refuses no-limit and pot-limit hands.  In fixed-limit every real bet or raise
+  is the abstract game's one raise (the fixed one, or the all-in for less where the abstract stack is
+  short) and its own raise slot is the legal raise (the amount is fixed: no translation).  The
+  abstract game counts bets and raises up to the abstraction's ``raise_cap`` (the rules' cap, the big
+  blind the first round's first bet): with a larger real ``cap``, a raise beyond the abstract cap is
+  read as a call (and the replay soon leaves the abstract game: the fallback); with a smaller one,
+  a raise the strategy picks where the rules allow none is a call;
 * **the two-blind preset**: heads-up the same game as the classic one (the over blind needs 4
   players, R4.2; a folded hand ends a heads-up hand before any reshuffle, R6.2);
 * **heads_up_button_posts_small** (R4.3): the betting order is the same, but the big blind draws
@@ -54,6 +61,8 @@ tests/test_cfr_blueprint.py):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -83,23 +92,41 @@ def _load(path: str | Path) -> Strategy:
     return found
 
 
-def check_rules(rules: Rules, players: int = 2) -> None:
-    """Whether a :class:`CfrBot` plays hands of ``rules`` with ``players`` players (see the module's
-    docstring): returns if so.
+def check_rules(rules: Rules, players: int = 2, structure: str = "no-limit") -> None:
+    """Whether a :class:`CfrBot` with a strategy of the abstract ``structure`` (``"no-limit"``, the
+    default, as the blueprint's, or ``"fixed-limit"``: :attr:`Abstraction.structure
+    <pokerdraw32.cfr.abstraction.Abstraction.structure>`) plays hands of ``rules`` with ``players``
+    players (see the module's docstring): returns if so.
 
-    :raises PokerDraw32ValueError: more than 2 players; fixed-limit (R3.4); heads-up with
+    :raises PokerDraw32ValueError: more than 2 players; a fixed-limit hand with a no-limit strategy,
+        or a no-limit or pot-limit hand with a fixed-limit strategy (R3.4); heads-up with
         ``heads_up_button_posts_small`` and ``second_round_first="after_button"`` (R4.3, R7.1).
     """
     if players != 2:
         raise PokerDraw32ValueError(f"CfrBot plays heads-up only: this hand has {players} players, and the "
                                     "solver's strategy is for 2 (pokerdraw32.cfr trains heads-up)")
-    if rules.structure is Structure.FIXED_LIMIT:
-        raise PokerDraw32ValueError("CfrBot does not play fixed-limit (R3.4): its strategy bets pot fractions and "
-                                    "all-in (no-limit); it plays no-limit and pot-limit hands")
+    if rules.structure is Structure.FIXED_LIMIT and structure != "fixed-limit":
+        raise PokerDraw32ValueError("CfrBot does not play fixed-limit (R3.4) with a no-limit strategy: it bets pot "
+                                    "fractions and all-in; it plays no-limit and pot-limit hands (a strategy of "
+                                    "Abstraction(structure='fixed-limit') plays fixed-limit)")
+    if rules.structure is not Structure.FIXED_LIMIT and structure == "fixed-limit":
+        raise PokerDraw32ValueError(f"CfrBot does not play {rules.structure.value} (R3.4) with a fixed-limit strategy: "
+                                    "its one raise is the fixed-limit bet; it plays fixed-limit hands (a no-limit "
+                                    "strategy plays no-limit and pot-limit)")
     if rules.heads_up_button_posts_small and rules.second_round_first is SecondRoundFirst.AFTER_BUTTON:
         raise PokerDraw32ValueError("CfrBot does not play heads_up_button_posts_small (R4.3) with "
                                     "second_round_first='after_button' (R7.1): the big blind would open the second "
                                     "round, the strategy's small blind does; drop either option")
+
+
+class _CheckRules:
+    """``CfrBot.check_rules``: on the class, :func:`check_rules` (a no-limit strategy, as the blueprint's);
+    on a bot, :func:`check_rules` for its strategy's structure."""
+
+    def __get__(self, bot: CfrBot | None, owner: type | None = None) -> Callable[..., None]:
+        if bot is None:
+            return check_rules
+        return partial(check_rules, structure=bot.strategy.abstraction.structure)
 
 
 class CfrBot(Bot):
@@ -110,15 +137,17 @@ class CfrBot(Bot):
     :raises PokerDraw32TypeError: ``strategy`` is neither.
 
     :meth:`decide` raises :class:`~pokerdraw32.errors.PokerDraw32ValueError` for a hand it does not
-    play (:func:`check_rules`: more than 2 players, fixed-limit, ...), at its first decision.
+    play (:func:`check_rules`: more than 2 players, a betting structure (R3.4) other than its
+    strategy's, ...), at its first decision.
 
     :ivar stats: decisions by case: ``"strategy"``, ``"mapped"`` (the information set was trained
         with other legal slots, at another depth: see the module's docstring), ``"unseen"`` (an
         information set the strategy lacks), ``"off_tree"`` (the replay left the abstract game).
     """
 
-    check_rules = staticmethod(check_rules)
-    """:func:`check_rules`, the hook :func:`pokerdraw32.bots.check_fit` calls before any hand."""
+    check_rules = _CheckRules()
+    """:func:`check_rules` (``check_rules(rules, players)``) for the bot's strategy's structure (on the
+    class: a no-limit strategy's), the hook :func:`pokerdraw32.bots.check_fit` calls before any hand."""
 
     def __init__(self, strategy: Strategy | str | Path, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -131,7 +160,7 @@ class CfrBot(Bot):
         self._tables = a.tables()
         t = self._tables
         self._sv: Any = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, t.pre, t.post, t.value,
-                                     t.ruled, 0)
+                                     t.ruled, 0, a.fixed_limit)
         self._memo: dict[int, int] = {}
         self._seen: tuple[Any, ...] = ()
         self.stats = {"strategy": 0, "mapped": 0, "unseen": 0, "off_tree": 0}
@@ -310,15 +339,14 @@ class CfrBot(Bot):
                 out[action] = out.get(action, 0.0) + q
         return list(out.items())
 
-    @staticmethod
-    def _view(view: SeatView | Hand | None, hand: Hand | None) -> SeatView:
+    def _view(self, view: SeatView | Hand | None, hand: Hand | None) -> SeatView:
         if hand is not None or isinstance(view, Hand):
             h = hand if hand is not None else view
             assert isinstance(h, Hand)
             view = SeatView.of(h)
         if not isinstance(view, SeatView):
             raise PokerDraw32TypeError(f"a bot decides from a SeatView (or a Hand), got {type(view).__name__}")
-        check_rules(view.rules, view.players)
+        check_rules(view.rules, view.players, self.strategy.abstraction.structure)
         return _legal_of(view, None)[0]     # a view of a seat not to act: refused as every bot refuses it
 
     def _weights(self, view: SeatView) -> tuple[dict[int, float] | None, str]:

@@ -47,7 +47,8 @@ __all__ = ["train_rounds"]
 
 def _solver(a: Abstraction, seed: int, sampling: str, prune: tuple[int, float] = (0, 0.0)) -> Any:
     ct = a.tables()
-    s = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, ct.pre, ct.post, ct.value, ct.ruled, seed)
+    s = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, ct.pre, ct.post, ct.value, ct.ruled, seed,
+                     a.fixed_limit)
     s.outcome = sampling == "outcome"
     s.prune_after, s.prune_chips = prune
     return s

@@ -308,7 +308,7 @@ class Trainer:
         self.abstraction = a
         ct = a.tables()
         self.solver: Any = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, ct.pre, ct.post,
-                                        ct.value, ct.ruled, seed)
+                                        ct.value, ct.ruled, seed, a.fixed_limit)
         self.solver.outcome = sampling == "outcome"
         self.solver.prune_after = prune_after
         self.solver.prune_chips = self.prune_bb * 2       # the big blind: 2 chips
@@ -394,7 +394,7 @@ class Trainer:
             a, ct, s = self.abstraction, self._cards, self.solver
             for k in range(1, self.threads):
                 h = mccfr.Solver(a.milli, a.raise_cap, a.parole, 1, 2, a.stack, a.stack, ct.pre, ct.post, ct.value,
-                                 ct.ruled, fork_seed(int(s.seed), k))
+                                 ct.ruled, fork_seed(int(s.seed), k), a.fixed_limit)
                 h.share(s)
                 self._helpers.append(h)
         return self._helpers
