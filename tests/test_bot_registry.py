@@ -474,12 +474,15 @@ def test_a_bot_that_refuses_the_table_is_refused_before_any_hand(capsys: pytest.
     for target in (blueprint_bot, CfrBot, blueprint_bot(1)):
         with pytest.raises(PokerDraw32ValueError, match=heads_up):
             check_fit(target, Rules(), 3)
-        with pytest.raises(PokerDraw32ValueError, match=r"does not play fixed-limit \(R3\.4\)"):
-            check_fit(target, fixed, 2)
+    check_fit(blueprint_bot, fixed, 2)                          # the fixed-limit blueprint plays it
+    check_fit(blueprint_bot(1), fixed, 2)
+    with pytest.raises(PokerDraw32ValueError, match=r"does not play fixed-limit \(R3\.4\)"):
+        check_fit(CfrBot, fixed, 2)                             # a CfrBot of a no-limit strategy does not
     with pytest.raises(PokerDraw32ValueError, match=r"bots\[0\] \(cfr\): " + heads_up):
         simulate(players=3, hands=10, seed=1, bots=["cfr", "rule", "rule"])
+    strategy = blueprint_bot(2).strategy
     with pytest.raises(PokerDraw32ValueError, match=r"bots\[1\] \(CfrBot\): CfrBot does not play fixed-limit"):
-        simulate(players=2, hands=10, seed=1, rules=fixed, bots=["rule", blueprint_bot(2)])
+        simulate(players=2, hands=10, seed=1, rules=fixed, bots=["rule", CfrBot(strategy)])
     capsys.readouterr()
     assert main(["play", "--bots", "cfr", "--players", "3", "--seed", "1"]) == 1
     out, err = capsys.readouterr()

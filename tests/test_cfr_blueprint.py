@@ -19,10 +19,19 @@ from hypothesis import strategies as st
 
 from pokerdraw32 import Hand, Rules
 from pokerdraw32.actions import ActionKind, EventKind, Phase
-from pokerdraw32.bots import RuleBot, SeatView
+from pokerdraw32.bots import RuleBot, SeatView, known_policy
 from pokerdraw32.cfr import Abstraction, CfrBot, Strategy, Trainer
 from pokerdraw32.cfr.__main__ import main
-from pokerdraw32.cfr.blueprint import BLUEPRINT, FILE, blueprint_bot, blueprint_path, blueprint_strategy
+from pokerdraw32.cfr.blueprint import (
+    BLUEPRINT,
+    DEPTHS,
+    FILE,
+    blueprint_bot,
+    blueprint_info,
+    blueprint_path,
+    blueprint_strategy,
+    nearest_depth,
+)
 from pokerdraw32.cfr.bot import check_rules
 from pokerdraw32.cfr.compact import MAGIC, QUANTUM, quantise, read_header, read_tables, write_compact
 from pokerdraw32.errors import PokerDraw32Error, PokerDraw32ValueError
@@ -238,6 +247,11 @@ def test_export_command(strategy: Strategy, tmp_path: Path, capsys: pytest.Captu
     got, meta = read_compact(tmp_path / "s.cfrz")
     assert meta["command"] == cmd and meta["seed"] == 11 and meta["sampling"] == "outcome"
     assert len(got) == len(strategy) and got.iterations == 60
+    first, second = cmd.split(" && ")                      # --command repeated: joined, none dropped
+    assert main(["export", "--strategy", str(src), "--out", str(tmp_path / "t.cfrz"), "--command", first,
+                 "--command", second]) == 0
+    assert read_compact(tmp_path / "t.cfrz")[1]["command"] == cmd
+    capsys.readouterr()
     wrong = cmd.replace("--iterations 60", "--iterations 61")
     assert main(["export", "--strategy", str(src), "--out", str(tmp_path / "w.cfrz"), "--command", wrong]) == 1
     assert "trains 61 iterations, but the strategy has 60" in capsys.readouterr().err
@@ -325,18 +339,63 @@ def test_pot_limit_raises_are_clamped_to_the_pot() -> None:
     assert raises > 20 and 0 < at_limit < raises
 
 
-def test_fixed_limit_is_refused() -> None:
-    """Fixed-limit (R3.4): refused at the first decision, by simulate cleanly too."""
-    h = Hand(Rules(structure="fixed-limit"), [200, 200], button=0, seed=1)
+def test_fixed_limit_is_played_by_the_fixed_limit_blueprint() -> None:
+    """Fixed-limit (R3.4): the bot name's bot plays it by the fixed-limit blueprint (switching per
+    hand's structure, back and forth, its copies and pickles keeping the one in play); a CfrBot of
+    the no-limit strategy still refuses it at the first decision, and simulate cleanly."""
+    fixed = Rules(structure="fixed-limit")
+    bot = blueprint_bot(seed=1)
+    assert bot.strategy is blueprint_strategy("no-limit")
+    bot.decide(SeatView.of(Hand(fixed, [200, 200], button=0, seed=1)))
+    assert bot.strategy is blueprint_strategy("fixed-limit")
+    assert pickle.loads(pickle.dumps(bot)).strategy is bot.strategy and copy.copy(bot).strategy is bot.strategy
+    assert known_policy(bot) is not None
+    bot.decide(SeatView.of(Hand(Rules(structure="pot-limit"), [200, 200], button=0, seed=1)))
+    assert bot.strategy is blueprint_strategy("no-limit")
+    r = simulate(players=2, hands=400, seed=1, rules=fixed, bots=["cfr", "rule"], workers=1)
+    assert r.hands_played == 400 and sum(b.chips for b in r.per_bot) == 0
+    assert blueprint_info("fixed-limit")["abstraction"]["structure"] == "fixed-limit"
+    h = Hand(fixed, [200, 200], button=0, seed=1)
     with pytest.raises(PokerDraw32ValueError, match=r"does not play fixed-limit \(R3.4\).*no-limit and pot-limit"):
-        blueprint_bot(seed=1).decide(SeatView.of(h))
+        CfrBot(blueprint_strategy(), seed=1).decide(SeatView.of(h))
     with pytest.raises(PokerDraw32Error, match=r"fixed-limit \(R3.4\)"):
-        simulate(players=2, hands=4, seed=1, rules=Rules(structure="fixed-limit"), bots=[blueprint_bot(), "rule"],
-                 workers=1)
+        simulate(players=2, hands=4, seed=1, rules=fixed, bots=[CfrBot(blueprint_strategy()), "rule"], workers=1)
+    with pytest.raises(PokerDraw32ValueError, match="no blueprint for the structure 'pot-limit'"):
+        blueprint_strategy("pot-limit")
     with pytest.raises(PokerDraw32ValueError, match="heads-up only: this hand has 3 players"):
         check_rules(Rules(), 3)
     check_rules(Rules(structure="pot-limit"))
     check_rules(Rules.preset("two-blind", heads_up_button_posts_small=True))
+
+
+def test_each_hand_is_played_by_the_blueprint_nearest_its_depth() -> None:
+    """The no-limit blueprints at 20, 50, 100 and 200 big blinds: a hand is played by the one
+    nearest its effective stack (the smaller starting stack) by ratio, each a packaged file whose
+    abstraction says its depth; the bot switches back and forth, its pickles keep the one in play,
+    and every action stays legal at every depth."""
+    assert sorted(DEPTHS["no-limit"]) == [20, 50, 100, 200] and sorted(DEPTHS["fixed-limit"]) == [100]
+    for structure, files in DEPTHS.items():
+        for depth in files:
+            a = blueprint_strategy(structure, depth).abstraction
+            assert (a.structure, a.stack_bb) == (structure, depth)
+            assert blueprint_info(structure, depth)["abstraction"]["stack_bb"] == depth
+    assert [nearest_depth("no-limit", x) for x in (1, 20, 31, 32, 70, 71, 141, 142, 10_000)] == \
+        [20, 20, 20, 50, 50, 100, 100, 200, 200]
+    assert nearest_depth("fixed-limit", 3) == 100
+    with pytest.raises(PokerDraw32ValueError, match="no no-limit blueprint 30 big blinds deep"):
+        blueprint_strategy("no-limit", 30)
+    bot = blueprint_bot(seed=3)
+    for chips, depth in ((40, 20), (400, 200), (90, 50), (200, 100), (1000, 200), (36, 20)):
+        h = Hand(Rules(), [chips, 2 * chips], button=chips % 2, seed=chips)
+        while h.actor is not None:
+            view = SeatView.of(h)
+            action = bot.decide(view) if h.actor == 0 else RuleBot(1).decide(view)
+            if h.actor == 0:
+                assert bot.strategy is blueprint_strategy("no-limit", depth)
+            h.act(action)
+        assert pickle.loads(pickle.dumps(bot)).strategy is bot.strategy
+    r = simulate(players=2, hands=200, seed=2, stack=40, bots=["cfr", "rule"], workers=1)
+    assert r.hands_played == 200 and sum(b.chips for b in r.per_bot) == 0
 
 
 def test_button_posts_small() -> None:

@@ -35,10 +35,12 @@ What is here:
   (mbb/hand) in the abstraction's *bucket game* (cards replaced by buckets dealt and moved by
   exactly counted probabilities); ``Trainer.train(..., exploitability_every=K)``.
 
-The shipped blueprint: :mod:`.blueprint` (``blueprint_bot(seed)``), stored in the compact format
-of :mod:`.compact` (``python -m pokerdraw32.cfr export``).
+The shipped blueprints, heads-up no-limit (20 to 200 big blinds) and fixed-limit:
+:mod:`.blueprint` (``blueprint_bot(seed)``, a :class:`~.blueprint.BlueprintBot` playing each hand
+by the blueprint of its structure nearest its depth), stored in the compact format of
+:mod:`.compact` (``python -m pokerdraw32.cfr export``).
 
-Not built yet (see DESIGN.md): 3 players, a fixed-limit blueprint, blueprints for several depths.
+Not built yet (see DESIGN.md): 3 players.
 """
 
 from __future__ import annotations

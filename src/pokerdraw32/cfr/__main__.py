@@ -168,8 +168,9 @@ def _parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("export", help="write a strategy in the compact (shipping) format, with its metadata")
     ex.add_argument("--strategy", required=True, help="the strategy file written by train")
     ex.add_argument("--out", required=True, help="the compact file to write (e.g. blueprint_hunl100.cfrz)")
-    ex.add_argument("--command", dest="made_by", metavar="COMMANDS", default="",
-                    help="the commands that made the strategy, recorded in the file")
+    ex.add_argument("--command", dest="made_by", metavar="COMMANDS", action="append", default=[],
+                    help="the commands that made the strategy, recorded in the file (repeat it: the commands are "
+                    "joined by ' && ')")
     return parser
 
 
@@ -256,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .compact import write_compact
 
             strategy = Strategy.load(args.strategy)
-            size = write_compact(strategy, args.out, _metadata(args.made_by, strategy))
+            size = write_compact(strategy, args.out, _metadata(" && ".join(args.made_by), strategy))
             print(f"wrote {args.out}: {len(strategy)} information sets, {size} bytes")
             return 0
         if args.resume is not None:

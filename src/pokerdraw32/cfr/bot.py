@@ -155,6 +155,11 @@ class CfrBot(Bot):
             strategy = _load(strategy)
         if not isinstance(strategy, Strategy):
             raise PokerDraw32TypeError(f"CfrBot needs a Strategy or the path of one, got {type(strategy).__name__}")
+        self._use(strategy)
+        self.stats = {"strategy": 0, "mapped": 0, "unseen": 0, "off_tree": 0}
+
+    def _use(self, strategy: Strategy) -> None:
+        """Play ``strategy`` from the next decision on (its abstract game; translations forgotten)."""
         self.strategy = strategy
         a = strategy.abstraction
         self._tables = a.tables()
@@ -163,7 +168,6 @@ class CfrBot(Bot):
                                      t.ruled, 0, a.fixed_limit)
         self._memo: dict[int, int] = {}
         self._seen: tuple[Any, ...] = ()
-        self.stats = {"strategy": 0, "mapped": 0, "unseen": 0, "off_tree": 0}
 
     def __reduce__(self) -> tuple[Any, ...]:
         state = self.rng.getstate()
