@@ -30,6 +30,13 @@ together).  Ownership changes are announced on ``pd32_owners``.  When a table's 
 ``act`` sent again with its ``seq`` is refused as ``stale`` if it was applied: nothing is applied
 twice.
 
+**No stall.**  A process frozen (SIGSTOP, a lost machine), even in the middle of a commit that
+holds its lease row, delays only its own tables: claims and renewals skip locked rows (one
+statement each, ``FOR ... SKIP LOCKED``), the heartbeat locks only this process's row, and every
+connection has lock, statement and idle-in-transaction timeouts and TCP keepalives
+(:func:`~pokerdraw32.server.store.pg_connect_args`): PostgreSQL ends the frozen transaction
+before the lease expires, and the next tick of another process takes the table.
+
 PostgreSQL itself may restart: the processes connect again (requests in the outage get
 ``storage``), keep or retake their leases, and tell their remote clients to resume, since
 notifications sent during the outage are lost.
