@@ -79,7 +79,7 @@ class GameServer:
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
-        self.store = store = await asyncio.to_thread(open_store, self.db)
+        self.store = store = await asyncio.to_thread(open_store, self.db, self.lease)
         if self.db.startswith(("postgresql://", "postgres://")):
             await self._start_cluster(store)
             return

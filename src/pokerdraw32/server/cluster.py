@@ -30,6 +30,13 @@ together).  Ownership changes are announced on ``pd32_owners``.  When a table's 
 ``act`` sent again with its ``seq`` is refused as ``stale`` if it was applied: nothing is applied
 twice.
 
+**No stall.**  A process frozen (SIGSTOP, a lost machine), even in the middle of a commit that
+holds its lease row, delays only its own tables: claims and renewals skip locked rows (one
+statement each, ``FOR ... SKIP LOCKED``), the heartbeat locks only this process's row, and every
+connection has lock, statement and idle-in-transaction timeouts and TCP keepalives
+(:func:`~pokerdraw32.server.store.pg_connect_args`): PostgreSQL ends the frozen transaction
+before the lease expires, and the next tick of another process takes the table.
+
 PostgreSQL itself may restart: the processes connect again (requests in the outage get
 ``storage``), keep or retake their leases, and tell their remote clients to resume, since
 notifications sent during the outage are lost.
@@ -51,7 +58,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .connection import Connection, Remote
 from .protocol import PROTOCOL_VERSION, Limits, dumps
-from .store import StorageError, Store, TableRow
+from .store import StorageError, Store, TableRow, pg_connect_args
 
 if TYPE_CHECKING:
     from .room import Room
@@ -196,7 +203,8 @@ class Cluster:
     async def _connect(self) -> Any:
         import psycopg
 
-        return await psycopg.AsyncConnection.connect(self.url, autocommit=True, connect_timeout=5)
+        return await psycopg.AsyncConnection.connect(self.url, autocommit=True,
+                                                     **pg_connect_args(self.url, self.lease, "cluster"))
 
     async def _control(self) -> Any:
         if self._ctl is None or self._ctl.closed or self._ctl.broken:
@@ -223,10 +231,17 @@ class Cluster:
         await ctl.execute("INSERT INTO pd32_servers (id, address, expires) VALUES (%s, %s, now() + "
                           "make_interval(secs => %s)) ON CONFLICT (id) DO UPDATE SET expires = EXCLUDED.expires",
                           (self.id, self.address, self.lease))
-        cur = await ctl.execute("UPDATE pd32_owners SET expires = now() + make_interval(secs => %s) WHERE owner = %s "
-                                "AND table_id = ANY(%s) RETURNING table_id, epoch",
-                                (self.lease, self.id, list(self.owned)))
+        # SKIP LOCKED: a row another session locks (a claim's statement in flight) is not waited
+        # for; it is renewed next tick if it is still this process's (read without a lock)
+        cur = await ctl.execute("UPDATE pd32_owners SET expires = now() + make_interval(secs => %s) WHERE table_id IN "
+                                "(SELECT table_id FROM pd32_owners WHERE owner = %s AND table_id = ANY(%s) FOR NO KEY "
+                                "UPDATE SKIP LOCKED) AND owner = %s RETURNING table_id, epoch",
+                                (self.lease, self.id, list(self.owned), self.id))
         held = {t: int(e) for t, e in await cur.fetchall()}
+        if len(held) < len(self.owned):
+            cur = await ctl.execute("SELECT table_id, epoch FROM pd32_owners WHERE owner = %s AND table_id = ANY(%s)",
+                                    (self.id, [t for t in self.owned if t not in held]))
+            held.update({t: int(e) for t, e in await cur.fetchall()})
         for t, epoch in list(self.owned.items()):
             if held.get(t) != epoch:
                 log.warning("cluster: table %s: the lease was lost (another process took it over)", t)
@@ -260,17 +275,25 @@ class Cluster:
 
     async def _claim(self, table_id: str) -> None:
         ctl = await self._control()
-        async with ctl.transaction():
-            # FOR UPDATE waits for the old owner's writes in flight (FOR KEY SHARE, store.py)
-            await ctl.execute("SELECT 1 FROM pd32_owners WHERE table_id = %s FOR UPDATE", (table_id,))
-            cur = await ctl.execute(
-                "INSERT INTO pd32_owners (table_id, owner, epoch, expires) VALUES (%s, %s, 1, now() + make_interval("
-                "secs => %s)) ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = pd32_owners.epoch "
-                "+ 1, expires = EXCLUDED.expires WHERE pd32_owners.expires < now() RETURNING epoch",
-                (table_id, self.id, self.lease))
+        # One statement (no lock held between statements: a claimer frozen by SIGSTOP holds
+        # none).  FOR UPDATE conflicts with the old owner's write in flight (FOR KEY SHARE,
+        # store.py); SKIP LOCKED: the claim does not wait for it, it tries again next tick.  A
+        # write whose owner froze in its transaction is ended by PostgreSQL
+        # (idle_in_transaction_session_timeout, below the lease) and its lock released; a write
+        # committed before the claim is in the table the claim reads; one after it is refused
+        # (its fence names the old epoch).
+        cur = await ctl.execute(
+            "UPDATE pd32_owners SET owner = %s, epoch = epoch + 1, expires = now() + make_interval(secs => %s) "
+            "WHERE table_id = (SELECT table_id FROM pd32_owners WHERE table_id = %s AND expires < now() FOR UPDATE "
+            "SKIP LOCKED) RETURNING epoch", (self.id, self.lease, table_id))
+        row = await cur.fetchone()
+        if row is None and self.owners.get(table_id, (None, 0, False))[0] is None:    # no lease row yet
+            cur = await ctl.execute("INSERT INTO pd32_owners (table_id, owner, epoch, expires) VALUES (%s, %s, 1, "
+                                    "now() + make_interval(secs => %s)) ON CONFLICT (table_id) DO NOTHING RETURNING "
+                                    "epoch", (table_id, self.id, self.lease))
             row = await cur.fetchone()
         if row is None:
-            return                          # another process was first
+            return                          # another process was first, or the old owner's write is in flight
         epoch = int(row[0])
         self.owned[table_id] = epoch
         try:
@@ -307,6 +330,7 @@ class Cluster:
             cur = await ctl.execute("SELECT 1 FROM pd32_owners WHERE table_id = %s AND owner = %s AND epoch = %s",
                                     (table_id, self.id, epoch))
             if await cur.fetchone() is None:
+                log.warning("cluster: table %s: the lease was lost (another process took it over)", table_id)
                 self.owned.pop(table_id, None)
                 return
             await self.host.adopt(await self._store_row(table_id), (self.id, epoch))

@@ -71,7 +71,7 @@ from .protocol import dumps
 log = logging.getLogger("pokerdraw32.server")
 
 __all__ = ["SYNC_HOLD", "Commit", "StaleTableError", "StorageError", "Store", "TableRow", "archived_history",
-           "open_store"]
+           "open_store", "pg_connect_args"]
 
 SYNC_HOLD = 0.002
 """Seconds at least between the starts of two groups of commits while several commit at once: a
@@ -206,7 +206,10 @@ class Store:
 
     # ------------------------------------------------------------------ the writer thread
     def _open_reader(self) -> None:
-        self._local.conn = self._connect()
+        self._local.conn = self._connect_reader()
+
+    def _connect_reader(self) -> Any:
+        return self._connect()
 
     def _writer(self) -> None:
         try:
@@ -301,6 +304,7 @@ class Store:
             self._begin()
             for commit in commits:
                 self._write(commit)
+            self._before_commit()
             self._conn.commit()
         except BaseException:
             with contextlib.suppress(Exception):
@@ -309,9 +313,16 @@ class Store:
         self.syncs += 1
         self.commits += len(commits)
 
+    def _before_commit(self) -> None:
+        """Called in the writer's transaction, its statements run, before it commits."""
+
     @staticmethod
     def _refused(commit: Commit, exc: BaseException) -> StorageError:
-        kind = StaleTableError if isinstance(exc, StaleTableError) else StorageError
+        # a transaction PostgreSQL ended (idle in transaction too long: this process was frozen
+        # in it) or whose lease row stayed locked (a takeover under way) is lost ownership, not a
+        # failing database: the table is read again (and let go if its lease went elsewhere)
+        lost = isinstance(exc, StaleTableError) or getattr(getattr(exc, "diag", None), "sqlstate", None) in _LOST
+        kind = StaleTableError if lost else StorageError
         return kind(f"table {commit.table_id!r}: the database refused the write: {exc}")
 
     def _begin(self) -> None:
@@ -480,7 +491,7 @@ class Store:
                     with contextlib.suppress(Exception):
                         conn.close()
                     try:
-                        conn = self._local.conn = self._connect()
+                        conn = self._local.conn = self._connect_reader()
                     except Exception as exc:
                         raise StorageError(f"the database is unreachable: {exc}") from exc
                 try:
@@ -652,17 +663,88 @@ _CLUSTER_SCHEMA = (
 """The cluster's tables (PostgreSQL only): the live server processes, and each table's lease."""
 
 
+_LOST = frozenset({"25P03", "55P03"})
+"""SQLSTATEs of a write that failed because its transaction was ended by PostgreSQL while idle
+(``idle_in_transaction_session_timeout``: the process was frozen in it) or could not lock its
+lease row in time (``lock_timeout``: a takeover held it): treated as a lost lease."""
+FREEZE_ENV = "POKERDRAW32_TEST_FREEZE_IN_COMMIT"
+"""Tests only: a file path; when that file exists, the writer deletes it and stops its own process
+(SIGSTOP) inside its next transaction, after its statements and before its commit, holding its
+locks on the lease rows (tests/test_server_cluster_freeze.py)."""
+
+
+def pg_connect_args(url: str, lease: float, role: str) -> dict[str, Any]:
+    """psycopg's connection arguments for a connection of the cluster on ``url``: ``role`` is
+    ``"cluster"`` (leases, heartbeats, notifications), ``"writer"`` or ``"reader"`` (the store's).
+
+    * TCP keepalives (libpq ``keepalives``, ``keepalives_idle`` the lease rounded,
+      ``keepalives_interval`` a third of it, ``keepalives_count`` 3) and ``tcp_user_timeout``
+      (twice the lease, at least 5 s): a lost database host is noticed in seconds, not minutes;
+      the same keepalives are asked of the server for its side (``tcp_keepalives_*``): a lost
+      server process's sessions end;
+    * ``idle_in_transaction_session_timeout`` below the lease (half of it, at least 1 s, at most
+      three quarters of it): a process frozen (SIGSTOP, a stalled machine) in the middle of a
+      transaction has it ended by PostgreSQL, and its locks on lease rows released, before its
+      leases expire;
+    * ``lock_timeout`` (cluster: a sixth of the lease, at least 0.1 s; writer: half the lease)
+      and ``statement_timeout`` (cluster: half the lease, at least 0.5 s; writer and reader:
+      twice the lease, at least 10 s and 30 s): no statement waits for long on another session.
+
+    Options in ``url`` (``?options=-c ...``) come after these and win.
+    """
+    from psycopg.conninfo import conninfo_to_dict
+
+    def ms(seconds: float) -> str:
+        return str(max(1, round(seconds * 1000)))
+    idle_tx = min(0.75 * lease, max(lease / 2, 1.0))
+    keep_idle, keep_interval = max(1, round(lease)), max(1, round(lease / 3))
+    lock, statement = {"cluster": (max(0.1, lease / 6), max(0.5, lease / 2)),
+                       "writer": (lease / 2, max(10.0, 2 * lease)),
+                       "reader": (lease / 2, max(30.0, 2 * lease))}[role]
+    settings = {"lock_timeout": ms(lock), "statement_timeout": ms(statement),
+                "idle_in_transaction_session_timeout": ms(idle_tx), "tcp_keepalives_idle": str(keep_idle),
+                "tcp_keepalives_interval": str(keep_interval), "tcp_keepalives_count": "3"}
+    given = str(conninfo_to_dict(url).get("options") or "")
+    options = " ".join(f"-c {k}={v}" for k, v in settings.items()) + (f" {given}" if given else "")
+    return {"connect_timeout": 5, "application_name": f"pokerdraw32 {role}", "options": options,
+            "keepalives": 1, "keepalives_idle": keep_idle, "keepalives_interval": keep_interval,
+            "keepalives_count": 3, "tcp_user_timeout": int(ms(max(5.0, 2 * lease)))}
+
+
 class _PostgresStore(Store):
     """PostgreSQL: any number of server processes share the database, each table owned by one of
     them at a time (:mod:`pokerdraw32.server.cluster`: a lease row per table in ``pd32_owners``,
-    the processes in ``pd32_servers``); every write of a table is fenced by its lease."""
+    the processes in ``pd32_servers``); every write of a table is fenced by its lease.  Its
+    connections time out (:func:`pg_connect_args`)."""
 
     placeholder = "%s"
     schema = _CLUSTER_SCHEMA
 
+    def __init__(self, connect: Callable[[str], Any], url: str) -> None:
+        self._freeze_file = os.environ.get(FREEZE_ENV) or None
+        self._connect_as = connect
+        super().__init__(lambda: connect("writer"), url)
+
+    def _connect_reader(self) -> Any:
+        return self._connect_as("reader")
+
     def _setup_lock(self) -> None:
         # concurrent CREATE TABLE IF NOT EXISTS can fail in PostgreSQL: one process at a time
+        # (processes starting together may wait for each other longer than the lock timeout)
+        self._conn.execute("SET LOCAL lock_timeout = '60s'")
         self._conn.execute("SELECT pg_advisory_xact_lock(hashtext('pokerdraw32 schema'))")
+
+    def _before_commit(self) -> None:
+        path = self._freeze_file
+        if path is not None and os.path.exists(path):    # tests only: FREEZE_ENV
+            import signal
+
+            with contextlib.suppress(OSError):
+                os.remove(path)
+            log.warning("test hook %s: this process stops itself inside a transaction", FREEZE_ENV)
+            # sent to this thread: os.kill may wake another thread to stop the process while
+            # this one goes on for a moment, and commits
+            signal.pthread_kill(threading.get_ident(), signal.SIGSTOP)
 
     # FOR KEY SHARE: a process taking the lease over (it locks the row FOR UPDATE first) waits
     # for this transaction, then reads the table with this write in it; a takeover committed
@@ -675,10 +757,11 @@ class _PostgresStore(Store):
         conn.rollback()    # psycopg opened a transaction for the read: end it
 
 
-def open_store(url: str) -> Store:
+def open_store(url: str, lease: float = 3.0) -> Store:
     """Open (creating its tables if needed) the database at ``url``: a file path or
     ``sqlite:///path`` for SQLite, ``postgresql://...`` for PostgreSQL (needs psycopg, extra
-    ``[server]``).
+    ``[server]``; ``lease``: the cluster's, which sets the connections' timeouts,
+    :func:`pg_connect_args`).
 
     :raises StorageError: it cannot be opened, or holds another schema version.
     """
@@ -688,10 +771,10 @@ def open_store(url: str) -> Store:
         except ImportError as exc:
             raise StorageError("--db postgresql://... needs psycopg: pip install 'pokerdraw32[server]'") from exc
 
-        def connect_pg() -> Any:
-            # connect_timeout: a database host that does not answer (a cut network, not a refusal)
-            # fails the commit or the read in seconds instead of holding the writer for minutes
-            return psycopg.connect(url, autocommit=False, connect_timeout=5)
+        def connect_pg(role: str) -> Any:
+            # connect_timeout, keepalives: a database host that does not answer (a cut network, not
+            # a refusal) fails the commit or the read in seconds instead of holding the writer for minutes
+            return psycopg.connect(url, autocommit=False, **pg_connect_args(url, lease, role))
         return _PostgresStore(connect_pg, url)
     path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else url
 
