@@ -99,6 +99,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -698,38 +699,38 @@ class HandFeatures:
         rollout from each of the first :data:`_ROLL_DRAWS` re-deals of the replacement cards
         (``rows[1:]``: every seat's cards after each re-deal; each its own stub, the pile, muck
         and discards as they are), in ``block``.  Returns how many re-deals were rolled out."""
-        h = self.hand
         self._tree = {}
-        actual = self._exact(self._clone(h), (), self._tree)
-        pile, muck, own = list(h.pile), list(h.muck), list(h._own_discards)
-        away = set(pile) | set(muck) | set(own)
+        actual = self._exact(self._clone(self.hand), (), self._tree)
         k = min(_ROLL_DRAWS, len(rows) - 1)
         expected = np.zeros(self.n)
+        for c in self._redeals(rows, k):
+            expected += self._rollout(c)
+        self.features[:, block] = (actual - expected / k) / self.scale
+        return k
+
+    def _redeals(self, rows: npt.NDArray[np.uint32], k: int) -> Iterator[Hand]:
+        r""":meth:`_clone`\ s of the hand after the draw, each with the replacement cards of one of the
+        re-deals ``rows[1:k + 1]`` (every seat's cards; each its own stub, the pile, muck and
+        discards as they are), made one at a time as the caller asks."""
+        h = self.hand
+        pile, muck, own = list(h.pile), list(h.muck), list(h._own_discards)
+        away = set(pile) | set(muck) | set(own)
         for j in range(1, k + 1):
             hole = [[c for c in range(32) if int(m) >> c & 1] for m in rows[j]]
             held = {c for cards in hole for c in cards}
             c = self._clone(h)
             c._set_cards(hole, pile, muck, own, [x for x in range(32) if x not in held and x not in away])
-            expected += self._rollout(c)
-        self.features[:, block] = (actual - expected / k) / self.scale
-        return k
+            yield c
 
     def _fast_draw(self, rows: npt.NDArray[np.uint32], column: int) -> None:
         """After the draw, betting still to come: :meth:`_fast`'s value of the hand as it is minus
         the mean of one compiled rollout from each of the first :data:`_FAST_ROLLOUTS` re-deals of
         the replacement cards (``rows[1:]``, as :meth:`_draw_value`), in ``column``."""
-        h = self.hand
-        pile, muck, own = list(h.pile), list(h.muck), list(h._own_discards)
-        away = set(pile) | set(muck) | set(own)
         k = min(self._fast_count, len(rows) - 1)
         expected = np.zeros(self.n)
-        for j in range(1, k + 1):
-            hole = [[c for c in range(32) if int(m) >> c & 1] for m in rows[j]]
-            held = {c for cards in hole for c in cards}
-            c = self._clone(h)
-            c._set_cards(hole, pile, muck, own, [x for x in range(32) if x not in held and x not in away])
+        for c in self._redeals(rows, k):
             expected += self._fast(c, 1)
-        self.features[:, column] = (self._fast(h, k) - expected / k) / self.scale
+        self.features[:, column] = (self._fast(self.hand, k) - expected / k) / self.scale
 
     def _share_now(self) -> list[float]:
         h = self.hand
